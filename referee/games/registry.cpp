@@ -1,0 +1,35 @@
+#include "games/registry.h"
+
+#include "games/awale.h"
+
+namespace referee::games {
+
+const std::vector<GameEntry>& registry() {
+  static const std::vector<GameEntry> table = {
+      // clang-format off
+      {"awale", {}, "Awale, seed 004 base rule", awale_params(), 100, 2, &model_of<AwaleCore>},
+      {"awale-v1", {}, "Awale, seed 004 variant 1 (captures before the last hole only)", awale_params(), 100, 2, &model_of<AwaleCore>},
+      // clang-format on
+  };
+  return table;
+}
+
+const GameEntry* find_entry(std::string_view name) {
+  for (const auto& e : registry()) {
+    if (e.name == name) return &e;
+    for (const auto& a : e.aliases)
+      if (a == name) return &e;
+  }
+  return nullptr;
+}
+
+std::vector<ParamSpec> all_params(const GameEntry& e) {
+  auto params = e.params;
+  params.push_back({"first", "1", {}, 1, e.max_players, "the player who moves first"});
+  params.push_back({"nocapture", std::to_string(e.nocapture_default), {}, 0, 100000,
+                    "plies without a capture that end the game by exhaustion (0: no limit)"});
+  params.push_back({"maxplies", "2000", {}, 1, 1000000, "hard limit on the game's length"});
+  return params;
+}
+
+}  // namespace referee::games

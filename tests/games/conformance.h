@@ -1,0 +1,32 @@
+// The conformance sweep every game runs (design.md §2): seeded random playouts checking that the
+// game ends within its cap, a conserved (or never-growing) quantity, position strings that
+// round-trip, and legal moves that are sorted, unique and play back.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "games/game.h"
+
+namespace referee::games::testing {
+
+struct SweepOptions {
+  int playouts = 1000;
+  std::uint64_t seed = 20261123;
+  // A quantity computed from a state that must stay equal (seeds) or never grow (pieces).
+  std::function<long(const State&)> quantity;
+  bool quantity_may_shrink = false;
+  // Plays a setup move when the state asks for one (setup_form() non-empty).
+  std::function<std::string(const State&, std::mt19937_64&)> setup;
+};
+
+// Runs the sweep on `spec`, reporting failures through Catch2; returns the number of plies played.
+long conformance_sweep(const std::string& spec, const SweepOptions& options);
+
+// The sum of every decimal number in the position string's first `fields` ':'-separated fields
+// (seeds on the board, in stores and captured for most mancala games).
+long sum_of_fields(const std::string& position, int fields);
+
+}  // namespace referee::games::testing
