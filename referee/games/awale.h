@@ -55,6 +55,9 @@ struct AwaleCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
   std::string draw() const;
+  std::vector<double> material() const {
+    return {static_cast<double>(captured[0]), static_cast<double>(captured[1])};
+  }
   std::uint64_t hash() const;
   bool operator==(const AwaleCore& o) const {
     return holes == o.holes && captured == o.captured && mover == o.mover;

@@ -23,7 +23,10 @@
 //   bool end_round(std::string_view why);  // exhaustion ends a round, not the game (pallankuli):
 //                                          // returns true when play goes on
 //   std::optional<Outcome> agreed() const; // scoring of an agreed end (human play)
-//   std::string draw() const;              // human-readable board
+//   std::string draw() const;              // human-readable board, with coordinates
+//   std::vector<double> material() const;  // running score per player (captures, store, pieces),
+//                                          // the example engines' evaluation
+//   std::string sample_setup(std::uint64_t seed) const;  // a valid setup move, varied by seed
 #pragma once
 
 #include <algorithm>
@@ -244,6 +247,8 @@ struct StateConcept {
   virtual std::string draw() const = 0;
   virtual std::uint64_t hash() const = 0;
   virtual std::uint64_t perft(int depth) const = 0;
+  virtual std::vector<double> material() const = 0;
+  virtual std::string sample_setup(std::uint64_t seed) const = 0;
   virtual bool equals(const StateConcept& other) const = 0;
 };
 
@@ -313,6 +318,19 @@ struct StateModel final : StateConcept {
     }
   }
   std::uint64_t hash() const override { return play.core().hash(); }
+  std::vector<double> material() const override {
+    if constexpr (requires(const Core& c) { c.material(); }) {
+      return play.core().material();
+    } else {
+      return std::vector<double>(static_cast<std::size_t>(play.core().players()), 0.0);
+    }
+  }
+  std::string sample_setup(std::uint64_t seed) const override {
+    if constexpr (requires(const Core& c) { c.sample_setup(seed); }) {
+      if (!setup_form().empty()) return play.core().sample_setup(seed);
+    }
+    return {};
+  }
   std::uint64_t perft(int depth) const override { return play.perft(depth); }
   bool equals(const StateConcept& other) const override {
     auto* o = dynamic_cast<const StateModel*>(&other);

@@ -123,6 +123,8 @@ std::string State::to_string() const { return impl_->to_string(); }
 std::string State::draw() const { return impl_->draw(); }
 std::uint64_t State::hash() const { return impl_->hash(); }
 std::uint64_t State::perft(int depth) const { return impl_->perft(depth); }
+std::vector<double> State::material() const { return impl_->material(); }
+std::string State::sample_setup(std::uint64_t seed) const { return impl_->sample_setup(seed); }
 bool State::operator==(const State& other) const { return impl_->equals(*other.impl_); }
 
 // ---- Game forwarding ----

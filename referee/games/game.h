@@ -90,6 +90,11 @@ class State {
   std::string draw() const;       // human-readable board
   std::uint64_t hash() const;     // of the position, ply counters excluded
   std::uint64_t perft(int depth) const;
+  // The game's running score per player (captured seeds, store, pieces on the board), for the
+  // example engines' evaluation; index 0 is player 1.
+  std::vector<double> material() const;
+  // A valid setup move for the player to move (empty when no setup is expected), varied by seed.
+  std::string sample_setup(std::uint64_t seed) const;
   bool operator==(const State& other) const;
 
  private:

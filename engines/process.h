@@ -1,0 +1,101 @@
+// An engine process: the only place in referee that knows POSIX (design.md §4). posix_spawn into
+// its own process group, close-on-exec non-blocking pipes, poll with absolute deadlines, capped line
+// length, SIGPIPE ignored, quit → grace → SIGTERM → SIGKILL to the whole group, exit status kept.
+// Engines are untrusted: nothing an engine does may block or crash the referee.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "games/expected.h"
+
+namespace referee::engines {
+
+using Clock = std::chrono::steady_clock;
+
+// Optional resource limits applied in the child (setrlimit); 0 = none.
+struct ResourceLimits {
+  long memory_mb = 0;    // RLIMIT_AS
+  long cpu_seconds = 0;  // RLIMIT_CPU
+  long processes = 0;    // RLIMIT_NPROC
+};
+
+struct SpawnSpec {
+  std::string command;            // path, or a name looked up in PATH
+  std::vector<std::string> args;  // not including argv[0]
+  std::string working_dir;        // empty = the referee's
+  std::map<std::string, std::string> env;  // added to the referee's environment
+  ResourceLimits limits;
+  std::size_t max_line_bytes = 65536;       // longer stdout lines are an error (TooLong)
+  std::size_t stderr_tail_bytes = 4096;     // how much of stderr to keep
+};
+
+enum class ReadStatus {
+  Line,     // `line` holds one complete stdout line, '\n' and a trailing '\r' removed
+  Timeout,  // the deadline passed first
+  Eof,      // stdout closed (the engine exited or closed it)
+  TooLong,  // a line exceeded max_line_bytes (the bytes are discarded)
+  BadByte,  // a line held a NUL or another control byte (other than tab)
+};
+
+struct ReadResult {
+  ReadStatus status;
+  std::string line;
+};
+
+class Process {
+ public:
+  // Starts the engine. Errors (missing binary, not executable, bad working dir) name the culprit:
+  // "cannot start engine 'foo': No such file or directory".
+  static Expected<Process> spawn(const SpawnSpec& spec);
+
+  Process(Process&&) noexcept;
+  Process& operator=(Process&&) noexcept;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  ~Process();  // kills the group (SIGKILL) and reaps if still running
+
+  // Writes the lines, each followed by '\n', in as few write() calls as possible. A closed pipe
+  // (EPIPE) or a write that cannot complete by `deadline` is an error.
+  Status write_lines(const std::vector<std::string>& lines, Clock::time_point deadline);
+  Status write_line(std::string_view line, Clock::time_point deadline);
+
+  // Returns the next stdout line, waiting at most until the absolute `deadline`. stderr is drained
+  // meanwhile into the tail buffer. Lines already buffered are returned without a syscall.
+  ReadResult read_line(Clock::time_point deadline);
+
+  // Bytes of stdout read since the last call to reset_output_count() (for per-move output caps).
+  std::size_t output_count() const;
+  void reset_output_count();
+
+  // The last stderr_tail_bytes of stderr (drained during reads and at shutdown).
+  std::string stderr_tail();
+
+  // True while the child has not been reaped (checks with waitpid WNOHANG).
+  bool running();
+  // "exit 0", "exit 3", "signal 9 (Killed)"; empty while running.
+  std::string exit_description() const;
+  std::optional<int> exit_code() const;
+
+  // Waits up to `grace` for the child to exit by itself (after the caller sent `quit`), then
+  // SIGTERM to the group, up to `term_grace` more, then SIGKILL; always reaps. Idempotent.
+  void shut_down(std::chrono::milliseconds grace, std::chrono::milliseconds term_grace);
+
+  pid_t pid() const;
+
+ private:
+  struct Impl;
+  explicit Process(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace referee::engines

@@ -1,0 +1,110 @@
+// The referee's database: the only place that knows SQL (design.md §6). SQLite through SQLiteCpp,
+// WAL mode, a versioned schema with migrations, moves durable as they are played. One Store per
+// thread (SQLite connections are not shared).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "games/expected.h"
+
+namespace referee::storage {
+
+constexpr int kSchemaVersion = 1;
+
+struct EngineInfo {
+  std::string name;     // unique key, from the tournament file or the command line
+  std::string command;  // command line as configured
+  std::string id_name;  // what the engine said in "id name"
+  std::string id_author;
+};
+
+struct GameRecord {
+  std::int64_t id = 0;
+  std::optional<std::int64_t> tournament_id;
+  std::int64_t slot = -1;        // index in the tournament schedule (resume key); -1 outside one
+  std::string game;              // canonical game string, "awale:grandslam=nocapture,first=1,..."
+  std::string start_position;    // position string the game started from; empty = the start
+  std::vector<std::string> opening;  // moves played by the referee before the engines (book/random)
+  std::vector<std::string> players;  // engine names by seat; index 0 = player 1
+  std::string time_control;      // as configured, e.g. "10+0.1"
+  std::string status = "running";  // running | finished | unfinished
+  std::vector<int> ranks;        // by seat; empty until finished
+  std::vector<double> scores;    // by seat (the game's own score)
+  std::string termination;       // normal | exhaustion | time | illegal | crash | stall | protocol | resign | agreement | interrupted
+  std::string reason;            // one line for humans: "p2 lost on time (12 ms over)"
+  std::string started_at;        // ISO 8601 UTC
+  std::string finished_at;
+  std::int64_t plies = 0;
+};
+
+struct MoveRecord {
+  int ply = 0;        // 1-based, counting opening moves and forced moves
+  int player = 0;     // 1..N
+  std::string move;   // canonical
+  long time_ms = -1;  // time the engine used; -1 for referee-played moves
+  long clock_ms = -1; // the mover's clock left after the move (increment included); -1 if none
+  std::string info;   // last "info" line of the search, verbatim (may be empty)
+  std::string source = "engine";  // engine | opening | forced
+};
+
+struct LogLine {
+  int seat = 0;            // 1..N
+  char direction = '>';    // '>' referee to engine, '<' engine to referee, '!' engine stderr
+  std::string text;
+  long at_ms = 0;          // milliseconds since the game started
+};
+
+struct GameFilter {
+  std::optional<std::int64_t> tournament_id;
+  std::string game_prefix;  // matches the canonical string's name part ("awale" not "awale-v1")
+  bool finished_only = true;
+};
+
+class Store {
+ public:
+  // Opens or creates the database and migrates it to kSchemaVersion. Errors are one line naming
+  // the file: unwritable directory, not a database / corrupt, a schema version newer than this
+  // program knows ("referee.db has schema version 7; this referee reads up to 1").
+  static Expected<Store> open(const std::string& path);
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  ~Store();
+
+  Expected<std::int64_t> upsert_engine(const EngineInfo& engine);
+  // Creates the tournament or returns the existing one with that name; `config` is stored for
+  // information (JSON text). A name reused with a different config is an error.
+  Expected<std::int64_t> open_tournament(const std::string& name, const std::string& config);
+
+  Expected<std::int64_t> begin_game(const GameRecord& game);  // status "running"
+  Status add_move(std::int64_t game_id, const MoveRecord& move);   // committed at once
+  Status add_logs(std::int64_t game_id, const std::vector<LogLine>& lines);
+  Status finish_game(std::int64_t game_id, const GameRecord& result);  // ranks..finished_at, plies
+  // Games left "running" by a killed run become "unfinished" (they are replayed on resume).
+  Expected<int> close_running(std::optional<std::int64_t> tournament_id);
+
+  Expected<std::vector<GameRecord>> games(const GameFilter& filter);
+  Expected<std::vector<MoveRecord>> moves(std::int64_t game_id);
+  Expected<std::vector<LogLine>> logs(std::int64_t game_id);
+  // Schedule slots of the tournament that have a finished game.
+  Expected<std::vector<std::int64_t>> finished_slots(std::int64_t tournament_id);
+
+ private:
+  struct Impl;
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Exports of finished games (design.md §6). PGN: seven-tag roster plus [Variant], [GameString],
+// [Termination], [PlyCount], moves with {clock} comments; "1-0", "0-1", "1/2-1/2" for two
+// players (multi-player games are exported as one PGN game per pair by rank, marked [Pairwise]).
+std::string export_pgn(const std::vector<GameRecord>& games,
+                       const std::vector<std::vector<MoveRecord>>& moves);
+std::string export_jsonl(const std::vector<GameRecord>& games,
+                         const std::vector<std::vector<MoveRecord>>& moves);
+std::string export_csv(const std::vector<GameRecord>& games);
+
+}  // namespace referee::storage
