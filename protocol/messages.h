@@ -55,8 +55,8 @@ struct EngineError {  // "error <kind> [text]"
 struct UnknownLine {  // tolerated, logged
   std::string line;
 };
-using EngineMessage =
-    std::variant<IdLine, GameDecl, OptionDecl, UgiOk, ReadyOk, BestMove, Info, EngineError, UnknownLine>;
+using EngineMessage = std::variant<IdLine, GameDecl, OptionDecl, UgiOk, ReadyOk, BestMove, Info,
+                                   EngineError, UnknownLine>;
 
 // Parses one line written by an engine (without its newline; a trailing '\r' is tolerated).
 // Malformed critical lines (a "bestmove" without a move or with extra tokens, a "readyok" with
@@ -98,11 +98,14 @@ struct GameOver {  // "gameover p1win rules", "gameover draw maxplies", "gameove
   std::string reason;
 };
 struct Quit {};
+struct ProtocolVersion {  // "protocol 1": the version the referee will speak (sent after ugiok)
+  int version = 0;
+};
 struct UnknownCommand {
   std::string line;
 };
 using RefereeMessage = std::variant<Ugi, SetOption, SetGame, IsReady, NewGame, Position, Go, Stop,
-                                    GameOver, Quit, UnknownCommand>;
+                                    GameOver, Quit, UnknownCommand, ProtocolVersion>;
 
 // Parses one line written by the referee (used by the SDK and by engines). Malformed known
 // commands ("go p1time abc", "position" without startpos/fen) are errors.
@@ -111,6 +114,14 @@ Expected<RefereeMessage> parse_referee_line(std::string_view line);
 // Formatting: each returns one line without its newline.
 std::string format(const RefereeMessage& message);
 std::string format(const EngineMessage& message);
+
+// Why a raw line breaks the transport rules, or nullopt: longer than kMaxLineBytes, or holding a
+// control byte (below 0x20 except tab, or 0x7f; one trailing '\r' is allowed). The parse functions
+// reject such lines with this reason; the engine session turns it into a protocol violation.
+std::optional<std::string> line_violation(std::string_view line);
+
+// The tokens of a line: split on runs of spaces and tabs, a trailing '\r' dropped.
+std::vector<std::string_view> tokenize(std::string_view line);
 
 // "oware:players=3,first=1" <-> SetGame{"oware", {{"players","3"},{"first","1"}}}
 SetGame setgame_from_spec(std::string_view game_spec);
