@@ -1,0 +1,36 @@
+// An engine's definition as data (design.md §4): what to run, where, with which options, limits
+// and protocol quirks. Engine definitions live in tournament files or on the command line, never
+// in code; the tournament layer reads them (TOML/JSON) into this struct.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engines/process.h"
+#include "games/expected.h"
+
+namespace referee::engines {
+
+struct EngineConfig {
+  std::string name;     // unique in an event
+  std::string command;  // program (path, or a name looked up in PATH)
+  std::vector<std::string> args;
+  std::string working_dir;
+  std::map<std::string, std::string> env;
+  std::map<std::string, std::string> options;  // sent as "setoption name N value V" after the handshake
+  ResourceLimits limits;
+  bool protocol0 = false;           // plain UGI engine: no reply tokens
+  long start_timeout_ms = 10000;    // ugi -> ugiok
+  long ready_timeout_ms = 5000;     // isready -> readyok
+  long setgame_timeout_ms = 30000;  // isready after setgame (tables may load)
+};
+
+// Splits a command line into words: whitespace separates, "double" and 'single' quotes group,
+// a backslash escapes the next character outside single quotes. Unbalanced quotes are an error.
+Expected<std::vector<std::string>> split_command_line(const std::string& text);
+
+// What to spawn for this engine.
+SpawnSpec spawn_spec_of(const EngineConfig& config);
+
+}  // namespace referee::engines
