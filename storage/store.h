@@ -25,37 +25,41 @@ struct EngineInfo {
 struct GameRecord {
   std::int64_t id = 0;
   std::optional<std::int64_t> tournament_id;
-  std::int64_t slot = -1;        // index in the tournament schedule (resume key); -1 outside one
-  std::string game;              // canonical game string, "awale:grandslam=nocapture,first=1,..."
-  std::string start_position;    // position string the game started from; empty = the start
-  std::vector<std::string> opening;  // moves played by the referee before the engines (book/random)
+  std::string tournament;      // the tournament's name; filled by Store::games(), "" outside one
+  std::int64_t slot = -1;      // index in the tournament schedule (resume key); -1 outside one
+  std::string game;            // canonical game string, "awale:grandslam=nocapture,first=1,..."
+  std::string start_position;  // position string the game started from; empty = the start
+  // Moves played by the referee before the engines (book/random), from start_position. The
+  // runner may also record them as MoveRecords with source "opening": see move_sequence().
+  std::vector<std::string> opening;
   std::vector<std::string> players;  // engine names by seat; index 0 = player 1
-  std::string time_control;      // as configured, e.g. "10+0.1"
-  std::string status = "running";  // running | finished | unfinished
-  std::vector<int> ranks;        // by seat; empty until finished
-  std::vector<double> scores;    // by seat (the game's own score)
-  std::string termination;       // normal | exhaustion | time | illegal | crash | stall | protocol | resign | agreement | interrupted
-  std::string reason;            // one line for humans: "p2 lost on time (12 ms over)"
-  std::string started_at;        // ISO 8601 UTC
+  std::string time_control;          // as configured, e.g. "10+0.1"
+  std::string status = "running";    // running | finished | unfinished
+  std::vector<int> ranks;            // by seat; empty until finished
+  std::vector<double> scores;        // by seat (the game's own score)
+  std::string termination;  // normal | exhaustion | time | illegal | crash | stall | protocol |
+                            // resign | agreement | interrupted
+  std::string reason;       // one line for humans: "p2 lost on time (12 ms over)"
+  std::string started_at;   // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
 };
 
 struct MoveRecord {
-  int ply = 0;        // 1-based, counting opening moves and forced moves
-  int player = 0;     // 1..N
-  std::string move;   // canonical
-  long time_ms = -1;  // time the engine used; -1 for referee-played moves
-  long clock_ms = -1; // the mover's clock left after the move (increment included); -1 if none
-  std::string info;   // last "info" line of the search, verbatim (may be empty)
+  int ply = 0;         // 1-based, counting opening moves and forced moves
+  int player = 0;      // 1..N
+  std::string move;    // canonical
+  long time_ms = -1;   // time the engine used; -1 for referee-played moves
+  long clock_ms = -1;  // the mover's clock left after the move (increment included); -1 if none
+  std::string info;    // last "info" line of the search, verbatim (may be empty)
   std::string source = "engine";  // engine | opening | forced
 };
 
 struct LogLine {
-  int seat = 0;            // 1..N
-  char direction = '>';    // '>' referee to engine, '<' engine to referee, '!' engine stderr
+  int seat = 0;          // 1..N
+  char direction = '>';  // '>' referee to engine, '<' engine to referee, '!' engine stderr
   std::string text;
-  long at_ms = 0;          // milliseconds since the game started
+  long at_ms = 0;  // milliseconds since the game started
 };
 
 struct GameFilter {
@@ -79,24 +83,41 @@ class Store {
   // information (JSON text). A name reused with a different config is an error.
   Expected<std::int64_t> open_tournament(const std::string& name, const std::string& config);
 
-  Expected<std::int64_t> begin_game(const GameRecord& game);  // status "running"
-  Status add_move(std::int64_t game_id, const MoveRecord& move);   // committed at once
+  // A new game, status "running"; its players become engines rows if they are not yet. An empty
+  // started_at is filled with the time now. Returns the game's id.
+  Expected<std::int64_t> begin_game(const GameRecord& game);
+  Status add_move(std::int64_t game_id, const MoveRecord& move);  // committed at once
   Status add_logs(std::int64_t game_id, const std::vector<LogLine>& lines);
-  Status finish_game(std::int64_t game_id, const GameRecord& result);  // ranks..finished_at, plies
+  // Records ranks, scores, termination, reason, finished_at and plies. The game becomes
+  // "unfinished" when result.status says so (an interrupted game, replayed on resume), else
+  // "finished", which needs one rank per player. An empty finished_at is filled with the time now.
+  Status finish_game(std::int64_t game_id, const GameRecord& result);
   // Games left "running" by a killed run become "unfinished" (they are replayed on resume).
   Expected<int> close_running(std::optional<std::int64_t> tournament_id);
 
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
+  Expected<GameRecord> game(std::int64_t game_id);
   Expected<std::vector<MoveRecord>> moves(std::int64_t game_id);
   Expected<std::vector<LogLine>> logs(std::int64_t game_id);
   // Schedule slots of the tournament that have a finished game.
   Expected<std::vector<std::int64_t>> finished_slots(std::int64_t tournament_id);
+  // The path this store was opened with (for messages).
+  const std::string& path() const;
 
  private:
   struct Impl;
+  Expected<std::vector<GameRecord>> query_games(const GameFilter& filter,
+                                                std::optional<std::int64_t> id);
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Every move of a game from its start position, in order: the recorded moves when they include
+// the opening (some have source "opening"), else the opening followed by the recorded moves (so
+// the runner may record the opening as moves or not). This is what
+// state_after(game, start_position, ...) replays.
+std::vector<std::string> move_sequence(const GameRecord& game,
+                                       const std::vector<MoveRecord>& moves);
 
 // Exports of finished games (design.md §6). PGN: seven-tag roster plus [Variant], [GameString],
 // [Termination], [PlyCount], moves with {clock} comments; "1-0", "0-1", "1/2-1/2" for two

@@ -1,0 +1,27 @@
+// The database schema and its migrations (design.md §6, style-guide §7.8). Internal to storage/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <SQLiteCpp/Database.h>
+
+#include "games/expected.h"
+
+namespace referee::storage {
+
+struct Migration {
+  int version;      // the schema version after this step
+  std::string sql;  // one or more statements, run in one transaction
+};
+
+// Every migration in order; the last one's version is kSchemaVersion.
+const std::vector<Migration>& migrations();
+
+// Checks, reading only, that `db` (opened on `path`) is empty or a referee database this program
+// can read, then sets WAL mode, synchronous=NORMAL and foreign keys, and applies the missing
+// migrations in one IMMEDIATE transaction each. A file that fails the checks is left untouched.
+// May throw SQLite::Exception (the caller turns it into one line).
+Status prepare_database(SQLite::Database& db, const std::string& path);
+
+}  // namespace referee::storage
