@@ -1,6 +1,7 @@
 #include "games/registry.h"
 
 #include "games/awale.h"
+#include "games/tamtam_apachi.h"
 
 namespace referee::games {
 
@@ -9,6 +10,7 @@ const std::vector<GameEntry>& registry() {
       // clang-format off
       {"awale", {}, "Awale, seed 004 base rule", awale_params(), 100, 2, &model_of<AwaleCore>},
       {"awale-v1", {}, "Awale, seed 004 variant 1 (captures before the last hole only)", awale_params(), 100, 2, &model_of<AwaleCore>},
+      {"tamtam-apachi", {}, "Tamtam-Apachi, seed 004 (relay sowing, capture opposite an empty own hole)", {}, 100, 2, &model_of<TamtamApachiCore>},
       // clang-format on
   };
   return table;
