@@ -2,6 +2,7 @@
 
 #include "games/awale.h"
 #include "games/tamtam_apachi.h"
+#include "games/kakua.h"
 
 namespace referee::games {
 
@@ -11,6 +12,7 @@ const std::vector<GameEntry>& registry() {
       {"awale", {}, "Awale, seed 004 base rule", awale_params(), 100, 2, &model_of<AwaleCore>},
       {"awale-v1", {}, "Awale, seed 004 variant 1 (captures before the last hole only)", awale_params(), 100, 2, &model_of<AwaleCore>},
       {"tamtam-apachi", {}, "Tamtam-Apachi, seed 004 (relay sowing, capture opposite an empty own hole)", {}, 100, 2, &model_of<TamtamApachiCore>},
+      {"kakua", {}, "Kakua, seed 004 (chained sowings, one seed kept per sowing)", {}, 100, 2, &model_of<KakuaCore>},
       // clang-format on
   };
   return table;
