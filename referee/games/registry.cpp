@@ -3,6 +3,7 @@
 #include "games/awale.h"
 #include "games/tamtam_apachi.h"
 #include "games/kakua.h"
+#include "games/kalaha.h"
 
 namespace referee::games {
 
@@ -13,6 +14,7 @@ const std::vector<GameEntry>& registry() {
       {"awale-v1", {}, "Awale, seed 004 variant 1 (captures before the last hole only)", awale_params(), 100, 2, &model_of<AwaleCore>},
       {"tamtam-apachi", {}, "Tamtam-Apachi, seed 004 (relay sowing, capture opposite an empty own hole)", {}, 100, 2, &model_of<TamtamApachiCore>},
       {"kakua", {}, "Kakua, seed 004 (chained sowings, one seed kept per sowing)", {}, 100, 2, &model_of<KakuaCore>},
+      {"kalaha", {}, "Kalaha, seed 004 (6 seeds, stores, extra turns)", {}, 100, 2, &model_of<KalahaCore>},
       // clang-format on
   };
   return table;
