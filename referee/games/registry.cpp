@@ -4,6 +4,7 @@
 #include "games/tamtam_apachi.h"
 #include "games/kakua.h"
 #include "games/kalaha.h"
+#include "games/owani.h"
 
 namespace referee::games {
 
@@ -15,6 +16,7 @@ const std::vector<GameEntry>& registry() {
       {"tamtam-apachi", {}, "Tamtam-Apachi, seed 004 (relay sowing, capture opposite an empty own hole)", {}, 100, 2, &model_of<TamtamApachiCore>},
       {"kakua", {}, "Kakua, seed 004 (chained sowings, one seed kept per sowing)", {}, 100, 2, &model_of<KakuaCore>},
       {"kalaha", {}, "Kalaha, seed 004 (6 seeds, stores, extra turns)", {}, 100, 2, &model_of<KalahaCore>},
+      {"owani", {}, "Owani, seed 004 (relay from own row, captures of 2 or 3)", {}, 100, 2, &model_of<OwaniCore>},
       // clang-format on
   };
   return table;
