@@ -5,6 +5,7 @@
 #include "games/kakua.h"
 #include "games/kalaha.h"
 #include "games/owani.h"
+#include "games/lontu_holo.h"
 
 namespace referee::games {
 
@@ -16,6 +17,7 @@ const std::vector<GameEntry>& registry() {
       {"tamtam-apachi", {}, "Tamtam-Apachi, seed 004 (relay sowing, capture opposite an empty own hole)", {}, 100, 2, &model_of<TamtamApachiCore>},
       {"kakua", {}, "Kakua, seed 004 (chained sowings, one seed kept per sowing)", {}, 100, 2, &model_of<KakuaCore>},
       {"kalaha", {}, "Kalaha, seed 004 (6 seeds, stores, extra turns)", {}, 100, 2, &model_of<KalahaCore>},
+      {"lontu-holo", {}, "Lontu Holo, seed 004 (circuits by columns, mirrored setup, fours given away)", {}, 200, 2, &model_of<LontuHoloCore>},
       {"owani", {}, "Owani, seed 004 (relay from own row, captures of 2 or 3)", {}, 100, 2, &model_of<OwaniCore>},
       // clang-format on
   };
