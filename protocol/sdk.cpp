@@ -308,6 +308,9 @@ std::uint64_t seed_from_args(int argc, char** argv, std::uint64_t fallback) {
 int run(const EngineInfo& info, SearchFn search, std::istream& in, std::ostream& out) {
   Channel ch;
   ch.out = &out;
+  // std::cin is tied to std::cout: reading would flush the output from the reader thread, racing
+  // with the main thread's writes. Every line is flushed explicitly instead.
+  in.tie(nullptr);
   Session session(info, std::move(search), ch);
   std::thread reader([&] { read_input(ch, in); });
   while (true) {
