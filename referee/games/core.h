@@ -56,6 +56,7 @@ struct GameSetup {
 struct Effect {
   bool capture = false;       // counts for the nocapture limit (rules.md §0)
   bool irreversible = false;  // no earlier position can recur: the repetition history restarts
+  bool new_round = false;     // a new round began (pallankuli): the nocapture count restarts
 };
 
 // A position hash accumulator (splitmix64 mixing); cores feed it every field of their position.
@@ -124,7 +125,7 @@ class Play {
     const Effect effect = core_.play(move);
     ++ply_;
     last_capture_ = effect.capture;
-    quiet_ = effect.capture ? 0 : quiet_ + 1;
+    quiet_ = effect.capture || effect.new_round ? 0 : quiet_ + 1;
     const std::uint64_t h = core_.hash();
     if (effect.irreversible)
       seen_ = std::make_shared<Seen>(Seen{h, nullptr});
