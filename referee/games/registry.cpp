@@ -6,6 +6,7 @@
 #include "games/kalaha.h"
 #include "games/owani.h"
 #include "games/lontu_holo.h"
+#include "games/wali.h"
 
 namespace referee::games {
 
@@ -19,6 +20,7 @@ const std::vector<GameEntry>& registry() {
       {"kalaha", {}, "Kalaha, seed 004 (6 seeds, stores, extra turns)", {}, 100, 2, &model_of<KalahaCore>},
       {"lontu-holo", {}, "Lontu Holo, seed 004 (circuits by columns, mirrored setup, fours given away)", {}, 200, 2, &model_of<LontuHoloCore>},
       {"owani", {}, "Owani, seed 004 (relay from own row, captures of 2 or 3)", {}, 100, 2, &model_of<OwaniCore>},
+      {"wali", {}, "Wali, seed 004 (sow from either row, capture the last hole only)", wali_params(), 100, 2, &model_of<WaliCore>},
       // clang-format on
   };
   return table;
