@@ -7,6 +7,8 @@
 #include "games/owani.h"
 #include "games/lontu_holo.h"
 #include "games/wali.h"
+#include "games/mefuhva.h"
+#include "games/katra.h"
 
 namespace referee::games {
 
@@ -21,6 +23,8 @@ const std::vector<GameEntry>& registry() {
       {"lontu-holo", {}, "Lontu Holo, seed 004 (circuits by columns, mirrored setup, fours given away)", {}, 200, 2, &model_of<LontuHoloCore>},
       {"owani", {}, "Owani, seed 004 (relay from own row, captures of 2 or 3)", {}, 100, 2, &model_of<OwaniCore>},
       {"wali", {}, "Wali, seed 004 (sow from either row, capture the last hole only)", wali_params(), 100, 2, &model_of<WaliCore>},
+      {"mefuhva", {}, "Mefuhva, seed 004 (4x16, capture facing an empty inner hole)", {}, 100, 2, &model_of<MefuhvaCore>},
+      {"katra", {}, "Katra, seed 004 (4x8, capture of a smaller facing inner hole)", {}, 100, 2, &model_of<KatraCore>},
       // clang-format on
   };
   return table;
