@@ -2,6 +2,7 @@
 // then returns a legal bestmove (or a valid setup) for positions of every registered game,
 // including N-player oware when it is registered; quit and end of input end the process.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <random>
 
 #include "games/registry.h"
@@ -172,4 +173,60 @@ TEST_CASE("engines: end of input ends the engine") {
     engine.close_input();
     CHECK(engine.wait() == std::optional<int>(0));
   }
+}
+
+TEST_CASE("engines: the Python engine agrees with the rules library on awale, awale-v1, kalaha") {
+  const std::string script = std::string(SOURCE_DIR) + "/examples/engines/random_engine.py";
+  if (::access("/usr/bin/env", X_OK) != 0 || std::system("python3 -c pass 2>/dev/null") != 0) {
+    WARN("python3 not available: skipped");
+    return;
+  }
+  Child engine("/usr/bin/env", {"python3", script, "--seed", "3"});
+  REQUIRE(engine.started());
+  engine.send("ugi");
+  auto hello = engine.out().until("ugiok");
+  REQUIRE(hello.has_value());
+  CHECK(std::find(hello->begin(), hello->end(), "id protocol 1") != hello->end());
+  engine.send("setoption name Randomness value 50");
+  std::mt19937_64 rng(99);
+  int positions = 0;
+  for (const std::string spec :
+       {"awale", "awale-v1", "kalaha", "awale:grandslam=illegal,first=2", "kalaha:first=2"}) {
+    auto game = games::make_game(spec);
+    if (!game) {
+      WARN(spec << " is not registered yet");
+      continue;
+    }
+    INFO(spec);
+    engine.send(protocol::format(protocol::RefereeMessage{protocol::setgame_from_spec(spec)}));
+    for (int round = 0; round < 2; ++round) {
+      games::State state = game->initial_state();
+      protocol::Position position;
+      // Round 0 sends the whole move list from startpos; round 1 starts after 6 random moves and
+      // sends the current position string (fen) every ply.
+      if (round == 1) {
+        for (int i = 0; i < 6 && !state.is_terminal(); ++i) {
+          auto legal = state.legal_moves();
+          REQUIRE(state.apply(legal[rng() % legal.size()]).ok());
+        }
+        position.fen = state.to_string();
+      }
+      while (!state.is_terminal()) {
+        if (round == 1) position = protocol::Position{state.to_string(), {}};  // fen each ply
+        engine.send(protocol::format(protocol::RefereeMessage{position}) + "\ngo");
+        auto reply = engine.out().until("bestmove");
+        INFO(protocol::format(protocol::RefereeMessage{position}));
+        REQUIRE(reply.has_value());
+        CHECK(reply->size() == 1);  // no error: the engine accepted every move so far
+        const std::string move = reply->back().substr(9);
+        INFO("bestmove " << move << " legal: " << state.legal_moves().size());
+        REQUIRE(state.apply(move).ok());
+        position.moves.push_back(move);
+        ++positions;
+      }
+    }
+  }
+  CHECK(positions > 100);
+  engine.send("quit");
+  CHECK(engine.wait() == std::optional<int>(0));
 }
