@@ -9,6 +9,7 @@
 #include "games/wali.h"
 #include "games/mefuhva.h"
 #include "games/katra.h"
+#include "games/oware.h"
 
 namespace referee::games {
 
@@ -25,6 +26,7 @@ const std::vector<GameEntry>& registry() {
       {"wali", {}, "Wali, seed 004 (sow from either row, capture the last hole only)", wali_params(), 100, 2, &model_of<WaliCore>},
       {"mefuhva", {}, "Mefuhva, seed 004 (4x16, capture facing an empty inner hole)", {}, 100, 2, &model_of<MefuhvaCore>},
       {"katra", {}, "Katra, seed 004 (4x8, capture of a smaller facing inner hole)", {}, 100, 2, &model_of<KatraCore>},
+      {"oware", {}, "Oware, seed 004 (relay sowing, fours to the hole's owner, 2/3/4/6 players)", oware_params(), 100, 6, &model_of<OwareCore>},
       // clang-format on
   };
   return table;
