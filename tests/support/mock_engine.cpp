@@ -1,0 +1,288 @@
+// mock_engine: a scriptable test engine. It speaks the protocol (design.md §3) by hand, without the
+// SDK, and plays the first legal move (or the game's sample setup move) of the position it was
+// given. Command-line flags make it misbehave in one precise way each, so tests can drive every
+// failure path of the process layer and the referee:
+//
+//   --no-handshake         never says ugiok (ugi gets no answer at all)
+//   --exit-on-start        exits at once with status 1
+//   --illegal              bestmove of a move that is not legal here (or "illegal")
+//   --garbage              "bestmove" without a move (does not parse)
+//   --crash-on-go[=N]      exits with status 3 on the Nth go (default 1)
+//   --stall-after-go[=N]   from the Nth go (default 1) answers nothing ever again, quit included
+//                          (it still exits at end of input)
+//   --slow-ms=N            sleeps N ms before each bestmove
+//   --spam-info=N          N info lines before each bestmove
+//   --long-line            a 100 KiB info line before each bestmove
+//   --no-readyok           never answers isready
+//   --ignore-quit          ignores quit, end of input and SIGTERM (must be killed)
+//   --resign-on-go=N       bestmove resign on the Nth go
+//   --stderr=N             N lines on stderr per go
+//   --fork-child           forks a sleeping grandchild at start; says "info string child <pid>"
+//   --alloc-mb=N           allocates and touches N MiB on each go (to trip memory limits)
+//   --log=FILE             appends every line received to FILE
+//
+// Every answer is flushed at once. Unknown commands get "error unknown <line>".
+#include <signal.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "games/game.h"
+#include "games/registry.h"
+
+using referee::games::Game;
+using referee::games::State;
+
+namespace {
+
+struct Flags {
+  bool no_handshake = false, exit_on_start = false, illegal = false, garbage = false;
+  int crash_on_go = 0, stall_after_go = 0, resign_on_go = 0;
+  int slow_ms = 0, spam_info = 0, stderr_lines = 0, alloc_mb = 0;
+  bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
+  std::string log;
+};
+
+// The flags, as tables: a switch sets a bool; a numeric flag takes "=N" or its default.
+struct Switch {
+  const char* name;
+  bool Flags::*field;
+};
+struct Numeric {
+  const char* name;
+  int Flags::*field;
+  int fallback;
+};
+constexpr Switch kSwitches[] = {
+    {"--no-handshake", &Flags::no_handshake}, {"--exit-on-start", &Flags::exit_on_start},
+    {"--illegal", &Flags::illegal},           {"--garbage", &Flags::garbage},
+    {"--long-line", &Flags::long_line},       {"--no-readyok", &Flags::no_readyok},
+    {"--ignore-quit", &Flags::ignore_quit},   {"--fork-child", &Flags::fork_child},
+};
+constexpr Numeric kNumerics[] = {
+    {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
+    {"--resign-on-go", &Flags::resign_on_go, 1}, {"--slow-ms", &Flags::slow_ms, 0},
+    {"--spam-info", &Flags::spam_info, 0},       {"--stderr", &Flags::stderr_lines, 0},
+    {"--alloc-mb", &Flags::alloc_mb, 0},
+};
+
+bool parse_flag(const std::string& arg, Flags& f) {
+  if (arg.rfind("--log=", 0) == 0) {
+    f.log = arg.substr(6);
+    return true;
+  }
+  for (const auto& s : kSwitches) {
+    if (arg == s.name) {
+      f.*s.field = true;
+      return true;
+    }
+  }
+  for (const auto& n : kNumerics) {
+    std::string name = n.name;
+    if (arg == name) {
+      f.*n.field = n.fallback;
+      return true;
+    }
+    if (arg.rfind(name + "=", 0) == 0) {
+      f.*n.field = std::atoi(arg.c_str() + name.size() + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+Flags parse_flags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    if (!parse_flag(argv[i], f)) {
+      std::fprintf(stderr, "mock_engine: unknown flag %s\n", argv[i]);
+      std::exit(2);
+    }
+  }
+  return f;
+}
+
+void say(const std::string& line) {
+  std::fputs(line.c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+[[noreturn]] void sleep_forever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+// A move that parses in this game but is not legal here: a legal move of a later position.
+std::string illegal_move(const State& state) {
+  auto legal = state.legal_moves();
+  for (const auto& m : legal) {
+    State next = state;
+    if (!next.apply(m).ok()) continue;
+    for (const auto& x : next.legal_moves())
+      if (std::find(legal.begin(), legal.end(), x) == legal.end()) return x;
+  }
+  return "illegal";
+}
+
+class Mock {
+ public:
+  explicit Mock(Flags flags) : f_(std::move(flags)) {}
+
+  // Handles one line; false when the engine should exit.
+  bool handle(const std::string& line) {
+    auto w = words(line);
+    if (w.empty()) return true;
+    const std::string& cmd = w[0];
+    if (cmd == "ugi" || cmd == "uci") {
+      if (f_.no_handshake) return true;
+      say("id name mock");
+      say("id author test");
+      say("id protocol 1");
+      for (const auto& entry : referee::games::registry()) say("game " + entry.name);
+      say("ugiok");
+    } else if (cmd == "isready") {
+      if (!f_.no_readyok) say(w.size() > 1 ? "readyok " + w[1] : "readyok");
+    } else if (cmd == "setgame") {
+      set_game(w);
+    } else if (cmd == "uginewgame" || cmd == "ucinewgame" || cmd == "setoption" ||
+               cmd == "gameover" || cmd == "stop") {
+    } else if (cmd == "position") {
+      set_position(w);
+    } else if (cmd == "go") {
+      go();
+    } else if (cmd == "quit") {
+      return f_.ignore_quit;
+    } else {
+      say("error unknown " + line);
+    }
+    return true;
+  }
+
+  bool stalled() const { return stalled_; }
+
+ private:
+  void set_game(const std::vector<std::string>& w) {
+    if (w.size() < 2) return say("error setgame missing game name");
+    std::string spec = w[1];
+    for (std::size_t i = 2; i < w.size(); ++i) spec += (i == 2 ? ":" : ",") + w[i];
+    auto game = referee::games::make_game(spec);
+    if (!game) return say("error setgame " + game.error());
+    game_ = *game;
+    state_ = game_->initial_state();
+  }
+
+  void set_position(const std::vector<std::string>& w) {
+    if (!game_) {
+      auto game = referee::games::make_game("awale");
+      if (!game) return say("error position " + game.error());
+      game_ = *game;
+    }
+    std::size_t i = 1;
+    std::string fen;
+    if (i < w.size() && w[i] == "startpos") {
+      ++i;
+    } else if (i + 1 < w.size() && w[i] == "fen") {
+      fen = w[i + 1];
+      i += 2;
+    } else {
+      return say("error position expected startpos or fen");
+    }
+    std::vector<std::string> moves;
+    if (i < w.size() && w[i] == "moves")
+      moves.assign(w.begin() + static_cast<long>(i) + 1, w.end());
+    auto state = referee::games::state_after(*game_, fen, moves);
+    if (!state) return say("error position " + state.error());
+    state_ = *state;
+  }
+
+  void go() {
+    ++gos_;
+    if (f_.crash_on_go == gos_) std::exit(3);
+    if (f_.stall_after_go && gos_ >= f_.stall_after_go) {
+      stalled_ = true;
+      return;
+    }
+    for (int i = 0; i < f_.stderr_lines; ++i) std::fprintf(stderr, "mock stderr %d.%d\n", gos_, i);
+    std::fflush(stderr);
+    if (f_.alloc_mb > 0) {
+      std::size_t bytes = static_cast<std::size_t>(f_.alloc_mb) << 20;
+      char* block = new char[bytes];  // throws std::bad_alloc past RLIMIT_AS: the engine dies
+      std::memset(block, 1, bytes);
+      say("info string allocated " + std::to_string(f_.alloc_mb) + " MiB");
+      delete[] block;
+    }
+    for (int i = 0; i < f_.spam_info; ++i) say("info depth " + std::to_string(i + 1) + " nodes 1");
+    if (f_.long_line) say("info string " + std::string(100 * 1024, 'x'));
+    if (f_.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(f_.slow_ms));
+    std::string move = choose();
+    say(move.empty() ? "bestmove" : "bestmove " + move);
+  }
+
+  std::string choose() {
+    if (f_.resign_on_go == gos_) return "resign";
+    if (f_.garbage) return "";  // "bestmove" alone: no move
+    if (!state_) {
+      auto game = referee::games::make_game("awale");
+      if (!game) return "resign";
+      game_ = *game;
+      state_ = game_->initial_state();
+    }
+    if (f_.illegal) return illegal_move(*state_);
+    if (!state_->setup_form().empty()) return state_->sample_setup(0);
+    auto legal = state_->legal_moves();
+    return legal.empty() ? "resign" : legal.front();
+  }
+
+  Flags f_;
+  std::optional<Game> game_;
+  std::optional<State> state_;
+  int gos_ = 0;
+  bool stalled_ = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags = parse_flags(argc, argv);
+  if (flags.exit_on_start) return 1;
+  if (flags.ignore_quit) ::signal(SIGTERM, SIG_IGN);
+  if (flags.fork_child) {
+    pid_t child = ::fork();
+    if (child == 0) {
+      ::execlp("sleep", "sleep", "1000", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    say("info string child " + std::to_string(child));
+  }
+  std::FILE* log = flags.log.empty() ? nullptr : std::fopen(flags.log.c_str(), "a");
+  Mock mock(flags);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (log) {
+      std::fprintf(log, "%s\n", line.c_str());
+      std::fflush(log);
+    }
+    if (mock.stalled()) continue;  // reads on, answers nothing
+    if (!mock.handle(line)) return 0;
+  }
+  if (flags.ignore_quit) sleep_forever();
+  return 0;
+}
