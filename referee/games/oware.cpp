@@ -125,9 +125,12 @@ void OwareCore::moves(std::vector<Move>& out) const {
 }
 
 bool OwareCore::over() const {
-  std::vector<Move> list;
-  moves(list);
-  return list.empty();
+  if (in_play() == 0) return true;
+  if (band_sum(mover) == 0) return false;  // a pass
+  const int first = (mover - 1) * width() + 1;
+  for (int h = first; h < first + width(); ++h)
+    if (holes[at(h)] > 0 && sow(h)) return false;
+  return true;  // every move breaks the relay guard
 }
 
 Effect OwareCore::play(Move hole) {

@@ -10,6 +10,7 @@
 #include "games/mefuhva.h"
 #include "games/katra.h"
 #include "games/oware.h"
+#include "games/chongkak.h"
 
 namespace referee::games {
 
@@ -27,6 +28,7 @@ const std::vector<GameEntry>& registry() {
       {"mefuhva", {}, "Mefuhva, seed 004 (4x16, capture facing an empty inner hole)", {}, 100, 2, &model_of<MefuhvaCore>},
       {"katra", {}, "Katra, seed 004 (4x8, capture of a smaller facing inner hole)", {}, 100, 2, &model_of<KatraCore>},
       {"oware", {}, "Oware, seed 004 (relay sowing, fours to the hole's owner, 2/3/4/6 players)", oware_params(), 100, 6, &model_of<OwareCore>},
+      {"chongkak", {}, "Chongkak, seed 004 (2x7 relay sowing, qui perd gagne)", {}, 200, 2, &model_of<ChongkakCore>},
       // clang-format on
   };
   return table;
