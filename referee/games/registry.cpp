@@ -6,6 +6,7 @@
 #include "games/kalaha.h"
 #include "games/owani.h"
 #include "games/lontu_holo.h"
+#include "games/pallankuli.h"
 #include "games/wali.h"
 #include "games/mefuhva.h"
 #include "games/katra.h"
@@ -27,6 +28,7 @@ const std::vector<GameEntry>& registry() {
       {"wali", {}, "Wali, seed 004 (sow from either row, capture the last hole only)", wali_params(), 100, 2, &model_of<WaliCore>},
       {"mefuhva", {}, "Mefuhva, seed 004 (4x16, capture facing an empty inner hole)", {}, 100, 2, &model_of<MefuhvaCore>},
       {"katra", {}, "Katra, seed 004 (4x8, capture of a smaller facing inner hole)", {}, 100, 2, &model_of<KatraCore>},
+      {"pallankuli", {}, "Pallankuli, seed 001 (2x7, clockwise relay, cows, rounds, blind holes)", pallankuli_params(), 50, 2, &model_of<PallankuliCore>},
       {"oware", {}, "Oware, seed 004 (relay sowing, fours to the hole's owner, 2/3/4/6 players)", oware_params(), 100, 6, &model_of<OwareCore>},
       {"chongkak", {}, "Chongkak, seed 004 (2x7 relay sowing, qui perd gagne)", {}, 200, 2, &model_of<ChongkakCore>},
       // clang-format on
