@@ -32,10 +32,44 @@ Expected<std::vector<std::string>> split_command_line(const std::string& text) {
       in_word = true;
     }
   }
-  if (quote) return Error{"unbalanced " + std::string(1, quote) + " quote in command '" + text + "'"};
+  if (quote)
+    return Error{"unbalanced " + std::string(1, quote) + " quote in command '" + text + "'"};
   if (in_word) words.push_back(word);
   if (words.empty()) return Error{"empty command"};
   return words;
+}
+
+namespace {
+
+bool has_line_break(const std::string& s) {
+  return s.find_first_of("\r\n") != std::string::npos;
+}
+
+}  // namespace
+
+Status validate(const EngineConfig& config) {
+  auto fail = [&](const std::string& why) { return Error{"engine '" + config.name + "': " + why}; };
+  if (config.name.empty()) return Error{"an engine has no name"};
+  if (has_line_break(config.name)) return fail("line break in the name");
+  if (config.command.empty()) return fail("no command");
+  for (const auto& [name, value] : config.options) {
+    if (name.empty()) return fail("an option has no name");
+    if (name.find_first_of(" \t\r\n") != std::string::npos)
+      return fail("option name '" + name + "' holds a blank");
+    if (has_line_break(value)) return fail("line break in the value of option '" + name + "'");
+  }
+  for (const auto& [key, value] : config.env) {
+    if (key.empty() || key.find('=') != std::string::npos)
+      return fail("bad environment variable name '" + key + "'");
+    if (value.find('\0') != std::string::npos) return fail("NUL in environment variable " + key);
+  }
+  const auto& l = config.limits;
+  if (l.memory_mb < 0 || l.cpu_seconds < 0 || l.processes < 0)
+    return fail("negative resource limit");
+  if (config.start_timeout_ms <= 0 || config.ready_timeout_ms <= 0 ||
+      config.setgame_timeout_ms <= 0)
+    return fail("timeouts must be positive");
+  return Ok{};
 }
 
 SpawnSpec spawn_spec_of(const EngineConfig& config) {

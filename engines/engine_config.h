@@ -18,7 +18,8 @@ struct EngineConfig {
   std::vector<std::string> args;
   std::string working_dir;
   std::map<std::string, std::string> env;
-  std::map<std::string, std::string> options;  // sent as "setoption name N value V" after the handshake
+  std::map<std::string, std::string>
+      options;  // sent as "setoption name N value V" after the handshake
   ResourceLimits limits;
   bool protocol0 = false;           // plain UGI engine: no reply tokens
   long start_timeout_ms = 10000;    // ugi -> ugiok
@@ -29,6 +30,11 @@ struct EngineConfig {
 // Splits a command line into words: whitespace separates, "double" and 'single' quotes group,
 // a backslash escapes the next character outside single quotes. Unbalanced quotes are an error.
 Expected<std::vector<std::string>> split_command_line(const std::string& text);
+
+// Checks what the process and protocol layers rely on: a name and a command, option names without
+// blanks, no line breaks in anything sent to the engine, env names without '=', non-negative
+// limits, positive timeouts. The error names the engine and the culprit.
+Status validate(const EngineConfig& config);
 
 // What to spawn for this engine.
 SpawnSpec spawn_spec_of(const EngineConfig& config);
