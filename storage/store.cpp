@@ -225,7 +225,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     Impl& s = *impl_;
     SQLite::Transaction tx(s.db, SQLite::TransactionBehavior::IMMEDIATE);
     auto& g = *s.insert_game;
-    g.reset();
+    g.tryReset();
     bind_optional(g, 1, game.tournament_id);
     g.bind(2, static_cast<std::int64_t>(game.slot));
     g.bind(3, game.game);
@@ -237,11 +237,11 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     std::int64_t id = s.db.getLastInsertRowid();
     for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
       auto& e = *s.ensure_engine;
-      e.reset();
+      e.tryReset();
       e.bind(1, game.players[seat]);
       e.exec();
       auto& p = *s.insert_player;
-      p.reset();
+      p.tryReset();
       p.bind(1, static_cast<std::int64_t>(id));
       p.bind(2, static_cast<int>(seat + 1));
       p.bind(3, game.players[seat]);
@@ -257,7 +257,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
 Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
   try {
     auto& q = *impl_->insert_move;
-    q.reset();
+    q.tryReset();
     q.bind(1, static_cast<std::int64_t>(game_id));
     q.bind(2, move.ply);
     q.bind(3, move.player);
@@ -270,7 +270,7 @@ Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
     q.clearBindings();  // bindNoCopy: drop the pointers into `move`
     return Ok{};
   } catch (const std::exception& e) {
-    impl_->insert_move->reset();
+    impl_->insert_move->tryReset();
     impl_->insert_move->clearBindings();
     return impl_->fail(
         "record move " + std::to_string(move.ply) + " of game " + std::to_string(game_id), e);
@@ -283,7 +283,7 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
     SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
     auto& q = *impl_->insert_log;
     for (const LogLine& line : lines) {
-      q.reset();
+      q.tryReset();
       q.bind(1, static_cast<std::int64_t>(game_id));
       q.bind(2, line.seat);
       q.bind(3, std::string(1, line.direction));
@@ -294,7 +294,7 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
     tx.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    impl_->insert_log->reset();
+    impl_->insert_log->tryReset();
     return impl_->fail("record engine logs of game " + std::to_string(game_id), e);
   }
 }
@@ -331,7 +331,7 @@ Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
     SQLite::Statement p(
         impl_->db, "UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
     for (std::size_t seat = 0; seat < players; ++seat) {
-      p.reset();
+      p.tryReset();
       if (seat < result.ranks.size())
         p.bind(1, result.ranks[seat]);
       else

@@ -119,6 +119,10 @@ class Store {
 std::vector<std::string> move_sequence(const GameRecord& game,
                                        const std::vector<MoveRecord>& moves);
 
+// Replays a stored game through the rules library: legal moves, consistent ply numbers and
+// players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
+Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
+
 // Exports of finished games (design.md §6). PGN: seven-tag roster plus [Variant], [GameString],
 // [Termination], [PlyCount], moves with {clock} comments; "1-0", "0-1", "1/2-1/2" for two
 // players (multi-player games are exported as one PGN game per pair by rank, marked [Pairwise]).
