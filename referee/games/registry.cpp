@@ -1,6 +1,9 @@
 #include "games/registry.h"
 
 #include "games/awale.h"
+#include "games/felli.h"
+#include "games/perali_kotuma.h"
+#include "games/permainan.h"
 #include "games/tamtam_apachi.h"
 #include "games/kakua.h"
 #include "games/kalaha.h"
@@ -31,6 +34,10 @@ const std::vector<GameEntry>& registry() {
       {"pallankuli", {}, "Pallankuli, seed 001 (2x7, clockwise relay, cows, rounds, blind holes)", pallankuli_params(), 50, 2, &model_of<PallankuliCore>},
       {"oware", {}, "Oware, seed 004 (relay sowing, fours to the hole's owner, 2/3/4/6 players)", oware_params(), 100, 6, &model_of<OwareCore>},
       {"chongkak", {}, "Chongkak, seed 004 (2x7 relay sowing, qui perd gagne)", {}, 200, 2, &model_of<ChongkakCore>},
+      {"perali-kotuma", {}, "Perali Kotuma, seed 000 (alquerque with four triangles, 23 v 23)", perali_params(), 20, 2, &model_of<PeraliCore>},
+      {"kotu-ellima", {}, "Kotu Ellima, seed 000 (alquerque with four triangles, 24 v 24)", perali_params(), 20, 2, &model_of<PeraliCore>},
+      {"felli", {}, "Felli, seed 003 (13 points, men and flying kings, one capture per turn)", {}, 20, 2, &model_of<FelliCore>},
+      {"permainan", {"surakarta"}, "Permainan (Surakarta), seed 002 (captures along the corner circuits)", {}, 20, 2, &model_of<PermainanCore>},
       // clang-format on
   };
   return table;
