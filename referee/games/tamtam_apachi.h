@@ -18,6 +18,8 @@
 //   relay guard ends the game by exhaustion (reason "relay"); exhaustion (repetition,
 //   `nocapture=100`, `maxplies`) and agreement. Score = seeds captured only (the remainder on the
 //   board counts for nobody, in every case); higher wins, equal is a draw.
+//   A move never empties the board (its last seed stays), so a game from the start ends by
+//   exhaustion or the relay guard in practice.
 // - Capture for `nocapture` (rules.md §0): a turn that took at least one seed. Taking an empty
 //   opposite hole is not a capture.
 // Position fields: "h1,...,h6/h7,...,h12:c1,c2:p" — hole counts, seeds captured by South and
