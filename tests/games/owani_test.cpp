@@ -104,8 +104,8 @@ TEST_CASE("owani: perft from the start") {
   auto game = make_game("owani");
   REQUIRE(game.ok());
   State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 6, 36, 187, 997, 5117, 27301, 143542};
-  for (int d = 0; d <= 7; ++d) CHECK(s.perft(d) == expected[d]);
+  const std::uint64_t expected[] = {1, 6, 36, 187, 997, 5117, 27301, 143542, 755453};
+  for (int d = 0; d <= 8; ++d) CHECK(s.perft(d) == expected[d]);
 }
 
 TEST_CASE("owani: conformance sweep") {
