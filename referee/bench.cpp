@@ -1,0 +1,148 @@
+// `referee bench`: the speed figures the issues ask for, printed, never asserted in tests.
+//  1. A round-robin of instant-moving random engines (default 1000 awale games, concurrency 2) in a
+//     temporary database: the referee's own CPU per ply (user+sys of this process; engines are
+//     children and excluded), games per second, engine round trips per ply, peak RSS.
+//  2. Perft speed per game from the start position (setups sampled first), single thread.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli.h"
+#include "games/registry.h"
+#include "tournament.h"
+
+namespace referee::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+long peak_rss_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+int bench_tournament(const std::string& engine, const std::string& game, int games,
+                     int concurrency) {
+  auto dir = fs::temp_directory_path() / ("referee-bench-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  TournamentConfig config;
+  config.name = "bench";
+  config.database = (dir / "bench.db").string();
+  config.games = {game};
+  config.cycles = std::max(1, games / 2);
+  config.concurrency = concurrency;
+  config.tc_text = "60+1";
+  config.tc = *parse_time_control(config.tc_text);
+  for (const char* name : {"random-a", "random-b"}) {
+    TournamentEngine e;
+    e.config.name = name;
+    e.config.command = engine;
+    config.engines.push_back(e);
+  }
+  config.openings.random_plies = 0;
+  RunOptions options;
+  const double cpu0 = cpu_seconds();
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto summary = run_tournament(config, options);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double cpu = cpu_seconds() - cpu0;
+  fs::remove_all(dir);
+  if (!summary) {
+    std::cerr << "referee bench: " << summary.error() << "\n";
+    return 1;
+  }
+  for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
+  const double plies = static_cast<double>(std::max<std::int64_t>(1, summary->plies));
+  std::printf("tournament: %lld %s games of random engines, concurrency %d\n",
+              static_cast<long long>(summary->played), game.c_str(), concurrency);
+  std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
+  std::printf("  referee CPU per ply        %.1f us (user+sys %.3f s, engines excluded)\n",
+              cpu * 1e6 / plies, cpu);
+  std::printf("  games per second           %.1f (wall %.2f s)\n",
+              static_cast<double>(summary->played) / wall, wall);
+  std::printf(
+      "  round trips per ply        %.3f (%lld exchanges, handshakes and isready included)\n",
+      static_cast<double>(summary->round_trips) / plies,
+      static_cast<long long>(summary->round_trips));
+  std::printf("  referee peak RSS           %.1f MB\n",
+              static_cast<double>(peak_rss_kb()) / 1024.0);
+  return 0;
+}
+
+void bench_perft(const std::string& spec, double min_seconds) {
+  auto game = games::make_game(spec);
+  if (!game) {
+    std::printf("perft %-16s %s\n", spec.c_str(), game.error().c_str());
+    return;
+  }
+  auto state = game->initial_state();
+  for (std::uint64_t seed = 1; !state.setup_form().empty(); ++seed)
+    (void)state.apply(state.sample_setup(seed));
+  for (int depth = 1; depth <= 30; ++depth) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto nodes = state.perft(depth);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (s >= min_seconds || depth == 30 || nodes == 0) {
+      std::printf("perft %-16s depth %2d  %12llu nodes  %7.3f s  %6.2f M nodes/s\n", spec.c_str(),
+                  depth, static_cast<unsigned long long>(nodes), s,
+                  static_cast<double>(nodes) / s / 1e6);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int bench(const Args& args) {
+  namespace po = boost::program_options;
+  int games = 1000, concurrency = 2;
+  double min_seconds = 1.0;
+  std::string engine, game = "awale";
+  std::vector<std::string> perft_games;
+  bool skip_tournament = false;
+  po::options_description desc("referee bench [options]");
+  desc.add_options()("help,h", "show this help")("games,n", po::value(&games),
+                                                 "games in the tournament")(
+      "concurrency,c", po::value(&concurrency), "games at once")(
+      "game", po::value(&game), "tournament game")("engine", po::value(&engine),
+                                                   "engine (default: the build's random_engine)")(
+      "perft", po::value(&perft_games)->multitoken(),
+      "games whose perft speed to measure (default: all)")(
+      "perft-seconds", po::value(&min_seconds), "deepen perft until one depth takes this long")(
+      "no-tournament", po::bool_switch(&skip_tournament), "perft figures only");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (engine.empty())
+    engine = (fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "engines" /
+              "random_engine")
+                 .string();
+  if (!skip_tournament) {
+    if (int rc = bench_tournament(engine, game, games, concurrency)) return rc;
+  }
+  if (perft_games.empty())
+    for (const auto& e : games::registry()) perft_games.push_back(e.name);
+  for (const auto& g : perft_games) bench_perft(g, min_seconds);
+  return 0;
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,26 @@
+// The `referee` command's subcommands. Each takes its own arguments (after the subcommand name),
+// parses them with Boost.Program_options, prints to stdout, reports errors as one line on stderr
+// and returns the exit status (0 ok, 1 failure, 2 bad usage).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace referee::cli {
+
+using Args = std::vector<std::string>;
+
+int games(const Args& args);         // list the games and their parameters
+int rules(const Args& args);         // one game's canonical string and parameters
+int moves(const Args& args);         // legal moves of a position
+int perft(const Args& args);         // perft counts, one line per depth
+int show(const Args& args);          // draw a position
+int tournament(const Args& args);    // run (or resume) a tournament file
+int match(const Args& args);         // a match between engines given on the command line
+int ratings(const Args& args);       // Elo tables from the database
+int export_games(const Args& args);  // PGN, JSON Lines or CSV
+int verify(const Args& args);        // replay every stored game through the rules
+int check_engine(const Args& args);  // protocol compliance of one engine
+int bench(const Args& args);         // speed figures
+
+}  // namespace referee::cli

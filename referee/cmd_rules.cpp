@@ -1,0 +1,167 @@
+// Subcommands that expose the rules library: games, rules, moves, perft, show.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "cli.h"
+#include "games/registry.h"
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct PositionArgs {
+  std::string game;
+  std::string position;
+  std::vector<std::string> moves;
+  int depth = 0;
+  bool help = false;
+};
+
+// Parses "GAME [DEPTH] [--position P] [--moves M...]".
+PositionArgs parse_position_args(const Args& args, const char* usage, bool with_depth) {
+  PositionArgs out;
+  po::options_description desc(usage);
+  desc.add_options()("help,h", "show this help")(
+      "position,p", po::value(&out.position),
+      "start from this position string instead of the start")(
+      "moves,m", po::value(&out.moves)->multitoken(), "moves to play first, in canonical notation");
+  po::options_description hidden;
+  hidden.add_options()("game", po::value(&out.game))("depth", po::value(&out.depth));
+  po::positional_options_description pos;
+  pos.add("game", 1);
+  if (with_depth) pos.add("depth", 1);
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    out.help = true;
+  }
+  return out;
+}
+
+// The state a position command works on, or an error printed on stderr.
+std::optional<games::State> load_state(const PositionArgs& a, const char* command) {
+  if (a.game.empty()) {
+    std::cerr << "referee " << command << ": missing GAME (see referee games)\n";
+    return std::nullopt;
+  }
+  auto game = games::make_game(a.game);
+  if (!game) {
+    std::cerr << "referee " << command << ": " << game.error() << "\n";
+    return std::nullopt;
+  }
+  auto state = games::state_after(*game, a.position, a.moves);
+  if (!state) {
+    std::cerr << "referee " << command << ": " << state.error() << "\n";
+    return std::nullopt;
+  }
+  return *state;
+}
+
+std::string param_line(const games::ParamSpec& p) {
+  std::string values;
+  if (p.choices.empty()) {
+    values = std::to_string(p.min) + ".." + std::to_string(p.max);
+  } else {
+    for (const auto& c : p.choices) values += (values.empty() ? "" : "|") + c;
+  }
+  return p.key + "=" + values + " (default " + p.default_value + "): " + p.help;
+}
+
+}  // namespace
+
+int games(const Args& args) {
+  if (!args.empty() && args[0] != "--help") {
+    std::cerr << "referee games: takes no arguments\n";
+    return 2;
+  }
+  for (const auto& e : games::registry()) {
+    std::string names = e.name;
+    for (const auto& a : e.aliases) names += " (alias " + a + ")";
+    std::cout << names << std::string(names.size() < 28 ? 28 - names.size() : 1, ' ') << e.title
+              << "\n";
+  }
+  return 0;
+}
+
+int rules(const Args& args) {
+  if (args.size() != 1 || args[0] == "--help") {
+    std::cerr << "usage: referee rules GAME\n";
+    return 2;
+  }
+  auto game = games::make_game(args[0]);
+  if (!game) {
+    std::cerr << "referee rules: " << game.error() << "\n";
+    return 1;
+  }
+  const auto* entry = games::find_entry(game->name());
+  std::cout << entry->title << "\n"
+            << game->canonical() << "\nplayers: " << game->num_players()
+            << "\nstart: " << game->initial_state().to_string() << "\nparameters:\n";
+  for (const auto& p : games::all_params(*entry)) std::cout << "  " << param_line(p) << "\n";
+  return 0;
+}
+
+int moves(const Args& args) {
+  auto a = parse_position_args(args, "referee moves GAME [--position P] [--moves M...]", false);
+  if (a.help) return 0;
+  auto state = load_state(a, "moves");
+  if (!state) return 1;
+  if (state->is_terminal()) {
+    std::cout << "(game over: " << state->outcome().reason << ")\n";
+    return 0;
+  }
+  if (!state->setup_form().empty()) {
+    std::cout << "setup: " << state->setup_form() << "\n";
+    return 0;
+  }
+  auto list = state->legal_moves();
+  for (std::size_t i = 0; i < list.size(); ++i) std::cout << (i ? " " : "") << list[i];
+  std::cout << "\n";
+  return 0;
+}
+
+int perft(const Args& args) {
+  auto a =
+      parse_position_args(args, "referee perft GAME DEPTH [--position P] [--moves M...]", true);
+  if (a.help) return 0;
+  if (a.depth < 1 || a.depth > 64) {
+    std::cerr << "referee perft: DEPTH must be from 1 to 64\n";
+    return 2;
+  }
+  auto state = load_state(a, "perft");
+  if (!state) return 1;
+  if (!state->setup_form().empty()) {
+    std::cerr << "referee perft: the position expects a setup move (" << state->setup_form()
+              << "); play the setups with --moves first\n";
+    return 1;
+  }
+  for (int d = 1; d <= a.depth; ++d) std::cout << d << " " << state->perft(d) << "\n" << std::flush;
+  return 0;
+}
+
+int show(const Args& args) {
+  auto a = parse_position_args(args, "referee show GAME [--position P] [--moves M...]", false);
+  if (a.help) return 0;
+  auto state = load_state(a, "show");
+  if (!state) return 1;
+  std::cout << state->draw();
+  std::cout << "position: " << state->to_string() << "\n";
+  if (state->is_terminal()) {
+    auto o = state->outcome();
+    std::cout << "game over (" << o.reason << "), ranks:";
+    for (int r : o.ranks) std::cout << " " << r;
+    std::cout << "\n";
+  } else {
+    std::cout << "to move: player " << state->current_player() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,286 @@
+#include "engine_session.h"
+
+#include <algorithm>
+
+namespace referee {
+
+using engines::Clock;
+using engines::ReadStatus;
+
+std::string fault_name(Fault fault) {
+  switch (fault) {
+    case Fault::None:
+      return "none";
+    case Fault::NoStart:
+      return "nostart";
+    case Fault::Timeout:
+      return "time";
+    case Fault::Crash:
+      return "crash";
+    case Fault::Stall:
+      return "stall";
+    case Fault::Protocol:
+      return "protocol";
+    case Fault::Illegal:
+      return "illegal";
+    case Fault::Resign:
+      return "resign";
+    case Fault::Unsupported:
+      return "unsupported";
+  }
+  return "unknown";
+}
+
+EngineSession::EngineSession(engines::Process process, SessionSettings settings)
+    : process_(std::make_unique<engines::Process>(std::move(process))),
+      settings_(std::move(settings)) {}
+EngineSession::EngineSession(EngineSession&&) noexcept = default;
+EngineSession& EngineSession::operator=(EngineSession&&) noexcept = default;
+EngineSession::~EngineSession() = default;
+
+void EngineSession::log(char direction, const std::string& text) {
+  if (!settings_.keep_log) return;
+  auto at = std::chrono::duration_cast<Millis>(Clock::now() - log_since_).count();
+  log_.push_back({seat_, direction, text, static_cast<long>(at)});
+}
+
+void EngineSession::start_log(Clock::time_point since, int seat) {
+  log_since_ = since;
+  seat_ = seat;
+  for (auto& line : log_) line.seat = seat;  // lines from the handshake go with this game
+}
+
+std::vector<storage::LogLine> EngineSession::take_log() {
+  if (process_) {
+    // The stderr tail is drained during reads; record it with the log once per game.
+    std::string tail = process_->stderr_tail();
+    if (!tail.empty() && settings_.keep_log) log('!', tail);
+  }
+  std::vector<storage::LogLine> out;
+  out.swap(log_);
+  return out;
+}
+
+Status EngineSession::write(const std::vector<std::string>& lines, Millis timeout) {
+  for (const auto& l : lines) log('>', l);
+  return process_->write_lines(lines, Clock::now() + timeout);
+}
+
+Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
+  switch (status) {
+    case ReadStatus::Eof:
+      process_->shut_down(Millis(200), Millis(200));
+      detail = "engine exited (" + process_->exit_description() + ")";
+      {
+        std::string tail = process_->stderr_tail();
+        if (!tail.empty()) {
+          auto start = tail.size() > 300 ? tail.size() - 300 : 0;
+          std::string shown = tail.substr(start);
+          std::replace(shown.begin(), shown.end(), '\n', '|');
+          detail += "; stderr: " + shown;
+        }
+      }
+      return Fault::Crash;
+    case ReadStatus::TooLong:
+      detail = "line longer than the limit";
+      return Fault::Protocol;
+    case ReadStatus::BadByte:
+      detail = "line with a NUL or control byte";
+      return Fault::Protocol;
+    case ReadStatus::Timeout:
+    case ReadStatus::Line:
+      break;
+  }
+  return Fault::None;
+}
+
+Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
+                                             const SessionSettings& settings) {
+  auto process = engines::Process::spawn(spec);
+  if (!process) return Error{process.error()};
+  EngineSession session(std::move(*process), settings);
+  const auto deadline = Clock::now() + settings.start_timeout;
+  auto fail = [&](const std::string& why) -> Expected<EngineSession> {
+    session.process_->shut_down(Millis(0), settings.term_grace);
+    return Error{"engine '" + spec.command + "' failed to start: " + why};
+  };
+  ++session.round_trips_;
+  if (!session.write({"ugi"}, settings.start_timeout))
+    return fail("cannot write to it (" + session.process_->exit_description() + ")");
+  while (true) {
+    auto r = session.process_->read_line(deadline);
+    if (r.status == ReadStatus::Timeout)
+      return fail("no ugiok within " + std::to_string(settings.start_timeout.count()) + " ms");
+    std::string detail;
+    if (r.status != ReadStatus::Line) {
+      session.read_failure(r.status, detail);
+      return fail(detail);
+    }
+    session.log('<', r.line);
+    auto msg = protocol::parse_engine_line(r.line);
+    if (!msg) continue;  // junk before ugiok is tolerated (banners)
+    if (auto* id = std::get_if<protocol::IdLine>(&*msg)) {
+      if (id->key == "name") session.identity_.name = id->value;
+      if (id->key == "author") session.identity_.author = id->value;
+      if (id->key == "protocol") session.identity_.protocol = std::atoi(id->value.c_str());
+    } else if (auto* g = std::get_if<protocol::GameDecl>(&*msg)) {
+      session.identity_.games.push_back(*g);
+    } else if (auto* o = std::get_if<protocol::OptionDecl>(&*msg)) {
+      session.identity_.options.push_back(*o);
+    } else if (std::holds_alternative<protocol::UgiOk>(*msg)) {
+      break;
+    }
+  }
+  std::vector<std::string> lines;
+  if (session.identity_.protocol >= 1)
+    lines.push_back("protocol " + std::to_string(std::min(session.identity_.protocol,
+                                                          protocol::kProtocolVersion)));
+  else
+    session.settings_.protocol0 = true;
+  for (const auto& [name, value] : settings.options)
+    lines.push_back(protocol::format(protocol::RefereeMessage{protocol::SetOption{name, value}}));
+  if (!lines.empty() && !session.write(lines, settings.ready_timeout))
+    return fail("cannot write to it");
+  return session;
+}
+
+bool EngineSession::declares(const std::string& game_name) const {
+  if (identity_.games.empty()) return settings_.protocol0;
+  return std::any_of(identity_.games.begin(), identity_.games.end(),
+                     [&](const protocol::GameDecl& g) { return g.name == game_name; });
+}
+
+Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
+  const std::string token = std::to_string(ready_token_);
+  const auto deadline = Clock::now() + timeout;
+  while (true) {
+    auto r = process_->read_line(deadline);
+    if (r.status == ReadStatus::Timeout) {
+      detail = "no readyok within " + std::to_string(timeout.count()) + " ms";
+      return Fault::Stall;
+    }
+    if (r.status != ReadStatus::Line) return read_failure(r.status, detail);
+    log('<', r.line);
+    auto msg = protocol::parse_engine_line(r.line);
+    if (!msg) continue;
+    if (auto* ready = std::get_if<protocol::ReadyOk>(&*msg)) {
+      if (settings_.protocol0 || ready->token == token) return Fault::None;
+    } else if (auto* err = std::get_if<protocol::EngineError>(&*msg)) {
+      detail = "engine replied: error " + err->kind + (err->text.empty() ? "" : " " + err->text);
+      return err->kind == "unsupported-game" ? Fault::Unsupported : Fault::Protocol;
+    }
+  }
+}
+
+Fault EngineSession::prepare(const games::Game& game, std::string& detail) {
+  std::vector<std::string> lines;
+  const bool new_game_kind = game.canonical() != current_game_;
+  if (new_game_kind && !settings_.protocol0) {
+    lines.push_back(
+        protocol::format(protocol::RefereeMessage{protocol::setgame_from_spec(game.canonical())}));
+    current_game_ = game.canonical();
+  }
+  lines.push_back("uginewgame");
+  ++ready_token_;
+  lines.push_back(settings_.protocol0 ? "isready" : "isready " + std::to_string(ready_token_));
+  ++round_trips_;
+  if (!write(lines, settings_.ready_timeout)) {
+    detail = "cannot write to the engine (" + process_->exit_description() + ")";
+    return Fault::Crash;
+  }
+  return await_ready(new_game_kind ? settings_.setgame_timeout : settings_.ready_timeout, detail);
+}
+
+MoveReply EngineSession::request(const std::string& start_position,
+                                 const std::vector<std::string>& moves, const protocol::Go& go,
+                                 Millis budget, const std::atomic<bool>* stop) {
+  MoveReply reply;
+  protocol::Position position;
+  if (!start_position.empty()) position.fen = start_position;
+  position.moves = moves;
+  const auto sent = Clock::now();
+  const auto deadline = sent + budget;
+  ++round_trips_;
+  if (!write({protocol::format(protocol::RefereeMessage{position}),
+              protocol::format(protocol::RefereeMessage{go})},
+             budget)) {
+    reply.fault = Fault::Crash;
+    reply.detail = "cannot write to the engine (" + process_->exit_description() + ")";
+    return reply;
+  }
+  process_->reset_output_count();
+  std::size_t lines = 0;
+  while (true) {
+    auto wait_until = deadline;
+    if (stop) wait_until = std::min(deadline, Clock::now() + Millis(100));
+    auto r = process_->read_line(wait_until);
+    if (r.status == ReadStatus::Timeout) {
+      if (stop && stop->load()) return reply;  // interrupted: no move, no fault
+      if (Clock::now() < deadline) continue;
+      reply.fault = Fault::Timeout;
+      reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+      reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms";
+      return reply;
+    }
+    if (r.status != ReadStatus::Line) {
+      reply.fault = read_failure(r.status, reply.detail);
+      return reply;
+    }
+    log('<', r.line);
+    if (++lines > settings_.max_lines_per_move ||
+        process_->output_count() > settings_.max_bytes_per_move) {
+      reply.fault = Fault::Protocol;
+      reply.detail = "output flood: more than " + std::to_string(settings_.max_lines_per_move) +
+                     " lines or " + std::to_string(settings_.max_bytes_per_move) +
+                     " bytes for one move";
+      return reply;
+    }
+    auto msg = protocol::parse_engine_line(r.line);
+    if (!msg) {
+      if (r.line.rfind("bestmove", 0) == 0) {  // a malformed bestmove is an illegal move
+        reply.fault = Fault::Illegal;
+        reply.move = r.line;
+        reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+        reply.detail = "unparseable move line '" + r.line.substr(0, 200) + "'";
+        return reply;
+      }
+      continue;
+    }
+    if (auto* best = std::get_if<protocol::BestMove>(&*msg)) {
+      reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+      reply.move = best->move;
+      if (best->move == "resign") reply.fault = Fault::Resign;
+      return reply;
+    }
+    if (std::holds_alternative<protocol::Info>(*msg)) {
+      reply.info = r.line;
+    } else if (auto* err = std::get_if<protocol::EngineError>(&*msg)) {
+      reply.fault = Fault::Protocol;
+      reply.detail =
+          "engine replied: error " + err->kind + (err->text.empty() ? "" : " " + err->text);
+      return reply;
+    }
+  }
+}
+
+void EngineSession::send(const std::string& line) {
+  if (process_) (void)write({line}, Millis(200));
+}
+
+void EngineSession::quit() {
+  if (!process_) return;
+  send("quit");
+  process_->shut_down(settings_.quit_grace, settings_.term_grace);
+}
+
+bool EngineSession::alive() {
+  return process_ && process_->running();
+}
+std::string EngineSession::exit_description() {
+  return process_ ? process_->exit_description() : "";
+}
+std::string EngineSession::stderr_tail() {
+  return process_ ? process_->stderr_tail() : "";
+}
+
+}  // namespace referee

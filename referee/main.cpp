@@ -1,0 +1,64 @@
+// referee: a referee and tournament runner for traditional board games. See README.md.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const referee::cli::Args&);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"games", referee::cli::games, "list the games and their parameters"},
+    {"rules", referee::cli::rules, "GAME: the canonical game string and its parameters"},
+    {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: legal moves"},
+    {"perft", referee::cli::perft, "GAME DEPTH [--position P] [--moves M...]: move-path counts"},
+    {"show", referee::cli::show, "GAME [--position P] [--moves M...]: draw a position"},
+    {"tournament", referee::cli::tournament, "FILE: run or resume a tournament file"},
+    {"match", referee::cli::match, "--engine NAME=CMD --engine ... --game G: a match from flags"},
+    {"ratings", referee::cli::ratings, "[--game G]: Elo tables from the database"},
+    {"export", referee::cli::export_games, "--format pgn|jsonl|csv: export stored games"},
+    {"verify", referee::cli::verify, "replay every stored game through the rules"},
+    {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
+    {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
+};
+
+void usage(std::ostream& out) {
+  out << "usage: referee COMMAND [ARGS...]   (referee COMMAND --help for its "
+         "options)\n\ncommands:\n";
+  for (const auto& c : kCommands)
+    out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return 0;
+  }
+  for (const auto& c : kCommands) {
+    if (name == c.name) {
+      try {
+        return c.run(referee::cli::Args(argv + 2, argv + argc));
+      } catch (const std::exception& e) {
+        std::cerr << "referee " << name << ": " << e.what() << "\n";
+        return 2;
+      }
+    }
+  }
+  std::cerr << "referee: unknown command '" << name << "'\n";
+  usage(std::cerr);
+  return 2;
+}

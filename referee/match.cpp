@@ -1,0 +1,162 @@
+#include "match.h"
+
+#include "protocol/messages.h"
+
+namespace referee {
+
+std::vector<int> forfeit_ranks(int players, int seat) {
+  std::vector<int> ranks(static_cast<std::size_t>(players), 1);
+  ranks[static_cast<std::size_t>(seat - 1)] = players > 1 ? 2 : 1;
+  return ranks;
+}
+
+namespace {
+
+std::string termination_of(const std::string& reason) {
+  return reason == "rules" ? "normal" : reason;
+}
+
+std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
+  std::string who = "p" + std::to_string(seat);
+  switch (fault) {
+    case Fault::Timeout:
+      return who + " lost on time: " + detail;
+    case Fault::Illegal:
+      return who + " played an illegal move: " + detail;
+    case Fault::Crash:
+      return who + " crashed: " + detail;
+    case Fault::Stall:
+      return who + " stalled: " + detail;
+    case Fault::Protocol:
+      return who + " violated the protocol: " + detail;
+    case Fault::Resign:
+      return who + " resigned";
+    case Fault::NoStart:
+      return who + " failed to start: " + detail;
+    case Fault::Unsupported:
+      return who + " does not play this game: " + detail;
+    case Fault::None:
+      break;
+  }
+  return who + ": " + detail;
+}
+
+}  // namespace
+
+MatchResult play_match(const MatchSetup& setup) {
+  MatchResult result;
+  const int players = setup.game.num_players();
+  std::vector<std::string> played;  // every move since the start position, opening included
+  auto start = setup.start_position.empty() ? Expected<games::State>(setup.game.initial_state())
+                                            : setup.game.parse_state(setup.start_position);
+  if (!start) {
+    result.termination = "interrupted";
+    result.reason = "bad start position: " + start.error();
+    return result;
+  }
+  games::State state = std::move(*start);
+  std::vector<PlayerClock> clocks;
+  for (int s = 0; s < players; ++s)
+    clocks.emplace_back(setup.time_controls[static_cast<std::size_t>(s)]);
+
+  auto record = [&](const std::string& move, int player, long time_ms, long clock_ms,
+                    const std::string& info, const char* source) {
+    storage::MoveRecord m{state.ply(), player, move, time_ms, clock_ms, info, source};
+    played.push_back(move);
+    if (setup.on_move) setup.on_move(m);
+    result.moves.push_back(std::move(m));
+  };
+  auto forfeit = [&](int seat, Fault fault, const std::string& detail) {
+    result.finished = true;
+    result.ranks = forfeit_ranks(players, seat);
+    result.scores = state.material();
+    result.termination = fault_name(fault);
+    result.reason = describe_forfeit(fault, seat, detail);
+    result.faulty_seat = seat;
+    result.fault = fault;
+  };
+
+  for (const auto& move : setup.opening) {
+    const int player = state.current_player();
+    if (!state.apply(move)) {
+      result.termination = "interrupted";
+      result.reason = "opening move '" + move + "' is illegal";
+      return result;
+    }
+    record(move, player, -1, -1, "", "opening");
+  }
+
+  while (!state.is_terminal()) {
+    if (setup.stop && setup.stop->load()) {
+      result.termination = "interrupted";
+      result.reason = "interrupted";
+      result.final_position = state.to_string();
+      return result;
+    }
+    const int player = state.current_player();
+    if (state.is_forced()) {
+      auto move = state.legal_moves().front();
+      (void)state.apply(move);
+      record(move, player, -1, -1, "", "forced");
+      continue;
+    }
+    auto& clock = clocks[static_cast<std::size_t>(player - 1)];
+    protocol::Go go;
+    go.player = player;
+    const auto& tc = setup.time_controls[static_cast<std::size_t>(player - 1)];
+    if (tc.has_clock()) {
+      for (int s = 0; s < players; ++s) {
+        go.time_ms.push_back(static_cast<long>(clocks[static_cast<std::size_t>(s)].left().count()));
+        go.inc_ms.push_back(
+            static_cast<long>(setup.time_controls[static_cast<std::size_t>(s)].increment.count()));
+      }
+      if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
+    }
+    if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
+    if (tc.depth) go.depth = tc.depth;
+    if (tc.nodes) go.nodes = tc.nodes;
+
+    EngineSession& engine = *setup.seats[static_cast<std::size_t>(player - 1)];
+    MoveReply reply =
+        engine.request(setup.start_position, played, go, clock.move_budget(), setup.stop);
+    if (reply.fault == Fault::None && reply.move.empty()) continue;  // interrupted: loop re-checks
+    if (reply.fault != Fault::None) {
+      std::string detail = reply.detail;
+      if (reply.fault == Fault::Illegal) detail += " (raw: '" + reply.move + "')";
+      forfeit(player, reply.fault, detail);
+      break;
+    }
+    if (!clock.charge(reply.elapsed)) {
+      forfeit(player, Fault::Timeout,
+              std::to_string(reply.elapsed.count()) + " ms used, " +
+                  std::to_string(clock.move_budget().count()) + " ms allowed");
+      break;
+    }
+    auto applied = state.apply(reply.move);
+    if (!applied) {
+      forfeit(player, Fault::Illegal, "'" + reply.move + "' in " + state.to_string());
+      break;
+    }
+    record(reply.move, player, static_cast<long>(reply.elapsed.count()),
+           tc.has_clock() ? static_cast<long>(clock.left().count()) : -1, reply.info, "engine");
+  }
+
+  if (!result.finished && state.is_terminal()) {
+    auto outcome = state.outcome();
+    result.finished = true;
+    result.ranks = outcome.ranks;
+    result.scores = outcome.scores;
+    result.termination = termination_of(outcome.reason);
+    result.reason = "game over by the rules (" + outcome.reason + ")";
+  }
+  result.final_position = state.to_string();
+  if (result.finished) {
+    protocol::GameOver over{protocol::outcome_word(result.ranks),
+                            result.termination == "normal" ? "rules" : result.termination};
+    const std::string line = protocol::format(protocol::RefereeMessage{over});
+    for (auto* seat : setup.seats) seat->send(line);
+  }
+  return result;
+}
+
+}  // namespace referee

@@ -1,0 +1,47 @@
+// One game between engine sessions (design.md §5): the referee's checklist for every turn —
+// rules end? forced move? send position and go, read with a deadline, validate with the rules
+// library, charge the clock, apply, record — and one distinct termination for every way it ends.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine_session.h"
+#include "games/game.h"
+#include "storage/store.h"
+#include "time_control.h"
+
+namespace referee {
+
+struct MatchSetup {
+  games::Game game;
+  std::string start_position;               // empty = the game's start
+  std::vector<std::string> opening;         // played by the referee before the engines move
+  std::vector<EngineSession*> seats;        // index 0 = player 1
+  std::vector<TimeControl> time_controls;   // one per seat
+  const std::atomic<bool>* stop = nullptr;  // set to interrupt the game
+  // Called after each move is applied (for storage: moves durable as played).
+  std::function<void(const storage::MoveRecord&)> on_move;
+};
+
+struct MatchResult {
+  bool finished = false;   // false: interrupted (to be replayed)
+  std::vector<int> ranks;  // by seat
+  std::vector<double> scores;
+  std::string termination;  // normal | repetition | nocapture | maxplies | agreement |
+                            // time | illegal | crash | stall | protocol | resign | interrupted
+  std::string reason;       // one line for humans
+  int faulty_seat = 0;      // 1-based seat whose engine failed, 0 if none
+  Fault fault = Fault::None;
+  std::vector<storage::MoveRecord> moves;
+  std::string final_position;
+};
+
+MatchResult play_match(const MatchSetup& setup);
+
+// Ranks when the engine on `seat` forfeits: it is last, the others share first place.
+std::vector<int> forfeit_ranks(int players, int seat);
+
+}  // namespace referee

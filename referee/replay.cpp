@@ -1,0 +1,45 @@
+#include "replay.h"
+
+#include "games/game.h"
+
+namespace referee {
+
+namespace {
+bool ended_by_rules(const std::string& termination) {
+  return termination == "normal" || termination == "repetition" || termination == "nocapture" ||
+         termination == "maxplies";
+}
+}  // namespace
+
+Status replay_check(const storage::GameRecord& rec, const std::vector<storage::MoveRecord>& moves) {
+  const std::string where = "game " + std::to_string(rec.id);
+  auto game = games::make_game(rec.game);
+  if (!game) return Error{where + ": " + game.error()};
+  auto start = rec.start_position.empty() ? Expected<games::State>(game->initial_state())
+                                          : game->parse_state(rec.start_position);
+  if (!start) return Error{where + ": " + start.error()};
+  games::State state = std::move(*start);
+  for (const auto& m : moves) {
+    if (state.current_player() != m.player)
+      return Error{where + " ply " + std::to_string(m.ply) + ": recorded for player " +
+                   std::to_string(m.player) + " but player " +
+                   std::to_string(state.current_player()) + " was to move"};
+    auto st = state.apply(m.move);
+    if (!st) return Error{where + " ply " + std::to_string(m.ply) + ": " + st.error()};
+  }
+  if (rec.status != "finished") return Ok{};
+  if (ended_by_rules(rec.termination)) {
+    if (!state.is_terminal())
+      return Error{where + ": recorded as over (" + rec.termination + ") but the game goes on"};
+    auto o = state.outcome();
+    std::string reason = o.reason == "rules" ? "normal" : o.reason;
+    if (reason != rec.termination)
+      return Error{where + ": ended by " + reason + ", recorded " + rec.termination};
+    if (o.ranks != rec.ranks) return Error{where + ": ranks differ from the recorded result"};
+  } else if (state.is_terminal()) {
+    return Error{where + ": the game was over before the recorded " + rec.termination};
+  }
+  return Ok{};
+}
+
+}  // namespace referee

@@ -1,0 +1,55 @@
+// Time controls (design.md §5): Fischer base+increment, moves-to-go periods, fixed time per move,
+// depth/nodes limits with a hard wall cap, and a margin. The referee measures all time itself.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "games/expected.h"
+
+namespace referee {
+
+using Millis = std::chrono::milliseconds;
+
+struct TimeControl {
+  Millis base{0};          // clock at the start (and added again every moves_to_go moves)
+  Millis increment{0};     // added after each move
+  int moves_to_go = 0;     // period length in moves; 0 = one period for the whole game
+  Millis movetime{0};      // fixed time per move, no clock
+  int depth = 0;           // search depth limit sent to the engine
+  long long nodes = 0;     // node limit sent to the engine
+  Millis wall_cap{10000};  // hard cap per move when only depth/nodes limit the search
+  Millis margin{50};       // a move arriving later than its time + margin loses on time
+
+  bool has_clock() const { return base.count() > 0; }
+  std::string to_string() const;
+};
+
+// Parses "40/60+0.5" (moves/seconds+increment), "10+0.1", "60" (seconds), or comma-separated
+// key=value items: "movetime=200" (ms), "depth=6", "nodes=5000", "cap=3000" (ms), "margin=100"
+// (ms), which may follow a clock: "10+0.1,margin=100". Errors name the offending item.
+Expected<TimeControl> parse_time_control(std::string_view text);
+
+// One player's clock during a game.
+class PlayerClock {
+ public:
+  explicit PlayerClock(const TimeControl& tc) : tc_(tc), left_(tc.base) {}
+  // The absolute budget for the next move: time on the clock (or movetime, or the wall cap) plus
+  // the margin.
+  Millis move_budget() const;
+  Millis left() const { return left_; }
+  // Moves to go in the current period (0 when the control has no periods).
+  int moves_to_go() const;
+  // Charges a move that took `elapsed`; returns false when the player lost on time (elapsed beyond
+  // the allowed time plus margin). Within the margin the clock stops at 0.
+  [[nodiscard]] bool charge(Millis elapsed);
+
+ private:
+  TimeControl tc_;
+  Millis left_;
+  int moves_made_ = 0;
+};
+
+}  // namespace referee

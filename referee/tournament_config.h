@@ -1,0 +1,54 @@
+// The tournament file (TOML, or JSON when the file ends in .json): engines, games, time control,
+// cycles, openings, concurrency, database. Read with toml++ / nlohmann-json; every error is one
+// line naming the file and the key. The format is documented in README.md and
+// examples/tournaments/.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/engine_config.h"
+#include "games/expected.h"
+#include "time_control.h"
+
+namespace referee {
+
+struct TournamentEngine {
+  engines::EngineConfig config;
+  std::optional<TimeControl> tc;  // overrides the tournament's time control
+};
+
+struct OpeningSettings {
+  int random_plies = 0;  // random plies played by the referee at the start of each pairing
+  int per_pairing = 1;   // distinct openings per pairing and cycle (each played by every seating)
+  std::string book;      // optional file: one opening per line, moves separated by spaces
+  std::vector<std::vector<std::string>> book_lines;  // loaded from `book`
+};
+
+struct TournamentConfig {
+  std::string name;
+  std::string database = "referee.db";
+  std::string format =
+      "round-robin";               // round-robin | gauntlet (the first engine against the others)
+  std::vector<std::string> games;  // game strings, "oware:players=3"
+  std::vector<TournamentEngine> engines;
+  TimeControl tc;
+  std::string tc_text;
+  int cycles = 1;
+  int concurrency = 0;  // 0 = number of cores
+  unsigned long long seed = 1;
+  int max_crashes = 3;  // consecutive crashes before an engine is withdrawn
+  OpeningSettings openings;
+  std::string source;  // the file it was read from
+};
+
+// Reads and validates a tournament file. Relative engine commands and the book are resolved
+// against the file's directory; the database path against the current directory.
+Expected<TournamentConfig> load_tournament_file(const std::string& path);
+
+// A canonical JSON text of what decides the schedule (stored with the tournament, so that a resume
+// with a changed file is refused instead of silently mixing two events).
+std::string schedule_fingerprint(const TournamentConfig& config);
+
+}  // namespace referee
