@@ -237,6 +237,11 @@ MoveReply EngineSession::request(const std::string& start_position,
     }
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) {
+      if (msg.error().rfind("protocol violation", 0) == 0) {
+        reply.fault = Fault::Protocol;
+        reply.detail = msg.error();
+        return reply;
+      }
       if (r.line.rfind("bestmove", 0) == 0) {  // a malformed bestmove is an illegal move
         reply.fault = Fault::Illegal;
         reply.move = r.line;
