@@ -10,6 +10,7 @@
 #include "games/owani.h"
 #include "games/lontu_holo.h"
 #include "games/pallankuli.h"
+#include "games/mweso.h"
 #include "games/wali.h"
 #include "games/mefuhva.h"
 #include "games/katra.h"
@@ -34,6 +35,7 @@ const std::vector<GameEntry>& registry() {
       {"pallankuli", {}, "Pallankuli, seed 001 (2x7, clockwise relay, cows, rounds, blind holes)", pallankuli_params(), 50, 2, &model_of<PallankuliCore>},
       {"oware", {}, "Oware, seed 004 (relay sowing, fours to the hole's owner, 2/3/4/6 players)", oware_params(), 100, 6, &model_of<OwareCore>},
       {"chongkak", {}, "Chongkak, seed 004 (2x7 relay sowing, qui perd gagne)", {}, 200, 2, &model_of<ChongkakCore>},
+      {"mweso", {}, "Mweso, seed 004 (4x8, free setups, relay, captures, aloka direction choices)", {}, 200, 2, &model_of<MwesoCore>},
       {"perali-kotuma", {}, "Perali Kotuma, seed 000 (alquerque with four triangles, 23 v 23)", perali_params(), 20, 2, &model_of<PeraliCore>},
       {"kotu-ellima", {}, "Kotu Ellima, seed 000 (alquerque with four triangles, 24 v 24)", perali_params(), 20, 2, &model_of<PeraliCore>},
       {"felli", {}, "Felli, seed 003 (13 points, men and flying kings, one capture per turn)", {}, 20, 2, &model_of<FelliCore>},
