@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages referee needs, only those missing (apt-get; sudo when not root).
+set -euo pipefail
+packages=(g++ cmake make libsqlitecpp-dev libsqlite3-dev catch2 libboost-program-options-dev
+          libtomlplusplus-dev nlohmann-json3-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The test command (README, and .ci/run runs it verbatim): install what is missing, build with
+# warnings as errors and run the whole suite through ctest; then the same under AddressSanitizer
+# and UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")"
+./deps.sh
+jobs="$(nproc)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DREFEREE_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build -j"$jobs" --output-on-failure
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREFEREE_SANITIZE=ON -DREFEREE_WERROR=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure
