@@ -101,9 +101,7 @@ struct Store::Impl {
       insert_player;
 
   explicit Impl(const std::string& file)
-      : path(file),
-        db(file, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOFOLLOW,
-           kBusyTimeoutMs) {}
+      : path(file), db(file, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {}
 
   void prepare() {
     insert_move.emplace(db,

@@ -92,7 +92,9 @@ class Store {
   // "unfinished" when result.status says so (an interrupted game, replayed on resume), else
   // "finished", which needs one rank per player. An empty finished_at is filled with the time now.
   Status finish_game(std::int64_t game_id, const GameRecord& result);
-  // Games left "running" by a killed run become "unfinished" (they are replayed on resume).
+  // Games left "running" by a killed run become "unfinished" (they are replayed on resume), with
+  // termination "interrupted" unless one was recorded. Call it before a run starts, not while
+  // another run writes the same tournament. Returns how many games it closed.
   Expected<int> close_running(std::optional<std::int64_t> tournament_id);
 
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
@@ -123,9 +125,12 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 // players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
 Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
 
-// Exports of finished games (design.md §6). PGN: seven-tag roster plus [Variant], [GameString],
-// [Termination], [PlyCount], moves with {clock} comments; "1-0", "0-1", "1/2-1/2" for two
-// players (multi-player games are exported as one PGN game per pair by rank, marked [Pairwise]).
+// Exports of finished games (design.md §6); moves[i] are the moves of games[i]. PGN: seven-tag
+// roster plus [Variant], [GameString], [SetUp]/[FEN] (non-standard start only), [TimeControl],
+// [Termination], [PlyCount]; numbered moves with {[%emt ...] [%clk ...]} comments; "1-0", "0-1",
+// "1/2-1/2" for two players, "*" without ranks (multi-player games are exported as one PGN game
+// per pair by rank, marked [Pairwise "yes"]). Details in export.cpp. JSONL: one object per game
+// with every field and its moves. CSV: one row per game, RFC 4180.
 std::string export_pgn(const std::vector<GameRecord>& games,
                        const std::vector<std::vector<MoveRecord>>& moves);
 std::string export_jsonl(const std::vector<GameRecord>& games,
