@@ -176,8 +176,8 @@ TEST_CASE("mweso: perft after the setups") {
   auto north = game->parse_state(
       "3,1,2,0,0,2,4,2,5,0,1,3,2,2,4,1/1,3,2,1,2,2,2,0,3,3,4,2,0,2,4,1:play:2:0:0");
   REQUIRE(north.ok());
-  const std::uint64_t north_counts[] = {1, 11, 116, 1131, 11326};
-  for (int d = 0; d <= 4; ++d) CHECK(north->perft(d) == north_counts[d]);
+  const std::uint64_t north_counts[] = {1, 11, 116, 1131, 11326, 100275};
+  for (int d = 0; d <= 5; ++d) CHECK(north->perft(d) == north_counts[d]);
 }
 
 TEST_CASE("mweso: conformance sweep") {
