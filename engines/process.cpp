@@ -35,7 +35,7 @@ namespace referee::engines {
 namespace {
 
 constexpr std::size_t kReadChunk = 16384;
-constexpr int kMaxStderrReadsPerWake = 4;  // a stderr flood cannot starve stdout or the deadline
+constexpr int kMaxReadsPerWake = 4;  // a flood on one pipe cannot starve the deadline
 // Without a pidfd, how often shut_down looks whether the child has exited.
 constexpr auto kExitPollStep = std::chrono::milliseconds(2);
 
@@ -252,7 +252,7 @@ struct Process::Impl {
   // Reads and drops stdout (during shutdown).
   void discard_stdout() {
     char scratch[4096];
-    for (int i = 0; i < kMaxStderrReadsPerWake; ++i) {
+    for (int i = 0; i < kMaxReadsPerWake; ++i) {
       ssize_t n = ::read(out_fd, scratch, sizeof scratch);
       if (n > 0) {
         out_count += static_cast<std::size_t>(n);
@@ -268,7 +268,7 @@ struct Process::Impl {
 
   void drain_stderr() {
     char scratch[4096];
-    for (int i = 0; i < kMaxStderrReadsPerWake && err_fd >= 0; ++i) {
+    for (int i = 0; i < kMaxReadsPerWake && err_fd >= 0; ++i) {
       ssize_t n = ::read(err_fd, scratch, sizeof scratch);
       if (n > 0) {
         err_tail.append(scratch, static_cast<std::size_t>(n));

@@ -34,7 +34,7 @@ struct ResourceLimits {
 };
 
 struct SpawnSpec {
-  std::string command;                     // path, or a name looked up in PATH
+  std::string command;  // a path (relative ones from working_dir), or a name looked up in PATH
   std::vector<std::string> args;           // not including argv[0]
   std::string working_dir;                 // empty = the referee's
   std::map<std::string, std::string> env;  // added to the referee's environment
