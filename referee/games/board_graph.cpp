@@ -65,9 +65,12 @@ Board make_board(int width, int height, const std::vector<std::string>& lines,
     }
     b.lines.push_back(std::move(ids));
   }
+  b.hops.resize(static_cast<std::size_t>(b.size()));
   for (int p = 0; p < b.size(); ++p)
-    for (const auto& ray : b.rays[static_cast<std::size_t>(p)])
+    for (const auto& ray : b.rays[static_cast<std::size_t>(p)]) {
       b.edges[static_cast<std::size_t>(p)].push_back(ray.front());
+      if (ray.size() >= 2) b.hops[static_cast<std::size_t>(p)].push_back({ray[0], ray[1]});
+    }
   return b;
 }
 
@@ -89,11 +92,8 @@ int find(const Board& b, std::string_view text) {
   return b.at(text[0] - 'a', rank - 1);
 }
 
-std::vector<Jump> jumps(const Board& b, int point) {
-  std::vector<Jump> out;
-  for (const auto& ray : b.rays[static_cast<std::size_t>(point)])
-    if (ray.size() >= 2) out.push_back({ray[0], ray[1]});
-  return out;
+const std::vector<Jump>& jumps(const Board& b, int point) {
+  return b.hops[static_cast<std::size_t>(point)];
 }
 
 std::string grid_text(const Board& b, const std::function<char(int)>& piece) {

@@ -16,6 +16,12 @@
 
 namespace referee::games::graph {
 
+// A jump from a point: over the next point of a ray, onto the one after it.
+struct Jump {
+  int over;
+  int to;
+};
+
 struct Board {
   int width = 0;                        // files a.. (x = 0..width-1, west to east)
   int height = 0;                       // ranks 1.. (y = 0..height-1, south to north)
@@ -25,6 +31,7 @@ struct Board {
   // Per point, one ray per direction along each line through it: the points met going outward.
   std::vector<std::vector<std::vector<int>>> rays;
   std::vector<std::vector<int>> edges;  // per point, its neighbours (first point of each ray)
+  std::vector<std::vector<Jump>> hops;  // per point, its jumps (see jumps())
 
   int size() const { return static_cast<int>(xs.size()); }
   int at(int x, int y) const {
@@ -45,11 +52,7 @@ std::string name(const Board& b, int point);
 int find(const Board& b, std::string_view text);
 
 // Jump targets from `point`: (over, to) for each ray with at least two points.
-struct Jump {
-  int over;
-  int to;
-};
-std::vector<Jump> jumps(const Board& b, int point);
+const std::vector<Jump>& jumps(const Board& b, int point);
 
 // The grid form of a position: `piece(point)` gives the letter on a point, or 0 when empty.
 std::string grid_text(const Board& b, const std::function<char(int)>& piece);

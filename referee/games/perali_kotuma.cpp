@@ -1,5 +1,7 @@
 #include "games/perali_kotuma.h"
 
+#include <algorithm>
+
 #include "games/board_graph.h"
 
 namespace referee::games {
@@ -225,10 +227,84 @@ std::string PeraliCore::move_text(const Move& m) const {
   return s;
 }
 
+std::optional<PeraliCore::Move> PeraliCore::legal_move(std::string_view text) const {
+  const auto& g = board_graph();
+  const std::string_view original = text;
+  Move m;
+  Cells b = board;
+  if (!text.empty() && text[0] == '!') {
+    const auto comma = text.find(',');
+    if (comma == std::string_view::npos) return std::nullopt;
+    const int h = graph::find(g, text.substr(1, comma - 1));
+    if (h < 0 || !(huffable & bit(h))) return std::nullopt;
+    m.huff = h;
+    b[at(h)] = 0;
+    text = text.substr(comma + 1);
+  }
+  char sep = 0;
+  for (std::size_t i = 0;;) {  // points joined by '-' or 'x' ('x' is no file letter here)
+    std::size_t j = i + 1;
+    while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+    if (i >= text.size() || m.length == static_cast<int>(m.path.size())) return std::nullopt;
+    const int p = graph::find(g, text.substr(i, j - i));
+    if (p < 0) return std::nullopt;
+    m.path[at(m.length++)] = static_cast<std::int8_t>(p);
+    if (j == text.size()) break;
+    if ((text[j] != '-' && text[j] != 'x') || (sep && text[j] != sep)) return std::nullopt;
+    sep = text[j];
+    i = j + 1;
+  }
+  const int from = m.path[0];
+  if (m.length < 2 || b[at(from)] != mover) return std::nullopt;
+  if (sep == '-') {
+    const int to = m.path[1];
+    const auto& next = g.edges[at(from)];
+    if (m.length != 2 || b[at(to)] != 0 || std::find(next.begin(), next.end(), to) == next.end())
+      return std::nullopt;
+    if (!huffing && capturers(g, b, mover)) return std::nullopt;
+  } else {
+    m.capture = true;
+    b[at(from)] = 0;
+    for (int i = 1; i < m.length; ++i) {
+      const int here = m.path[at(i - 1)], to = m.path[at(i)];
+      bool found = false;
+      for (auto jump : graph::jumps(g, here))
+        if (jump.to == to && b[at(jump.over)] == 3 - mover && b[at(to)] == 0) {
+          b[at(jump.over)] = 0;
+          found = true;
+        }
+      if (!found) return std::nullopt;
+    }
+    if (!huffing && can_jump(g, b, m.path[at(m.length - 1)], mover)) return std::nullopt;
+  }
+  if (move_text(m) != original) return std::nullopt;
+  return m;
+}
+
+namespace {
+
+bool any_move(const graph::Board& g, const Cells& b, int player) {
+  for (int p = 0; p < g.size(); ++p) {
+    if (b[at(p)] != player) continue;
+    if (can_jump(g, b, p, player)) return true;
+    for (int n : g.edges[at(p)])
+      if (b[at(n)] == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PeraliCore::over() const {
-  std::vector<Move> list;
-  moves(list);
-  return list.empty();
+  const auto& g = board_graph();
+  if (any_move(g, board, mover)) return false;
+  for (int h = 0; h < kPoints; ++h) {
+    if (!(huffable & bit(h))) continue;
+    Cells b = board;
+    b[at(h)] = 0;
+    if (any_move(g, b, mover)) return false;
+  }
+  return true;
 }
 
 Outcome PeraliCore::result() const {
@@ -285,7 +361,11 @@ std::string PeraliCore::draw() const {
 
 std::uint64_t PeraliCore::hash() const {
   Hasher h;
-  h.add_all(board);
+  std::uint64_t words[2] = {0, 0};  // two bits per point
+  for (int p = 0; p < kPoints; ++p)
+    words[p / 32] |= static_cast<std::uint64_t>(board[at(p)]) << (2 * (p % 32));
+  h.add(words[0]);
+  h.add(words[1]);
   h.add(static_cast<std::uint64_t>(mover));
   h.add(huffable);
   return h.value();

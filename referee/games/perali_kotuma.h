@@ -73,7 +73,8 @@ struct PeraliCore {
   int players() const { return 2; }
   int to_move() const { return mover; }
   void moves(std::vector<Move>& out) const;
-  std::optional<Move> legal_move(std::string_view text) const { return find_move(*this, text); }
+  // Parses and checks one move without listing them all (turns with huffs have many moves).
+  std::optional<Move> legal_move(std::string_view text) const;
   Effect play(const Move& move);
   std::string move_text(const Move& move) const;
   bool over() const;

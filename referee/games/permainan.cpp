@@ -77,6 +77,27 @@ int PermainanCore::count(int player) const {
   return static_cast<int>(std::count(board.begin(), board.end(), player));
 }
 
+std::array<bool, PermainanCore::kPoints> PermainanCore::targets(int p) const {
+  std::array<bool, kPoints> found{};
+  for (const Circuit& c : circuits())
+    for (int k = 0; k < 24; ++k) {
+      if (c.points[at(k)] != p) continue;
+      for (int dir : {1, -1}) {
+        int arcs = 0, i = k;
+        for (int s = 1; s < 24; ++s) {
+          const int next = (i + dir + 24) % 24;
+          if ((dir == 1 ? i : next) % 6 == 5) ++arcs;
+          i = next;
+          const int q = c.points[at(i)];
+          if (q == p || !board[at(q)]) continue;
+          if (arcs > 0 && board[at(q)] == 3 - board[at(p)]) found[at(q)] = true;
+          break;
+        }
+      }
+    }
+  return found;
+}
+
 void PermainanCore::moves(std::vector<Move>& out) const {
   if (over()) return;
   const std::size_t first = out.size();
@@ -89,27 +110,32 @@ void PermainanCore::moves(std::vector<Move>& out) const {
         if ((dx || dy) && nx >= 0 && nx < 6 && ny >= 0 && ny < 6 && !board[at(pt(nx, ny))])
           out.push_back({p, pt(nx, ny), false});
       }
-    std::array<bool, kPoints> targets{};
-    for (const Circuit& c : circuits())
-      for (int k = 0; k < 24; ++k) {
-        if (c.points[at(k)] != p) continue;
-        for (int dir : {1, -1}) {
-          int arcs = 0, i = k;
-          for (int s = 1; s < 24; ++s) {
-            const int next = (i + dir + 24) % 24;
-            if ((dir == 1 ? i : next) % 6 == 5) ++arcs;
-            i = next;
-            const int q = c.points[at(i)];
-            if (q == p || !board[at(q)]) continue;
-            if (arcs > 0 && board[at(q)] == 3 - mover) targets[at(q)] = true;
-            break;
-          }
-        }
-      }
+    const auto found = targets(p);
     for (int q = 0; q < kPoints; ++q)
-      if (targets[at(q)]) out.push_back({p, q, true});
+      if (found[at(q)]) out.push_back({p, q, true});
   }
   if (out.size() == first) out.push_back({});  // no move: pass
+}
+
+std::optional<PermainanCore::Move> PermainanCore::legal_move(std::string_view text) const {
+  if (over()) return std::nullopt;
+  if (text == "pass") {
+    std::vector<Move> all;
+    moves(all);
+    if (all.size() == 1 && all[0].from < 0) return all[0];
+    return std::nullopt;
+  }
+  const auto& g = board_graph();
+  if (text.size() != 5 || (text[2] != '-' && text[2] != 'x')) return std::nullopt;
+  const int from = graph::find(g, text.substr(0, 2)), to = graph::find(g, text.substr(3, 2));
+  if (from < 0 || to < 0 || board[at(from)] != mover) return std::nullopt;
+  if (text[2] == 'x') {
+    if (!targets(from)[at(to)]) return std::nullopt;
+    return Move{from, to, true};
+  }
+  const int dx = to % 6 - from % 6, dy = to / 6 - from / 6;
+  if (board[at(to)] || dx < -1 || dx > 1 || dy < -1 || dy > 1) return std::nullopt;
+  return Move{from, to, false};
 }
 
 Effect PermainanCore::play(const Move& m) {
@@ -162,7 +188,11 @@ std::string PermainanCore::draw() const {
 
 std::uint64_t PermainanCore::hash() const {
   Hasher h;
-  h.add_all(board);
+  std::uint64_t words[2] = {0, 0};  // two bits per point
+  for (int p = 0; p < kPoints; ++p)
+    words[p / 32] |= static_cast<std::uint64_t>(board[at(p)]) << (2 * (p % 32));
+  h.add(words[0]);
+  h.add(words[1]);
   h.add(static_cast<std::uint64_t>(mover));
   return h.value();
 }

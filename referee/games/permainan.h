@@ -50,7 +50,8 @@ struct PermainanCore {
   int players() const { return 2; }
   int to_move() const { return mover; }
   void moves(std::vector<Move>& out) const;
-  std::optional<Move> legal_move(std::string_view text) const { return find_move(*this, text); }
+  // Parses and checks one move without listing them all.
+  std::optional<Move> legal_move(std::string_view text) const;
   Effect play(const Move& move);
   std::string move_text(const Move& move) const;
   bool over() const { return count(1) == 0 || count(2) == 0; }
@@ -63,6 +64,8 @@ struct PermainanCore {
   bool operator==(const PermainanCore& o) const { return board == o.board && mover == o.mover; }
 
   int count(int player) const;
+  // The enemy points the piece on `p` can capture along the circuits.
+  std::array<bool, kPoints> targets(int p) const;
 };
 
 }  // namespace referee::games
