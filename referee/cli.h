@@ -22,5 +22,6 @@ int export_games(const Args& args);  // PGN, JSON Lines or CSV
 int verify(const Args& args);        // replay every stored game through the rules
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures
+int play(const Args& args);          // a game at the console (people and engines)
 
 }  // namespace referee::cli

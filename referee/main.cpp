@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"verify", referee::cli::verify, "replay every stored game through the rules"},
     {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
+    {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},
 };
 
 void usage(std::ostream& out) {

@@ -1,0 +1,132 @@
+// `referee play GAME [options]`: options only; the console game itself is play_console()
+// (play.h). Seats are people unless --south (player 1) or --north (player 2) names an engine
+// command; the game is recorded in --db unless --no-db.
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <optional>
+
+#include "cli.h"
+#include "engines/engine_config.h"
+#include "play.h"
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// Starts the engine given as a command line; errors go to stderr.
+std::optional<EngineSession> start_engine(const std::string& command_line, std::string& name) {
+  auto words = engines::split_command_line(command_line);
+  if (!words || words->empty()) {
+    std::cerr << "referee play: bad engine command '" << command_line << "'"
+              << (words ? "" : ": " + words.error()) << "\n";
+    return std::nullopt;
+  }
+  engines::EngineConfig config;
+  config.command = words->front();
+  config.args.assign(words->begin() + 1, words->end());
+  const auto slash = config.command.find_last_of('/');
+  config.name = slash == std::string::npos ? config.command : config.command.substr(slash + 1);
+  if (auto ok = engines::validate(config); !ok) {
+    std::cerr << "referee play: " << ok.error() << "\n";
+    return std::nullopt;
+  }
+  auto session = EngineSession::start(engines::spawn_spec_of(config), SessionSettings{});
+  if (!session) {
+    std::cerr << "referee play: engine '" << command_line << "' did not start: " << session.error()
+              << "\n";
+    return std::nullopt;
+  }
+  name = session->identity().name.empty() ? config.name : session->identity().name;
+  return std::move(*session);
+}
+
+}  // namespace
+
+int play(const Args& args) {
+  std::string game_spec, north, south, tc_text = "movetime=1000", db = "referee.db", position;
+  int first = 0;
+  bool no_db = false;
+  po::options_description desc(
+      "referee play GAME [options]   (GAME with its parameters, e.g. awale:grandslam=illegal)\n"
+      "Type a move and Enter; ? lists the legal moves; 0 proposes to end the game; Ctrl-D stops");
+  desc.add_options()("help,h", "show this help")(
+      "south,s", po::value(&south), "engine command for player 1 (SUD); default: a person")(
+      "north,n", po::value(&north), "engine command for player 2 (NORD); default: a person")(
+      "tc,t", po::value(&tc_text), "engines' time control: movetime=1000, 10+0.1, depth=6, ...")(
+      "first,f", po::value(&first), "the player who starts (same as the game parameter first=)")(
+      "position,p", po::value(&position), "start from this position string")(
+      "db", po::value(&db), "database file the game is recorded in")(
+      "no-db", po::bool_switch(&no_db), "do not record the game");
+  po::options_description all;
+  all.add(desc).add_options()("game", po::value(&game_spec));
+  po::positional_options_description pos;
+  pos.add("game", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (game_spec.empty()) {
+    std::cerr << "usage: referee play GAME [options] (see referee games)\n";
+    return 2;
+  }
+  if (first > 0)
+    game_spec +=
+        (game_spec.find(':') == std::string::npos ? ":first=" : ",first=") + std::to_string(first);
+  auto game = games::make_game(game_spec);
+  if (!game) {
+    std::cerr << "referee play: " << game.error() << "\n";
+    return 2;
+  }
+  auto tc = parse_time_control(tc_text);
+  if (!tc) {
+    std::cerr << "referee play: " << tc.error() << "\n";
+    return 2;
+  }
+  if (game->num_players() < 2 && !north.empty()) {
+    std::cerr << "referee play: " << game->name() << " has no player 2\n";
+    return 2;
+  }
+
+  PlaySetup setup{*game, position, {}, *tc, "", nullptr, nullptr};
+  setup.seats.assign(static_cast<std::size_t>(game->num_players()), PlaySeat{});
+  std::vector<std::optional<EngineSession>> sessions(setup.seats.size());
+  const std::string commands[2] = {south, north};
+  bool any_engine = false;
+  for (std::size_t s = 0; s < 2 && s < setup.seats.size(); ++s) {
+    if (commands[s].empty()) continue;
+    sessions[s] = start_engine(commands[s], setup.seats[s].name);
+    if (!sessions[s]) return 1;
+    setup.seats[s].engine = &*sessions[s];
+    any_engine = true;
+  }
+  if (any_engine) setup.tc_text = tc_text;
+
+  std::optional<storage::Store> store;
+  if (!no_db) {
+    auto opened = storage::Store::open(db);
+    if (!opened) {
+      std::cerr << "referee play: " << opened.error() << "\n";
+      return 1;
+    }
+    store = std::move(*opened);
+    setup.store = &*store;
+  }
+
+  PlayResult result = play_console(setup, std::cin, std::cout);
+  std::cout << std::flush;
+  for (auto& s : sessions)
+    if (s) s->quit();
+  if (!result.db_error.empty()) std::cerr << "referee play: database: " << result.db_error << "\n";
+  if (result.game_id)
+    std::cerr << "referee play: game " << result.game_id << " recorded in " << db << " ("
+              << (result.finished ? "finished" : "unfinished") << ", " << result.termination
+              << ")\n";
+  return result.not_started ? 1 : 0;
+}
+
+}  // namespace referee::cli
