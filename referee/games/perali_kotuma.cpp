@@ -198,6 +198,7 @@ Effect PeraliCore::play(const Move& m) {
   if (m.capture)
     for (int i = 1; i < m.length; ++i) {
       const int a = m.path[at(i - 1)], c = m.path[at(i)];
+      // Points are evenly spaced along every line, so the jumped point is the grid midpoint.
       const int over = g.at((g.xs[at(a)] + g.xs[at(c)]) / 2, (g.ys[at(a)] + g.ys[at(c)]) / 2);
       board[at(over)] = 0;
     }
