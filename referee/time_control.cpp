@@ -9,13 +9,16 @@ namespace referee {
 
 namespace {
 
+// A plain decimal number of seconds: digits with at most one '.'. strtod alone would also take
+// leading blanks, signs, hexadecimal, exponents, "inf" and "nan".
 std::optional<double> parse_seconds(std::string_view text) {
-  if (text.empty()) return std::nullopt;
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string_view::npos ||
+      text.find('.') != text.rfind('.') || text == ".")
+    return std::nullopt;
   std::string s(text);
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(v) || v < 0 || s[0] == '+' || s[0] == '-')
-    return std::nullopt;
+  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
@@ -24,9 +27,9 @@ Millis from_seconds(double s) {
 }
 
 Status parse_clock(std::string_view text, TimeControl& tc) {
+  const std::string item(text);  // `text` is consumed below; the error names the whole item
   auto bad = [&] {
-    return Error{"bad time control '" + std::string(text) +
-                 "' (expected e.g. 40/60+0.5, 10+0.1 or 60)"};
+    return Error{"bad time control '" + item + "' (expected e.g. 40/60+0.5, 10+0.1 or 60)"};
   };
   auto slash = text.find('/');
   if (slash != std::string_view::npos) {
@@ -80,6 +83,7 @@ Expected<TimeControl> parse_time_control(std::string_view text) {
   TimeControl tc;
   if (text.empty()) return Error{"empty time control"};
   for (auto item : games::split(text, ',')) {
+    if (item.empty()) return Error{"empty item in time control '" + std::string(text) + "'"};
     auto eq = item.find('=');
     if (eq == std::string_view::npos) {
       if (tc.has_clock()) return Error{"time control '" + std::string(text) + "' has two clocks"};
