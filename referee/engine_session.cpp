@@ -166,6 +166,9 @@ Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
     if (auto* ready = std::get_if<protocol::ReadyOk>(&*msg)) {
       if (settings_.protocol0 || ready->token == token) return Fault::None;
     } else if (auto* err = std::get_if<protocol::EngineError>(&*msg)) {
+      // Replies to setoption and to commands the engine does not know are only logged
+      // (PROTOCOL.md §7); they arrive here, before the first readyok.
+      if (err->kind == "unsupported-option" || err->kind == "unknown-command") continue;
       detail = "engine replied: error " + err->kind + (err->text.empty() ? "" : " " + err->text);
       return err->kind == "unsupported-game" ? Fault::Unsupported : Fault::Protocol;
     }

@@ -163,7 +163,7 @@ class Mock {
     } else if (cmd == "setgame") {
       set_game(w);
     } else if (cmd == "uginewgame" || cmd == "ucinewgame" || cmd == "setoption" ||
-               cmd == "gameover" || cmd == "stop") {
+               cmd == "gameover" || cmd == "stop" || cmd == "protocol") {
     } else if (cmd == "position") {
       set_position(w);
     } else if (cmd == "go") {
