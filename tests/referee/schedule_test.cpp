@@ -1,0 +1,223 @@
+// referee/schedule: round-robin and gauntlet counts, both seats per pair with the same opening,
+// k-player seatings (every k-subset in k rotations, each engine in each seat equally often),
+// openings reproducible from the seed and different across pairings, book lines, and never an
+// opening that ends the game.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "games/game.h"
+#include "referee/schedule.h"
+
+using namespace referee;
+
+namespace {
+
+TournamentConfig config_with(int engines, const std::string& game, int cycles) {
+  TournamentConfig c;
+  c.name = "t";
+  c.games = {game};
+  c.cycles = cycles;
+  for (int i = 0; i < engines; ++i) {
+    TournamentEngine e;
+    e.config.name = "e" + std::to_string(i);
+    e.config.command = "/bin/true";
+    c.engines.push_back(e);
+  }
+  return c;
+}
+
+std::vector<Slot> schedule_of(const TournamentConfig& c) {
+  auto s = make_schedule(c);
+  INFO((s ? std::string() : s.error()));
+  REQUIRE(s.ok());
+  return *s;
+}
+
+bool ends_game(const std::string& spec, const std::vector<std::string>& opening) {
+  auto game = games::make_game(spec);
+  REQUIRE(game.ok());
+  auto state = games::state_after(*game, "", opening);
+  REQUIRE(state.ok());
+  return state->is_terminal();
+}
+
+}  // namespace
+
+TEST_CASE("schedule: a round robin of n engines and c cycles has n(n-1)c games") {
+  for (int n = 2; n <= 5; ++n) {
+    for (int c = 1; c <= 3; ++c) {
+      auto slots = schedule_of(config_with(n, "awale", c));
+      INFO("n=" << n << " c=" << c);
+      CHECK(slots.size() == static_cast<std::size_t>(n * (n - 1) * c));
+      // Every ordered pairing (who plays first) exactly c times.
+      std::map<std::pair<int, int>, int> count;
+      for (const auto& s : slots) {
+        REQUIRE(s.seats.size() == 2);
+        CHECK(s.seats[0] != s.seats[1]);
+        ++count[{s.seats[0], s.seats[1]}];
+      }
+      CHECK(count.size() == static_cast<std::size_t>(n * (n - 1)));
+      for (const auto& [pair, k] : count) CHECK(k == c);
+    }
+  }
+}
+
+TEST_CASE("schedule: slots are numbered in order, with the canonical game and cycles") {
+  auto c = config_with(3, "awale", 2);
+  auto slots = schedule_of(c);
+  auto game = games::make_game("awale");
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    CHECK(slots[i].index == static_cast<std::int64_t>(i));
+    CHECK(slots[i].game == game->canonical());
+    CHECK(slots[i].cycle == (i < slots.size() / 2 ? 0 : 1));
+    CHECK(slots[i].round == slots[i].cycle + 1);
+  }
+}
+
+TEST_CASE("schedule: each pair plays both seats with the same opening") {
+  auto c = config_with(4, "awale", 2);
+  c.openings.random_plies = 4;
+  auto slots = schedule_of(c);
+  REQUIRE(slots.size() % 2 == 0);
+  for (std::size_t i = 0; i < slots.size(); i += 2) {
+    const auto& a = slots[i];
+    const auto& b = slots[i + 1];
+    CHECK(a.seats[0] == b.seats[1]);
+    CHECK(a.seats[1] == b.seats[0]);
+    CHECK(a.opening == b.opening);
+    CHECK(a.opening.size() == 4);
+  }
+}
+
+TEST_CASE("schedule: openings are reproducible from the seed and differ across pairings") {
+  auto c = config_with(4, "awale", 2);
+  c.openings.random_plies = 6;
+  c.seed = 12345;
+  auto first = schedule_of(c);
+  auto again = schedule_of(c);
+  std::set<std::vector<std::string>> distinct;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    CHECK(first[i].opening == again[i].opening);
+    CHECK(first[i].seats == again[i].seats);
+    distinct.insert(first[i].opening);
+  }
+  // 6 pairings x 2 cycles, each opening shared by its two seatings only.
+  CHECK(distinct.size() == first.size() / 2);
+  c.seed = 12346;
+  auto other = schedule_of(c);
+  int differ = 0;
+  for (std::size_t i = 0; i < first.size(); ++i) differ += first[i].opening != other[i].opening;
+  CHECK(differ > static_cast<int>(first.size()) / 2);
+  // The game is part of the seed: another game string, other openings.
+  c.seed = 12345;
+  c.games = {"awale-v1"};
+  auto v1 = schedule_of(c);
+  CHECK(v1[0].opening != first[0].opening);
+}
+
+TEST_CASE("schedule: a gauntlet pairs the first engine with every other") {
+  auto c = config_with(4, "awale", 3);
+  c.format = "gauntlet";
+  auto slots = schedule_of(c);
+  CHECK(slots.size() == 3u * 2u * 3u);
+  std::map<std::pair<int, int>, int> count;
+  for (const auto& s : slots) {
+    CHECK((s.seats[0] == 0 || s.seats[1] == 0));
+    ++count[{s.seats[0], s.seats[1]}];
+  }
+  CHECK(count.size() == 6u);
+  for (const auto& [pair, k] : count) CHECK(k == 3);
+}
+
+TEST_CASE("schedule: three-player oware with four engines, every seating in turn") {
+  auto c = config_with(4, "oware:players=3", 1);
+  c.openings.random_plies = 3;
+  auto slots = schedule_of(c);
+  REQUIRE(slots.size() == 4u * 3u);  // C(4,3) subsets x 3 rotations
+  int seat_count[4][3] = {};
+  std::set<std::set<int>> subsets;
+  for (std::size_t i = 0; i < slots.size(); i += 3) {
+    const auto& base = slots[i].seats;
+    REQUIRE(base.size() == 3);
+    std::set<int> members(base.begin(), base.end());
+    CHECK(members.size() == 3);
+    subsets.insert(members);
+    for (std::size_t r = 0; r < 3; ++r) {
+      const auto& s = slots[i + r];
+      CHECK(s.opening == slots[i].opening);
+      for (std::size_t seat = 0; seat < 3; ++seat) {
+        CHECK(s.seats[seat] == base[(seat + r) % 3]);  // a rotation of the subset
+        ++seat_count[s.seats[seat]][seat];
+      }
+    }
+  }
+  CHECK(subsets.size() == 4u);
+  for (int e = 0; e < 4; ++e)
+    for (int seat = 0; seat < 3; ++seat) {
+      INFO("engine " << e << " seat " << seat);
+      CHECK(seat_count[e][seat] == 3);
+    }
+}
+
+TEST_CASE("schedule: per_pairing openings and several games") {
+  auto c = config_with(3, "awale", 1);
+  c.games = {"awale", "kalaha"};
+  c.openings.per_pairing = 2;
+  c.openings.random_plies = 2;
+  auto slots = schedule_of(c);
+  CHECK(slots.size() == 2u * 3u * 2u * 2u);  // games x pairs x openings x seatings
+  CHECK(slots.front().game.rfind("awale:", 0) == 0);
+  CHECK(slots.back().game.rfind("kalaha:", 0) == 0);
+  CHECK(slots.back().round == 2);
+  CHECK(slots[0].opening != slots[6].opening);  // same pair, second opening
+}
+
+TEST_CASE("schedule: book lines come first, one per pairing, in turn") {
+  auto c = config_with(3, "awale", 1);
+  c.openings.book_lines = {{"1"}, {"2", "8"}};
+  c.openings.random_plies = 1;
+  auto slots = schedule_of(c);
+  REQUIRE(slots.size() == 6u);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const auto& line = c.openings.book_lines[(i / 2) % 2];
+    REQUIRE(slots[i].opening.size() == line.size() + 1);
+    CHECK(std::equal(line.begin(), line.end(), slots[i].opening.begin()));
+  }
+}
+
+TEST_CASE("schedule: an opening never ends the game") {
+  auto game = games::make_game("awale");
+  REQUIRE(game.ok());
+  OpeningSettings settings;
+  settings.random_plies = 120;  // long random lines often end an awale game
+  int with_moves = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    auto opening = make_opening(*game, settings, 0, seed);
+    CHECK_FALSE(ends_game("awale", opening));
+    with_moves += !opening.empty();
+    CHECK(opening == make_opening(*game, settings, 0, seed));
+  }
+  CHECK(with_moves > 0);
+  // Every line of 5 random plies ends a game of 5 plies: the opening falls back to the book's
+  // (empty) line instead.
+  auto short_game = games::make_game("awale:maxplies=5");
+  REQUIRE(short_game.ok());
+  settings.random_plies = 5;
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    auto opening = make_opening(*short_game, settings, 0, seed);
+    CHECK(opening.empty());
+    CHECK_FALSE(ends_game("awale:maxplies=5", opening));
+  }
+}
+
+TEST_CASE("schedule: errors name the game") {
+  auto c = config_with(2, "oware:players=3", 1);
+  auto s = make_schedule(c);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().find("needs 3 engines") != std::string::npos);
+  c.games = {"chess"};
+  s = make_schedule(c);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().find("chess") != std::string::npos);
+}
