@@ -174,6 +174,9 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   c.limits.memory_mb = static_cast<long>(memory);
   c.limits.cpu_seconds = static_cast<long>(cpu);
   c.limits.processes = static_cast<long>(procs);
+  // What the process and protocol layers rely on: option names without blanks, no line breaks in
+  // what is sent to the engine, environment names without '='.
+  if (auto valid = engines::validate(c); !valid) return Error{where + ": " + valid.error()};
   if (!tc.empty()) {
     auto parsed = parse_time_control(tc);
     if (!parsed) return Error{where + " (" + c.name + "): " + parsed.error()};
