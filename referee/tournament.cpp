@@ -51,6 +51,7 @@ struct Shared {
   std::size_t next = 0;
   std::vector<int> consecutive_failures;
   std::vector<bool> withdrawn;
+  std::vector<bool> start_failure_told;
   RunSummary summary;
   SteadyClock::time_point started = SteadyClock::now();
   SteadyClock::time_point last_print{};
@@ -159,6 +160,16 @@ class Worker {
     }
   }
 
+  // The first failure to start of each engine is a notice: without it, a quiet run would not say
+  // why the engine's games were not played (it is withdrawn only after max_crashes failures).
+  void tell_start_failure(int e, const std::string& error) {
+    std::lock_guard lock(sh_.mutex);
+    if (sh_.start_failure_told[static_cast<std::size_t>(e)]) return;
+    sh_.start_failure_told[static_cast<std::size_t>(e)] = true;
+    sh_.summary.messages.push_back("engine '" + engine(e).config.name + "': " + error +
+                                   " (its games are not scored)");
+  }
+
   void note_success(int e) {
     std::lock_guard lock(sh_.mutex);
     sh_.consecutive_failures[static_cast<std::size_t>(e)] = 0;
@@ -216,6 +227,7 @@ class Worker {
       std::string error;
       EngineSession* s = session_for(e, error);
       if (!s) {
+        tell_start_failure(e, error);
         note_failure(e, error);
         record_unplayed(slot, "nostart", error);
         return;
@@ -326,6 +338,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   auto store = storage::Store::open(config.database);
   if (!store) return Error{store.error()};
   auto tid = store->open_tournament(config.name, schedule_fingerprint(config));
+  if (!tid && tid.error().find("different configuration") != std::string::npos)
+    return Error{tid.error() + ": its games, engines, cycles, seed or openings changed since it " +
+                 "began; give it a new name or use another database"};
   if (!tid) return Error{tid.error()};
   auto closed = store->close_running(*tid);
   if (!closed) return Error{closed.error()};
@@ -340,6 +355,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     if (!finished.count(slot.index)) sh.pending.push_back(std::move(slot));
   sh.consecutive_failures.assign(config.engines.size(), 0);
   sh.withdrawn.assign(config.engines.size(), false);
+  sh.start_failure_told.assign(config.engines.size(), false);
   sh.summary.tournament_id = *tid;
   sh.summary.scheduled = sh.total;
   sh.summary.already_done = static_cast<std::int64_t>(finished.size());
