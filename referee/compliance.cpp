@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "engine_session.h"
+#include "games/core.h"
 #include "games/registry.h"
 
 namespace referee {
@@ -78,14 +79,17 @@ bool check_move(Report& report, EngineSession& session, const games::Game& game,
 }  // namespace
 
 int check_engine_compliance(const engines::SpawnSpec& spec,
-                            const std::vector<std::string>& game_specs, std::ostream& out) {
+                            const std::vector<std::string>& game_specs, std::ostream& out,
+                            long start_timeout_ms) {
   Report report(out);
   SessionSettings settings;
-  settings.start_timeout = Millis(10000);
+  settings.start_timeout = Millis(start_timeout_ms);
   auto started = EngineSession::start(spec, settings);
   if (!report.step(started.ok(), "handshake: ugi answered by ugiok",
-                   started.ok() ? "" : started.error()))
+                   started.ok() ? "" : started.error())) {
+    out << "FAILED: " << report.failures() << " step(s)\n";
     return report.failures();
+  }
   EngineSession& session = *started;
   const auto& id = session.identity();
   report.step(!id.name.empty(), "id name",
@@ -155,15 +159,27 @@ namespace cli {
 int check_engine(const Args& args) {
   // Our options come first; everything from CMD on belongs to the engine, dashes included.
   std::vector<std::string> game_specs;
+  long start_timeout_ms = 10000;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("-", 0) == 0; ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << "usage: referee check-engine [--game G]... CMD [ARGS...]\n"
-                   "  --game G   check this game (default: every game the engine declares)\n";
+      std::cout << "usage: referee check-engine [--game G]... [--start-timeout MS] CMD [ARGS...]\n"
+                   "  --game G              check this game (default: every game the engine "
+                   "declares)\n"
+                   "  --start-timeout MS    time allowed for ugi -> ugiok (default 10000)\n";
       return 0;
     }
     if ((args[i] == "--game" || args[i] == "-g") && i + 1 < args.size()) {
       game_specs.push_back(args[++i]);
+      continue;
+    }
+    if (args[i] == "--start-timeout" && i + 1 < args.size()) {
+      auto ms = games::parse_count(args[++i], 3600000);
+      if (!ms || *ms == 0) {
+        std::cerr << "referee check-engine: --start-timeout must be from 1 to 3600000 ms\n";
+        return 2;
+      }
+      start_timeout_ms = *ms;
       continue;
     }
     std::cerr << "referee check-engine: unknown option '" << args[i] << "'\n";
@@ -176,7 +192,7 @@ int check_engine(const Args& args) {
   engines::SpawnSpec spec;
   spec.command = args[i];
   spec.args.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-  return check_engine_compliance(spec, game_specs, std::cout) ? 1 : 0;
+  return check_engine_compliance(spec, game_specs, std::cout, start_timeout_ms) ? 1 : 0;
 }
 
 }  // namespace cli
