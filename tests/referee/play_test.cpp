@@ -12,11 +12,13 @@
 //     keeps 1 in hole 4: NORD 26 ≥ 25, the game is over; remainder to owners: SUD 20+1 = 21,
 //     NORD 26+1 (hole 7) = 27 (v1: SUD 18+1 = 19, NORD 26+1+2 = 29). NORD wins.
 // The final board shows the counted situation: rows emptied, scores 27/21 (29/19).
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -435,4 +437,89 @@ TEST_CASE("play: a bad start position or seat count does not start a game", "[pl
   setup.seats.pop_back();
   auto r2 = run(setup, "");
   CHECK(r2.result.not_started);
+}
+
+TEST_CASE("play: oware's pass-through four is announced for the hole's owner", "[play]") {
+  // SUD 6 (2 seeds): 7 goes 3→4 on a seed that is not the last, so NORD, its owner, takes 4; the
+  // last seed falls into 8, empty: the turn ends. 10 seeds stay in play: the game goes on.
+  const std::string pos = "1,1,1,1,3,2/3,0,1,1,1,1:16,16:1:0:0";
+  auto r = run(people("oware", pos), "6\n");
+  CHECK(r.screen ==
+        "      12   11   10    9    8    7\n"
+        "NORD [ 1] [ 1] [ 1] [ 1] [ 0] [ 3]\n"
+        "SUD  [ 1] [ 1] [ 1] [ 1] [ 3] [ 2]\n"
+        "       1    2    3    4    5    6\n"
+        "NORD a 16 bille(s).\n"
+        "SUD a 16 bille(s).\n"
+        "A SUD de jouer.\n"
+        "SUD a ramassé 0 bille(s).\n"
+        "NORD a ramassé 4 bille(s).\n"
+        "      12   11   10    9    8    7\n"
+        "NORD [ 1] [ 1] [ 1] [ 1] [ 1] [ 0]\n"
+        "SUD  [ 1] [ 1] [ 1] [ 1] [ 3] [ 0]\n"
+        "       1    2    3    4    5    6\n"
+        "NORD a 20 bille(s).\n"
+        "SUD a 16 bille(s).\n"
+        "A NORD de jouer.\n");
+}
+
+namespace {
+
+struct Cli {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs `referee play ARGS < input` through the shell; stdout and stderr kept apart.
+Cli referee_play(const std::string& args, const std::string& input) {
+  TempDb files;
+  const std::string in = files.path + ".in", out = files.path + ".out", err = files.path + ".err";
+  std::ofstream(in, std::ios::binary) << input;
+  const std::string command = std::string("'") + REFEREE_BIN + "' play " + args + " < '" + in +
+                              "' > '" + out + "' 2> '" + err + "'";
+  Cli r;
+  const int raw = std::system(command.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  auto read = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+  };
+  r.out = read(out);
+  r.err = read(err);
+  for (const auto& p : {in, out, err}) std::remove(p.c_str());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("play: the command line plays the same screen from standard input", "[play][cli]") {
+  REQUIRE(std::filesystem::exists(REFEREE_BIN));
+  auto r = referee_play("awale --no-db --position '" + kP0 + "'", slurp("awale_game.in"));
+  CHECK(r.status == 0);
+  CHECK(r.out == slurp("awale_game.out"));
+  CHECK(r.err.empty());
+
+  // --first 2 and the database: NORD starts, 0 ends, the game is recorded.
+  TempDb db;
+  auto first = referee_play("awale --first 2 --db '" + db.path + "'", "0\n");
+  CHECK(first.status == 0);
+  CHECK(first.out.find("A NORD de jouer.\n") != std::string::npos);
+  CHECK(first.out.find("A SUD de jouer.\n") == std::string::npos);
+  CHECK(first.err.find("recorded in") != std::string::npos);
+  auto store = storage::Store::open(db.path);
+  REQUIRE(store.ok());
+  storage::GameFilter all;
+  auto games = store->games(all);
+  REQUIRE(games.ok());
+  REQUIRE(games->size() == 1);
+  CHECK(games->front().game == game_of("awale:first=2").canonical());
+  CHECK(games->front().termination == "agreement");
+
+  CHECK(referee_play("nosuchgame --no-db", "").status == 2);
+  CHECK(referee_play("", "").status == 2);
+  CHECK(referee_play("awale --no-db --tc nonsense", "").status == 2);
+  CHECK(referee_play("awale --no-db --north /nonexistent/engine", "").status == 1);
+  CHECK(referee_play("awale --no-db --position nonsense", "").status == 1);
 }
