@@ -161,6 +161,7 @@ struct Process::Impl {
   std::size_t cap = 0, head = 0, tail = 0, scanned = 0;
   bool discarding = false;  // inside a line already reported TooLong: drop up to its '\n'
   bool out_eof = false;
+  bool poll_first = false;  // a request was just written: its answer cannot be there yet
   std::size_t out_count = 0;
 
   std::string err_tail;
@@ -509,6 +510,7 @@ Status Process::write_lines(const std::vector<std::string>& lines, Clock::time_p
     w += line;
     w += '\n';
   }
+  impl_->poll_first = true;
   return impl_->write_buffer(deadline);
 }
 
@@ -528,7 +530,12 @@ ReadResult Process::read_line(Clock::time_point deadline) {
       return {ReadStatus::Eof, {}};
     }
     if (Clock::now() >= deadline) return {ReadStatus::Timeout, {}};
-    // Read first: when the engine is busy talking, the bytes are usually there already.
+    // Right after a request the answer is not there yet: wait first, saving a read() that would
+    // fail with EAGAIN. Otherwise read first: a talkative engine's bytes are usually there.
+    if (p.poll_first) {
+      p.poll_first = false;
+      p.wait_io(deadline, false);
+    }
     if (p.fill()) continue;
     p.wait_io(deadline, false);
   }

@@ -22,11 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double cpu_seconds() {
+struct Cpu {
+  double user = 0, sys = 0;
+};
+
+Cpu cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  return {static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
+          static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6};
 }
 
 long peak_rss_kb() {
@@ -35,8 +39,8 @@ long peak_rss_kb() {
   return u.ru_maxrss;
 }
 
-int bench_tournament(const std::string& engine, const std::string& game, int games,
-                     int concurrency) {
+int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
+                     bool keep_logs) {
   auto dir = fs::temp_directory_path() / ("referee-bench-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   TournamentConfig config;
@@ -53,14 +57,16 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
     e.config.command = engine;
     config.engines.push_back(e);
   }
-  config.openings.random_plies = 0;
+  config.openings.random_plies = 2;  // different games, not one game replayed
   RunOptions options;
-  const double cpu0 = cpu_seconds();
+  options.keep_logs = keep_logs;
+  const Cpu cpu0 = cpu_seconds();
   const auto wall0 = std::chrono::steady_clock::now();
   auto summary = run_tournament(config, options);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  const double cpu = cpu_seconds() - cpu0;
+  const Cpu cpu1 = cpu_seconds();
+  const double user = cpu1.user - cpu0.user, sys = cpu1.sys - cpu0.sys, cpu = user + sys;
   fs::remove_all(dir);
   if (!summary) {
     std::cerr << "referee bench: " << summary.error() << "\n";
@@ -71,8 +77,8 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   std::printf("tournament: %lld %s games of random engines, concurrency %d\n",
               static_cast<long long>(summary->played), game.c_str(), concurrency);
   std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
-  std::printf("  referee CPU per ply        %.1f us (user+sys %.3f s, engines excluded)\n",
-              cpu * 1e6 / plies, cpu);
+  std::printf("  referee CPU per ply        %.1f us (user %.1f + sys %.1f; engines excluded)\n",
+              cpu * 1e6 / plies, user * 1e6 / plies, sys * 1e6 / plies);
   std::printf("  games per second           %.1f (wall %.2f s)\n",
               static_cast<double>(summary->played) / wall, wall);
   std::printf(
@@ -114,7 +120,7 @@ int bench(const Args& args) {
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
-  bool skip_tournament = false;
+  bool skip_tournament = false, no_logs = false;
   po::options_description desc("referee bench [options]");
   desc.add_options()("help,h", "show this help")("games,n", po::value(&games),
                                                  "games in the tournament")(
@@ -124,7 +130,9 @@ int bench(const Args& args) {
       "perft", po::value(&perft_games)->multitoken(),
       "games whose perft speed to measure (default: all)")(
       "perft-seconds", po::value(&min_seconds), "deepen perft until one depth takes this long")(
-      "no-tournament", po::bool_switch(&skip_tournament), "perft figures only");
+      "no-tournament", po::bool_switch(&skip_tournament), "perft figures only")(
+      "no-logs", po::bool_switch(&no_logs),
+      "do not store the lines exchanged (to measure their cost)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -137,7 +145,7 @@ int bench(const Args& args) {
               "random_engine")
                  .string();
   if (!skip_tournament) {
-    if (int rc = bench_tournament(engine, game, games, concurrency)) return rc;
+    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs)) return rc;
   }
   if (perft_games.empty())
     for (const auto& e : games::registry()) perft_games.push_back(e.name);

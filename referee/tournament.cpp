@@ -11,6 +11,7 @@
 #include "engine_session.h"
 #include "match.h"
 #include "schedule.h"
+#include "storage/recorder.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -99,7 +100,7 @@ std::string short_result(const std::vector<int>& ranks) {
 
 class Worker {
  public:
-  Worker(Shared& shared, storage::Store store) : sh_(shared), store_(std::move(store)) {}
+  Worker(Shared& shared, storage::Recorder& recorder) : sh_(shared), store_(recorder) {}
 
   void run() {
     while (true) {
@@ -213,7 +214,7 @@ class Worker {
       rec.termination = termination;
       rec.reason = reason;
       rec.finished_at = now_iso();
-      (void)store_.finish_game(*id, rec);
+      store_.finish_game(*id, rec);
     }
     std::lock_guard lock(sh_.mutex);
     ++sh_.summary.skipped;
@@ -272,18 +273,10 @@ class Worker {
     if (result.termination.empty()) {
       MatchSetup setup{*game, "", slot.opening, seats, {}, sh_.options.stop, {}};
       for (int e : slot.seats) setup.time_controls.push_back(seat_tc(e));
-      std::string db_error;
-      setup.on_move = [&](const storage::MoveRecord& m) {
-        auto st = store_.add_move(*id, m);
-        if (!st && db_error.empty()) db_error = st.error();
-      };
+      setup.on_move = [&](const storage::MoveRecord& m) { store_.add_move(*id, m); };
       result = play_match(setup);
-      if (!db_error.empty()) {
-        std::lock_guard lock(sh_.mutex);
-        sh_.summary.messages.push_back("database: " + db_error);
-      }
     }
-    for (auto* s : seats) (void)store_.add_logs(*id, s->take_log());
+    for (auto* s : seats) store_.add_logs(*id, s->take_log());
 
     rec.status = result.finished ? "finished" : "unfinished";
     rec.ranks = result.ranks;
@@ -292,7 +285,7 @@ class Worker {
     rec.reason = result.reason;
     rec.finished_at = now_iso();
     rec.plies = static_cast<std::int64_t>(result.moves.size());
-    auto st = store_.finish_game(*id, rec);
+    store_.finish_game(*id, rec);
 
     // Engines that failed are restarted for their next game; repeated failures withdraw them.
     for (std::size_t s = 0; s < slot.seats.size(); ++s) {
@@ -310,7 +303,6 @@ class Worker {
     }
 
     std::lock_guard lock(sh_.mutex);
-    if (!st) sh_.summary.messages.push_back("database: " + st.error());
     sh_.summary.plies += rec.plies;
     if (result.finished) {
       ++sh_.summary.played;
@@ -326,7 +318,7 @@ class Worker {
   }
 
   Shared& sh_;
-  storage::Store store_;
+  storage::Recorder& store_;
   std::map<int, EngineSession> sessions_;
 };
 
@@ -366,16 +358,14 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads),
                                                    std::max<std::size_t>(1, sh.pending.size())));
 
+  storage::Recorder recorder(std::move(*store));
   std::vector<std::unique_ptr<Worker>> workers;
-  workers.push_back(std::make_unique<Worker>(sh, std::move(*store)));
-  for (int t = 1; t < threads; ++t) {
-    auto s = storage::Store::open(config.database);
-    if (!s) return Error{s.error()};
-    workers.push_back(std::make_unique<Worker>(sh, std::move(*s)));
-  }
+  for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(sh, recorder));
   std::vector<std::thread> pool;
   for (auto& w : workers) pool.emplace_back([&w] { w->run(); });
   for (auto& t : pool) t.join();
+  recorder.flush();
+  for (auto& e : recorder.take_errors()) sh.summary.messages.push_back("database: " + e);
 
   sh.summary.interrupted =
       sh.stopping() && sh.next < sh.pending.size() + 1 &&

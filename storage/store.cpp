@@ -34,6 +34,34 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 10000;
 
+// A write transaction, or a savepoint when a batch (Store::begin_batch) is already open, so that
+// every write method works alone and inside a batch alike.
+class WriteTx {
+ public:
+  explicit WriteTx(SQLite::Database& db)
+      : db_(db), nested_(sqlite3_get_autocommit(db.getHandle()) == 0) {
+    db_.exec(nested_ ? "SAVEPOINT write_tx" : "BEGIN IMMEDIATE");
+  }
+  WriteTx(const WriteTx&) = delete;
+  WriteTx& operator=(const WriteTx&) = delete;
+  void commit() {
+    db_.exec(nested_ ? "RELEASE write_tx" : "COMMIT");
+    done_ = true;
+  }
+  ~WriteTx() {
+    if (done_) return;
+    try {
+      db_.exec(nested_ ? "ROLLBACK TO write_tx; RELEASE write_tx" : "ROLLBACK");
+    } catch (...) {  // nothing more to undo
+    }
+  }
+
+ private:
+  SQLite::Database& db_;
+  bool nested_;
+  bool done_ = false;
+};
+
 std::string now_utc() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -162,7 +190,7 @@ Expected<Store> Store::open(const std::string& path) {
 Expected<std::int64_t> Store::upsert_engine(const EngineInfo& engine) {
   if (engine.name.empty()) return Error{impl_->path + ": an engine needs a name"};
   try {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTx tx(impl_->db);
     // A non-empty field replaces the stored one; an empty one keeps it (an engine registered
     // before its handshake keeps its "id name" when registered again without it, and back).
     SQLite::Statement up(
@@ -194,7 +222,7 @@ Expected<std::int64_t> Store::upsert_engine(const EngineInfo& engine) {
 Expected<std::int64_t> Store::open_tournament(const std::string& name, const std::string& config) {
   if (name.empty()) return Error{impl_->path + ": a tournament needs a name"};
   try {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTx tx(impl_->db);
     SQLite::Statement find(impl_->db, "SELECT id, config FROM tournaments WHERE name = ?");
     find.bind(1, name);
     if (find.executeStep()) {
@@ -221,7 +249,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
   if (game.game.empty()) return Error{impl_->path + ": a game needs its game string"};
   try {
     Impl& s = *impl_;
-    SQLite::Transaction tx(s.db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTx tx(s.db);
     auto& g = *s.insert_game;
     g.tryReset();
     bind_optional(g, 1, game.tournament_id);
@@ -252,6 +280,24 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
   }
 }
 
+Status Store::begin_batch() {
+  try {
+    impl_->db.exec("BEGIN IMMEDIATE");
+    return Ok{};
+  } catch (const std::exception& e) {
+    return impl_->fail("begin a batch of writes", e);
+  }
+}
+
+Status Store::commit_batch() {
+  try {
+    impl_->db.exec("COMMIT");
+    return Ok{};
+  } catch (const std::exception& e) {
+    return impl_->fail("commit a batch of writes", e);
+  }
+}
+
 Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
   try {
     auto& q = *impl_->insert_move;
@@ -278,7 +324,7 @@ Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
 Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) {
   if (lines.empty()) return Ok{};
   try {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTx tx(impl_->db);
     auto& q = *impl_->insert_log;
     for (const LogLine& line : lines) {
       q.tryReset();
@@ -301,7 +347,7 @@ Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   const std::string what = "finish game " + std::to_string(game_id);
   const bool finished = result.status != "unfinished";
   try {
-    SQLite::Transaction tx(impl_->db, SQLite::TransactionBehavior::IMMEDIATE);
+    WriteTx tx(impl_->db);
     SQLite::Statement count(impl_->db, "SELECT count(*) FROM game_players WHERE game_id = ?");
     count.bind(1, static_cast<std::int64_t>(game_id));
     count.executeStep();

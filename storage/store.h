@@ -85,6 +85,11 @@ class Store {
 
   // A new game, status "running"; its players become engines rows if they are not yet. An empty
   // started_at is filled with the time now. Returns the game's id.
+  // Groups the writes until commit_batch() into one transaction (each write method alone commits
+  // at once). The Recorder uses it to commit a few milliseconds of moves together.
+  Status begin_batch();
+  Status commit_batch();
+
   Expected<std::int64_t> begin_game(const GameRecord& game);
   Status add_move(std::int64_t game_id, const MoveRecord& move);  // committed at once
   Status add_logs(std::int64_t game_id, const std::vector<LogLine>& lines);
