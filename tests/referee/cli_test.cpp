@@ -4,7 +4,10 @@
 // unwritable databases.
 #include <SQLiteCpp/Database.h>
 
+#include <signal.h>
+
 #include <catch2/catch.hpp>
+#include <thread>
 
 #include "games/game.h"
 #include "storage/store.h"
@@ -294,4 +297,58 @@ TEST_CASE("cli: a database of a newer schema version is refused, untouched") {
   CHECK(t.status == 1);
   one_error_line(t, "schema version 7");
   CHECK(rtest::read_text(db) == before);
+}
+
+TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("slow.toml");
+  const std::string db = dir.file("slow.db");
+  rtest::write_text(path, "name = \"slow\"\ndatabase = \"" + db +
+                              "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0\"\ncycles = 4\n"
+                              "concurrency = 1\n[[engine]]\nname = \"a\"\ncommand = \"" +
+                              rtest::kMock +
+                              "\"\nargs = [\"--slow-ms=20\"]\n[[engine]]\nname = "
+                              "\"b\"\ncommand = \"" +
+                              rtest::kMock + "\"\nargs = [\"--slow-ms=20\"]\n");
+  const std::string out_path = dir.file("out"), err_path = dir.file("err");
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execl(REFEREE_BIN, REFEREE_BIN, "tournament", path.c_str(), "-q",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  REQUIRE(pid > 0);
+  // Wait for two finished games, then Ctrl-C.
+  for (int i = 0; i < 300; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (::access(db.c_str(), F_OK) != 0) continue;
+    auto store = referee::storage::Store::open(db);
+    if (!store) continue;
+    auto done = store->games({});
+    if (done && done->size() >= 2) break;
+  }
+  ::kill(pid, SIGINT);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  INFO(rtest::read_text(out_path) << rtest::read_text(err_path));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(contains(rtest::read_text(out_path), "interrupted: run the same command again"));
+
+  auto again = referee_cmd({"tournament", path, "-q"});
+  CHECK(again.status == 0);
+  CHECK(contains(again.out, "games: 8 scheduled, "));
+  auto verify = referee_cmd({"verify", "--db", db});
+  CHECK(verify.status == 0);
+  auto store = referee::storage::Store::open(db);
+  REQUIRE(store.ok());
+  auto finished = store->games({});
+  REQUIRE(finished.ok());
+  CHECK(finished->size() == 8u);
 }
