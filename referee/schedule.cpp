@@ -85,11 +85,16 @@ Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
       for (int o = 0; o < config.openings.per_pairing; ++o) {
         ++round;
         for (std::size_t g = 0; g < groups.size(); ++g) {
-          std::uint64_t seed = mix(mix(mix(config.seed, text_seed(game->canonical())),
-                                       static_cast<std::uint64_t>(cycle * 1000003 + o)),
-                                   static_cast<std::uint64_t>(g));
+          // In 64 bits: cycle * 1000003 overflows an int from cycle 2148 on (cycles go to 100000).
+          const auto c64 = static_cast<std::uint64_t>(cycle), o64 = static_cast<std::uint64_t>(o);
+          std::uint64_t seed =
+              mix(mix(mix(config.seed, text_seed(game->canonical())), c64 * 1000003u + o64),
+                  static_cast<std::uint64_t>(g));
           std::size_t book_index =
-              static_cast<std::size_t>(cycle * config.openings.per_pairing + o) * groups.size() + g;
+              static_cast<std::size_t>(
+                  c64 * static_cast<std::uint64_t>(config.openings.per_pairing) + o64) *
+                  groups.size() +
+              g;
           auto opening = make_opening(*game, config.openings, book_index, seed);
           for (int r = 0; r < k; ++r) {
             Slot slot;

@@ -221,3 +221,15 @@ TEST_CASE("schedule: errors name the game") {
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().find("chess") != std::string::npos);
 }
+
+TEST_CASE("schedule: thousands of cycles (seeds computed in 64 bits)") {
+  auto c = config_with(2, "awale", 3000);
+  c.openings.random_plies = 1;
+  auto slots = schedule_of(c);
+  REQUIRE(slots.size() == 6000u);
+  CHECK(slots.back().cycle == 2999);
+  CHECK(slots.back().round == 3000);
+  std::set<std::vector<std::string>> late;
+  for (std::size_t i = 5000; i < 6000; i += 2) late.insert(slots[i].opening);
+  CHECK(late.size() == 6u);  // every first move of awale appears among 500 late pairings
+}
