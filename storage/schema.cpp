@@ -82,6 +82,26 @@ CREATE TABLE engine_logs (
 CREATE INDEX engine_logs_by_game ON engine_logs(game_id);
 )sql";
 
+// v2: the lines exchanged with an engine are stored as one transcript row per seat and call of
+// add_logs (a game's worth) instead of one row per line: three rows per ply made the log cost
+// more of the referee's time per ply than everything else. Lines are "<at_ms> <dir> <text>\n"
+// with '\\' and newlines escaped in <text>; Store::logs() gives the same LogLine list back.
+const char* const kV2 = R"sql(
+CREATE TABLE engine_transcripts (
+  id INTEGER PRIMARY KEY,
+  game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+  seat INTEGER NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX engine_transcripts_by_game ON engine_transcripts(game_id);
+INSERT INTO engine_transcripts (game_id, seat, text)
+  SELECT game_id, seat,
+         group_concat(at_ms || ' ' || direction || ' ' ||
+                      replace(replace(text, '\', '\\'), char(10), '\n') || char(10), '')
+  FROM (SELECT * FROM engine_logs ORDER BY id) GROUP BY game_id, seat;
+DROP TABLE engine_logs;
+)sql";
+
 bool has_table(const std::vector<std::string>& tables, const std::string& name) {
   for (const auto& t : tables)
     if (t == name) return true;
@@ -102,7 +122,7 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}};
   return all;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <system_error>
@@ -135,9 +136,7 @@ struct Store::Impl {
     insert_move.emplace(db,
                         "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
                         "source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    insert_log.emplace(
-        db,
-        "INSERT INTO engine_logs (game_id, seat, direction, text, at_ms) VALUES (?, ?, ?, ?, ?)");
+    insert_log.emplace(db, "INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game.emplace(
         db,
         "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
@@ -323,22 +322,40 @@ Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
 
 Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) {
   if (lines.empty()) return Ok{};
+  // One transcript row per seat, lines in the order given.
+  std::map<int, std::string> transcripts;
+  for (const LogLine& line : lines) {
+    std::string& t = transcripts[line.seat];
+    t += std::to_string(line.at_ms);
+    t += ' ';
+    t += line.direction;
+    t += ' ';
+    for (char c : line.text) {
+      if (c == '\\')
+        t += "\\\\";
+      else if (c == '\n')
+        t += "\\n";
+      else
+        t += c;
+    }
+    t += '\n';
+  }
   try {
     WriteTx tx(impl_->db);
     auto& q = *impl_->insert_log;
-    for (const LogLine& line : lines) {
+    for (const auto& [seat, text] : transcripts) {
       q.tryReset();
       q.bind(1, static_cast<std::int64_t>(game_id));
-      q.bind(2, line.seat);
-      q.bind(3, std::string(1, line.direction));
-      q.bind(4, line.text);
-      q.bind(5, static_cast<std::int64_t>(line.at_ms));
+      q.bind(2, seat);
+      q.bindNoCopy(3, text);
       q.exec();
     }
+    q.clearBindings();
     tx.commit();
     return Ok{};
   } catch (const std::exception& e) {
     impl_->insert_log->tryReset();
+    impl_->insert_log->clearBindings();
     return impl_->fail("record engine logs of game " + std::to_string(game_id), e);
   }
 }
@@ -519,18 +536,35 @@ Expected<std::vector<MoveRecord>> Store::moves(std::int64_t game_id) {
 Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
   try {
     SQLite::Statement q(impl_->db,
-                        "SELECT seat, direction, text, at_ms FROM engine_logs WHERE game_id = ? "
-                        "ORDER BY id");
+                        "SELECT seat, text FROM engine_transcripts WHERE game_id = ? ORDER BY id");
     q.bind(1, static_cast<std::int64_t>(game_id));
     std::vector<LogLine> out;
     while (q.executeStep()) {
-      LogLine l;
-      l.seat = q.getColumn(0).getInt();
-      std::string d = q.getColumn(1).getString();
-      l.direction = d.empty() ? '?' : d[0];
-      l.text = q.getColumn(2).getString();
-      l.at_ms = static_cast<long>(q.getColumn(3).getInt64());
-      out.push_back(std::move(l));
+      const int seat = q.getColumn(0).getInt();
+      const std::string text = q.getColumn(1).getString();
+      std::size_t pos = 0;
+      while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        // "<at_ms> <dir> <escaped text>"
+        std::string_view line(text.data() + pos, end - pos);
+        pos = end + 1;
+        auto space = line.find(' ');
+        if (space == std::string_view::npos || space + 2 >= line.size() + 1) continue;
+        LogLine l;
+        l.seat = seat;
+        l.at_ms = std::atol(std::string(line.substr(0, space)).c_str());
+        l.direction = line[space + 1];
+        for (std::size_t i = space + 3; i < line.size(); ++i) {
+          if (line[i] == '\\' && i + 1 < line.size()) {
+            l.text += line[i + 1] == 'n' ? '\n' : line[i + 1];
+            ++i;
+          } else {
+            l.text += line[i];
+          }
+        }
+        out.push_back(std::move(l));
+      }
     }
     return out;
   } catch (const std::exception& e) {

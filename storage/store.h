@@ -13,7 +13,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -72,7 +72,7 @@ class Store {
  public:
   // Opens or creates the database and migrates it to kSchemaVersion. Errors are one line naming
   // the file: unwritable directory, not a database / corrupt, a schema version newer than this
-  // program knows ("referee.db has schema version 7; this referee reads up to 1").
+  // program knows ("referee.db has schema version 7; this referee reads up to 2").
   static Expected<Store> open(const std::string& path);
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

@@ -380,7 +380,7 @@ TEST_CASE("store: open errors name the file and leave existing files untouched")
     const std::string before = read_bytes(path);
     auto s = Store::open(path);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.error() == path + " has schema version 7; this referee reads up to 1");
+    CHECK(s.error() == path + " has schema version 7; this referee reads up to " + std::to_string(kSchemaVersion));
     CHECK(read_bytes(path) == before);
   }
   SECTION("a foreign database") {
