@@ -453,6 +453,23 @@ Expected<RefereeMessage> parse_referee_line(std::string_view line) {
   return RefereeMessage{UnknownCommand{std::string(strip_cr(line))}};
 }
 
+std::string format_position(const std::string& fen, const std::vector<std::string>& moves) {
+  std::size_t size = 32 + fen.size();
+  for (const auto& m : moves) size += m.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += fen.empty() ? "position startpos" : "position fen ";
+  out += fen;
+  if (!moves.empty()) {
+    out += " moves";
+    for (const auto& m : moves) {
+      out += ' ';
+      out += m;
+    }
+  }
+  return out;
+}
+
 std::string format(const RefereeMessage& message) {
   return std::visit(Overloaded{
                         [](const Ugi&) -> std::string { return "ugi"; },
@@ -468,12 +485,7 @@ std::string format(const RefereeMessage& message) {
                         },
                         [](const NewGame&) -> std::string { return "uginewgame"; },
                         [](const Position& p) -> std::string {
-                          std::string out = p.fen ? "position fen " + *p.fen : "position startpos";
-                          if (!p.moves.empty()) {
-                            out += " moves";
-                            for (const auto& m : p.moves) out += " " + m;
-                          }
-                          return out;
+                          return format_position(p.fen ? *p.fen : std::string(), p.moves);
                         },
                         [](const Go& go) -> std::string { return format_go(go); },
                         [](const Stop&) -> std::string { return "stop"; },

@@ -123,6 +123,10 @@ std::optional<std::string> line_violation(std::string_view line);
 // The tokens of a line: split on runs of spaces and tabs, a trailing '\r' dropped.
 std::vector<std::string_view> tokenize(std::string_view line);
 
+// "position startpos moves ..." (empty `fen`) or "position fen <fen> moves ...", built without
+// copying the move list (the referee sends it every ply).
+std::string format_position(const std::string& fen, const std::vector<std::string>& moves);
+
 // "oware:players=3,first=1" <-> SetGame{"oware", {{"players","3"},{"first","1"}}}
 SetGame setgame_from_spec(std::string_view game_spec);
 std::string spec_from_setgame(const SetGame& setgame);

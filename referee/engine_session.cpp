@@ -198,13 +198,10 @@ MoveReply EngineSession::request(const std::string& start_position,
                                  const std::vector<std::string>& moves, const protocol::Go& go,
                                  Millis budget, const std::atomic<bool>* stop) {
   MoveReply reply;
-  protocol::Position position;
-  if (!start_position.empty()) position.fen = start_position;
-  position.moves = moves;
   const auto sent = Clock::now();
   const auto deadline = sent + budget;
   ++round_trips_;
-  if (!write({protocol::format(protocol::RefereeMessage{position}),
+  if (!write({protocol::format_position(start_position, moves),
               protocol::format(protocol::RefereeMessage{go})},
              budget)) {
     reply.fault = Fault::Crash;
