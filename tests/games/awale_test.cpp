@@ -3,29 +3,10 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
-
-namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
-
-}  // namespace
+using namespace referee::games::testing;
 
 TEST_CASE("awale: seed example — South sows C and captures 9 from J, K, I, H") {
   // C (hole 3) holds 7: seeds land in 4..10, the last in J (10). J, K, I, H hold 2 or 3 after.
@@ -84,23 +65,17 @@ TEST_CASE("awale: OriginSkippedOnFullLap") {
 }
 
 TEST_CASE("awale: NoCaptureLimitEndsByExhaustion") {
-  auto game = make_game("awale:nocapture=3");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"1", "7", "2"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "nocapture");
-  CHECK(s->outcome().scores == std::vector<double>{23, 25});
-  CHECK(s->outcome().ranks == std::vector<int>{2, 1});
+  State s = after_moves("awale:nocapture=3", "", {"1", "7", "2"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "nocapture");
+  CHECK(s.outcome().scores == std::vector<double>{23, 25});
+  CHECK(s.outcome().ranks == std::vector<int>{2, 1});
 }
 
 TEST_CASE("awale: MaxPliesEndsByExhaustion") {
-  auto game = make_game("awale:maxplies=2");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"1", "7"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "maxplies");
+  State s = after_moves("awale:maxplies=2", "", {"1", "7"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "maxplies");
 }
 
 TEST_CASE("awale: FirstPlayerParameter") {
@@ -119,37 +94,25 @@ TEST_CASE("awale: AgreementRemainderToOwners") {
 }
 
 TEST_CASE("awale: BadPositionsAreErrors") {
-  auto game = make_game("awale");
-  REQUIRE(game.ok());
-  for (const char* bad : {"", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1", "4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0",
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0:0", "4,4,4,4,4,4/4,4,4,4,4,5:0,0:1:0:0",
-                          "x:0:0", "4,4,4,4,4,04/4,4,4,4,4,4:0,0:1:0:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "7", "13", "", "1 ", "pass", "01"}) CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  check_bad_positions(
+      "awale", {"", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1", "4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0",
+                "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0:0", "4,4,4,4,4,4/4,4,4,4,4,5:0,0:1:0:0", "x:0:0",
+                "4,4,4,4,4,04/4,4,4,4,4,4:0,0:1:0:0"});
+  State s = start("awale");
+  check_bad_moves(s, {"0", "7", "13", "", "1 ", "pass", "01"});
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md.
 TEST_CASE("awale: perft from the start") {
-  auto game = make_game("awale");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 6, 36, 190, 1014, 5219, 27332, 138783, 707716};
-  for (int d = 0; d <= 8; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("awale"), {1, 6, 36, 190, 1014, 5219, 27332, 138783, 707716});
 }
 
 TEST_CASE("awale-v1: perft from the start") {
-  auto game = make_game("awale-v1");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 6, 36, 190, 1014, 5219, 27332, 139157, 711414};
-  for (int d = 0; d <= 8; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("awale-v1"), {1, 6, 36, 190, 1014, 5219, 27332, 139157, 711414});
 }
 
 TEST_CASE("awale: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 2); };
+  auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("awale", o) > 0);
   CHECK(testing::conformance_sweep("awale-v1", o) > 0);
   CHECK(testing::conformance_sweep("awale:grandslam=illegal", o) > 0);

@@ -4,29 +4,10 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
-
-namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& position, const std::string& move) {
-  State s = at("chongkak", position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
-
-}  // namespace
+using namespace referee::games::testing;
 
 TEST_CASE("chongkak: StartPosition") {
   auto game = make_game("chongkak");
@@ -43,38 +24,38 @@ TEST_CASE("chongkak: StartPosition") {
 
 TEST_CASE("chongkak: EmptyOwnHoleTakesOppositeOffTheBoard") {
   // 1 holds 1: the seed lands in South's empty 2; the 5 seeds of 13 leave the game.
-  State s = after("1,0,7,7,7,7,7/7,7,7,7,7,5,7:1:3:9", "1");
+  State s = after("chongkak", "1,0,7,7,7,7,7/7,7,7,7,7,5,7:1:3:9", "1");
   CHECK(s.to_string() == "0,1,7,7,7,7,7/7,7,7,7,7,0,7:2:0:10");
   CHECK(s.last_move_captured());
 }
 
 TEST_CASE("chongkak: EmptyOppositeTakesNothingAndIsNoCapture") {
-  State s = after("1,0,7,7,7,7,7/7,7,7,7,7,0,7:1:3:9", "1");
+  State s = after("chongkak", "1,0,7,7,7,7,7/7,7,7,7,7,0,7:1:3:9", "1");
   CHECK(s.to_string() == "0,1,7,7,7,7,7/7,7,7,7,7,0,7:2:4:10");
   CHECK_FALSE(s.last_move_captured());
 }
 
 TEST_CASE("chongkak: EmptyHoleOfOtherRowEndsTurn") {
-  State s = after("7,7,7,7,7,7,1/0,7,7,7,7,7,7:1:0:0", "7");
+  State s = after("chongkak", "7,7,7,7,7,7,1/0,7,7,7,7,7,7:1:0:0", "7");
   CHECK(s.to_string() == "7,7,7,7,7,7,0/1,7,7,7,7,7,7:2:1:1");
 }
 
 TEST_CASE("chongkak: OccupiedHoleRelaysEitherRow") {
   // From the start, 1 sows 2..8; 8 (North's) held 7: picked up and sown on, and so on, until a
   // sowing ends in an empty hole. The chain was replayed by an independent implementation.
-  State s = after("7,7,7,7,7,7,7/7,7,7,7,7,7,7:1:0:0", "1");
+  State s = after("chongkak", "7,7,7,7,7,7,7/7,7,7,7,7,7,7:1:0:0", "1");
   CHECK(s.to_string() == "0,2,3,5,0,6,1/0,15,15,6,15,15,15:2:1:1");
 }
 
 TEST_CASE("chongkak: OriginSkippedOnFullLap") {
   // 1 holds 14: 2..14 get one each, 1 is skipped and the 14th seed relays from 2; without the
   // skip it would fall into the empty 1 and take 14's seeds. Replayed independently.
-  State s = after("14,0,0,0,0,0,0/0,0,0,0,0,0,1:1:0:0", "1");
+  State s = after("chongkak", "14,0,0,0,0,0,0/0,0,0,0,0,0,1:1:0:0", "1");
   CHECK(s.to_string() == "1,1,0,1,3,1,2/0,0,0,2,0,2,0:2:0:1");
 }
 
 TEST_CASE("chongkak: MoverWhoEmptiesHisRowWins") {
-  State s = after("0,0,0,0,0,0,1/0,3,3,3,3,3,3:1:0:0", "7");
+  State s = after("chongkak", "0,0,0,0,0,0,1/0,3,3,3,3,3,3:1:0:0", "7");
   CHECK(s.to_string() == "0,0,0,0,0,0,0/1,3,3,3,3,3,3:2:1:1");
   REQUIRE(s.is_terminal());
   CHECK(s.outcome().reason == "rules");
@@ -84,7 +65,7 @@ TEST_CASE("chongkak: MoverWhoEmptiesHisRowWins") {
 
 TEST_CASE("chongkak: OpponentRowEmptiedWinsForOpponent") {
   // South takes North's last 2 seeds: North's row is empty, so North wins.
-  State s = after("1,0,1,0,0,0,0/0,0,0,0,0,2,0:1:0:0", "1");
+  State s = after("chongkak", "1,0,1,0,0,0,0/0,0,0,0,0,2,0:1:0:0", "1");
   CHECK(s.to_string() == "0,1,1,0,0,0,0/0,0,0,0,0,0,0:2:0:1");
   REQUIRE(s.is_terminal());
   CHECK(s.outcome().scores == std::vector<double>{2, 0});
@@ -107,14 +88,11 @@ TEST_CASE("chongkak: RelayGuardExcludesRepeatingChain") {
 }
 
 TEST_CASE("chongkak: NoCaptureExhaustionFewerSeedsWins") {
-  auto game = make_game("chongkak:nocapture=1");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "7,7,7,7,7,7,1/0,7,7,7,7,7,7:1:0:0", {"7"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "nocapture");
-  CHECK(s->outcome().scores == std::vector<double>{42, 43});
-  CHECK(s->outcome().ranks == std::vector<int>{1, 2});
+  State s = after_moves("chongkak:nocapture=1", "7,7,7,7,7,7,1/0,7,7,7,7,7,7:1:0:0", {"7"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "nocapture");
+  CHECK(s.outcome().scores == std::vector<double>{42, 43});
+  CHECK(s.outcome().ranks == std::vector<int>{1, 2});
 }
 
 TEST_CASE("chongkak: AgreementFewerSeedsWins") {
@@ -136,30 +114,24 @@ TEST_CASE("chongkak: MaterialIsNegatedRowSeeds") {
 TEST_CASE("chongkak: BadPositionsAreErrors") {
   auto game = make_game("chongkak");
   REQUIRE(game.ok());
-  for (const char* bad :
-       {"", "7,7,7,7,7,7,7/7,7,7,7,7,7,7:1", "7,7,7,7,7,7/7,7,7,7,7,7,7:1:0:0",
-        "7,7,7,7,7,7,7/7,7,7,7,7,7,7:3:0:0", "7,7,7,7,7,7,7/7,7,7,7,7,7,8:1:0:0",  // 99 seeds
-        "7,7,7,7,7,7,7/7,7,7,7,7,7,7:0,0:1:0:0", "7,7,7,7,7,7,07/7,7,7,7,7,7,7:1:0:0",
-        "7,7,7,7,7,7,7/7,7,7,7,7,7,7/0:1:0:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
+  check_bad_positions(
+      "chongkak",
+      {"", "7,7,7,7,7,7,7/7,7,7,7,7,7,7:1", "7,7,7,7,7,7/7,7,7,7,7,7,7:1:0:0",
+       "7,7,7,7,7,7,7/7,7,7,7,7,7,7:3:0:0", "7,7,7,7,7,7,7/7,7,7,7,7,7,8:1:0:0",  // 99 seeds
+       "7,7,7,7,7,7,7/7,7,7,7,7,7,7:0,0:1:0:0", "7,7,7,7,7,7,07/7,7,7,7,7,7,7:1:0:0",
+       "7,7,7,7,7,7,7/7,7,7,7,7,7,7/0:1:0:0"});
   CHECK(game->parse_state("1,0,0,0,0,0,0/0,0,0,0,0,0,1:2:0:0").ok());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "8", "15", "", "1 ", "pass", "01"}) CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  State s = start("chongkak");
+  check_bad_moves(s, {"0", "8", "15", "", "1 ", "pass", "01"});
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md.
 TEST_CASE("chongkak: perft from the start") {
-  auto game = make_game("chongkak");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 7, 38, 222, 1247, 7167, 40948};
-  for (int d = 0; d <= 6; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("chongkak"), {1, 7, 38, 222, 1247, 7167, 40948});
 }
 
 TEST_CASE("chongkak: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 1); };
+  auto o = testing::counting_seeds(1);
   o.quantity_may_shrink = true;
   CHECK(testing::conformance_sweep("chongkak", o) > 0);
   CHECK(testing::conformance_sweep("chongkak:first=2", o) > 0);

@@ -1,6 +1,7 @@
 #include "games/conformance.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -24,6 +25,25 @@ long sum_of_fields(const std::string& position, int fields) {
   }
   if (in_number) total += current;
   return total;
+}
+
+SweepOptions counting_seeds(int fields) {
+  SweepOptions o;
+  o.quantity = [fields](const State& s) { return sum_of_fields(s.to_string(), fields); };
+  return o;
+}
+
+SweepOptions counting_pieces() {
+  SweepOptions o;
+  o.quantity = [](const State& s) {
+    const std::string p = s.to_string();
+    long n = 0;
+    for (char c : p.substr(0, p.find(':')))
+      n += std::isalpha(static_cast<unsigned char>(c)) ? 1 : 0;
+    return n;
+  };
+  o.quantity_may_shrink = true;
+  return o;
 }
 
 long conformance_sweep(const std::string& spec, const SweepOptions& options) {

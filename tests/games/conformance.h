@@ -22,6 +22,14 @@ struct SweepOptions {
   std::function<std::string(const State&, std::mt19937_64&)> setup;
 };
 
+// Options for mancala games: the seeds in the position's first `fields` ':'-separated fields
+// (board, stores, captures) stay equal.
+SweepOptions counting_seeds(int fields);
+
+// Options for board games: the pieces on the board (the letters of the position's first field)
+// never grow.
+SweepOptions counting_pieces();
+
 // Runs the sweep on `spec`, reporting failures through Catch2; returns the number of plies played.
 long conformance_sweep(const std::string& spec, const SweepOptions& options);
 

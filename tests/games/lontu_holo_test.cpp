@@ -3,36 +3,12 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
+using namespace referee::games::testing;
 
 namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
-
-State after_moves(const std::string& spec, const std::vector<std::string>& moves) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", moves);
-  INFO((s.ok() ? std::string() : s.error()));
-  REQUIRE(s.ok());
-  return *s;
-}
 
 // South 1,2,3,10,11,12 = 2,0,1,3,4,4; North 7,8,9,4,5,6 = 10,10,10,2,1,1; South to move.
 const std::string kCapture = "2,0,1,2,1,1/10,10,10,3,4,4:play:1:0:0";
@@ -40,9 +16,7 @@ const std::string kCapture = "2,0,1,2,1,1/10,10,10,3,4,4:play:1:0:0";
 }  // namespace
 
 TEST_CASE("lontu-holo: StarterSetsUpFreelyThenMirroredSetupIsForced") {
-  auto game = make_game("lontu-holo");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("lontu-holo");
   CHECK(s.to_string() == "0,0,0,0,0,0/0,0,0,0,0,0:setup:1:0:0");
   CHECK(s.setup_form() == "=c1,...,c6: 6 counts for holes 1,2,3,10,11,12 in this order, sum 24");
   CHECK(s.legal_moves().empty());
@@ -60,9 +34,7 @@ TEST_CASE("lontu-holo: StarterSetsUpFreelyThenMirroredSetupIsForced") {
 }
 
 TEST_CASE("lontu-holo: NorthStarterSetsUpInHisOwnSowingOrder") {
-  auto game = make_game("lontu-holo:first=2");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("lontu-holo:first=2");
   CHECK(s.current_player() == 2);
   CHECK(s.setup_form() == "=c1,...,c6: 6 counts for holes 7,8,9,4,5,6 in this order, sum 24");
   REQUIRE(s.apply("=1,2,3,4,5,9").ok());
@@ -74,14 +46,10 @@ TEST_CASE("lontu-holo: NorthStarterSetsUpInHisOwnSowingOrder") {
 }
 
 TEST_CASE("lontu-holo: BadSetupsRejected") {
-  auto game = make_game("lontu-holo");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  for (const char* bad :
-       {"", "=", "4,4,4,4,4,4", "=4,4,4,4,4", "=4,4,4,4,4,4,0", "=4,4,4,4,4,5", "=4,4,4,4,4,04",
-        "=4,4,4,4,4,+4", "=4,4,4,4,4,4 ", "=-1,5,5,5,5,5", "=25,0,0,0,0,0", "1", "pass"})
-    CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  State s = start("lontu-holo");
+  check_bad_moves(
+      s, {"", "=", "4,4,4,4,4,4", "=4,4,4,4,4", "=4,4,4,4,4,4,0", "=4,4,4,4,4,5", "=4,4,4,4,4,04",
+          "=4,4,4,4,4,+4", "=4,4,4,4,4,4 ", "=-1,5,5,5,5,5", "=25,0,0,0,0,0", "1", "pass"});
   CHECK(s.apply("=24,0,0,0,0,0").ok());  // zeros allowed
 }
 
@@ -152,7 +120,7 @@ TEST_CASE("lontu-holo: ExhaustionFewerSeedsWins") {
 }
 
 TEST_CASE("lontu-holo: SetupsAreNotCaptures") {
-  State s = after_moves("lontu-holo:nocapture=2", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"});
+  State s = after_moves("lontu-holo:nocapture=2", "", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"});
   CHECK(s.is_terminal());
   CHECK(s.outcome().reason == "nocapture");
 }
@@ -178,34 +146,27 @@ TEST_CASE("lontu-holo: DrawShowsHoleNumbers") {
 }
 
 TEST_CASE("lontu-holo: BadPositionsAreErrors") {
-  auto game = make_game("lontu-holo");
-  REQUIRE(game.ok());
-  for (const char* bad :
-       {"", "0,0,0,0,0,0/0,0,0,0,0,0:setup:1", "0,0,0,0,0,1/0,0,0,0,0,0:setup:1:0:0",
-        "3,5,2,0,0,0/0,0,0,6,4,4:mirror:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:mirror:2:0:0",
-        "3,5,2,6,4,4/3,5,2,6,4,5:play:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:playing:1:0:0",
-        "3,5,2,6,4,4/3,5,2,6,4,4:play:3:0:0", "3,5,2,6,4,4/3,5,2,6,4:play:1:0:0",
-        "3,5,2,6,4,4/3,5,2,6,4,04:play:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:1:0:0",
-        "3,5,2,6,4,4/3,5,2,6,4,4:play:1:x:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
+  check_bad_positions(
+      "lontu-holo", {"", "0,0,0,0,0,0/0,0,0,0,0,0:setup:1", "0,0,0,0,0,1/0,0,0,0,0,0:setup:1:0:0",
+                     "3,5,2,0,0,0/0,0,0,6,4,4:mirror:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:mirror:2:0:0",
+                     "3,5,2,6,4,4/3,5,2,6,4,5:play:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:playing:1:0:0",
+                     "3,5,2,6,4,4/3,5,2,6,4,4:play:3:0:0", "3,5,2,6,4,4/3,5,2,6,4:play:1:0:0",
+                     "3,5,2,6,4,4/3,5,2,6,4,04:play:1:0:0", "3,5,2,6,4,4/3,5,2,6,4,4:1:0:0",
+                     "3,5,2,6,4,4/3,5,2,6,4,4:play:1:x:0"});
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md; perft starts after
 // the setups (rules.md §1), from setups reached with moves.
 TEST_CASE("lontu-holo: perft after the setups") {
-  State even = after_moves("lontu-holo", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"});
-  const std::uint64_t even_counts[] = {1, 6, 36, 180, 900, 4500, 22500};
-  for (int d = 0; d <= 6; ++d) CHECK(even.perft(d) == even_counts[d]);
-  State mixed = after_moves("lontu-holo", {"=3,5,2,6,4,4", "=3,5,2,6,4,4"});
-  const std::uint64_t mixed_counts[] = {1, 11, 126, 723, 3971, 19892, 102530};
-  for (int d = 0; d <= 6; ++d) CHECK(mixed.perft(d) == mixed_counts[d]);
-  State north = after_moves("lontu-holo:first=2", {"=3,3,3,3,3,9", "=3,3,3,3,3,9"});
-  const std::uint64_t north_counts[] = {1, 26, 516, 3052, 16585, 94997, 575650};
-  for (int d = 0; d <= 6; ++d) CHECK(north.perft(d) == north_counts[d]);
+  State even = after_moves("lontu-holo", "", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"});
+  check_perft(even, {1, 6, 36, 180, 900, 4500, 22500});
+  State mixed = after_moves("lontu-holo", "", {"=3,5,2,6,4,4", "=3,5,2,6,4,4"});
+  check_perft(mixed, {1, 11, 126, 723, 3971, 19892, 102530});
+  State north = after_moves("lontu-holo:first=2", "", {"=3,3,3,3,3,9", "=3,3,3,3,3,9"});
+  check_perft(north, {1, 26, 516, 3052, 16585, 94997, 575650});
   // The forced setup is a move perft counts.
-  State forced = after_moves("lontu-holo", {"=0,0,12,0,0,12"});
-  const std::uint64_t forced_counts[] = {1, 1, 2, 4, 40, 424, 2916, 20608};
-  for (int d = 0; d <= 7; ++d) CHECK(forced.perft(d) == forced_counts[d]);
+  State forced = after_moves("lontu-holo", "", {"=0,0,12,0,0,12"});
+  check_perft(forced, {1, 1, 2, 4, 40, 424, 2916, 20608});
 }
 
 TEST_CASE("lontu-holo: conformance sweep") {

@@ -3,27 +3,12 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
+using namespace referee::games::testing;
 
 namespace {
-
-State at(const std::string& position) {
-  auto game = make_game("mefuhva");
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& position, const std::string& move) {
-  State s = at(position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
 
 // The hole field (and its ':') of a board with every hole empty but the given ones.
 std::string cells(const std::vector<std::pair<int, int>>& holes) {
@@ -50,58 +35,53 @@ std::string board(const std::vector<std::pair<int, int>>& holes, int player) {
 
 TEST_CASE("mefuhva: LastSeedInEmptyInnerHoleTakesFacingHole") {
   // 20 → 21 (inner, column 11, was empty); North's 60 faces it with 3: South takes them.
-  State s = after(board({{20, 1}, {60, 3}, {40, 5}}, 1), "20");
+  State s = after("mefuhva", board({{20, 1}, {60, 3}, {40, 5}}, 1), "20");
   CHECK(s.to_string() == cells({{21, 1}, {40, 5}}) + "62,60:2:0:1");
   CHECK(s.last_move_captured());
 }
 
 TEST_CASE("mefuhva: OccupiedInnerHoleCapturesNothing") {
-  State s = after(board({{20, 1}, {21, 1}, {60, 3}, {40, 5}}, 1), "20");
+  State s = after("mefuhva", board({{20, 1}, {21, 1}, {60, 3}, {40, 5}}, 1), "20");
   CHECK(s.to_string() == cells({{21, 2}, {60, 3}, {40, 5}}) + "59,59:2:1:1");
   CHECK_FALSE(s.last_move_captured());
 }
 
 TEST_CASE("mefuhva: EmptyFacingHoleTakesNothing") {
-  State s = after(board({{20, 1}, {40, 5}}, 1), "20");
+  State s = after("mefuhva", board({{20, 1}, {40, 5}}, 1), "20");
   CHECK(s.to_string() == cells({{21, 1}, {40, 5}}) + "61,61:2:1:1");
 }
 
 TEST_CASE("mefuhva: OuterRowNeverCaptures") {
-  State s = after(board({{5, 1}, {60, 3}, {40, 5}}, 1), "5");
+  State s = after("mefuhva", board({{5, 1}, {60, 3}, {40, 5}}, 1), "5");
   CHECK(s.to_string() == cells({{6, 1}, {60, 3}, {40, 5}}) + "59,60:2:1:1");
 }
 
 TEST_CASE("mefuhva: NorthCapturesAndSowingWrapsInOwnBlock") {
   // North 50 → 51 (inner, column 2, empty); South's 30 faces it with 4.
-  State take = after(board({{50, 1}, {30, 4}, {1, 2}}, 2), "50");
+  State take = after("mefuhva", board({{50, 1}, {30, 4}, {1, 2}}, 2), "50");
   CHECK(take.to_string() == cells({{51, 1}, {1, 2}}) + "60,65:1:0:1");
   // South 32 → 1, 2: his block wraps, North's 33 gets nothing.
-  State wrap = after(board({{32, 2}, {33, 2}}, 1), "32");
+  State wrap = after("mefuhva", board({{32, 2}, {33, 2}}, 1), "32");
   CHECK(wrap.to_string() == cells({{1, 1}, {2, 1}, {33, 2}}) + "62,62:2:1:1");
 }
 
 TEST_CASE("mefuhva: NoSeedEndsGameRemainderToOwners") {
-  State s = at(board({{40, 6}}, 1));
+  State s = at("mefuhva", board({{40, 6}}, 1));
   REQUIRE(s.is_terminal());
   CHECK(s.outcome().scores == std::vector<double>{61, 67});
   CHECK(s.outcome().ranks == std::vector<int>{2, 1});
 }
 
 TEST_CASE("mefuhva: NoCaptureLimitRemainderToOwners") {
-  auto game = make_game("mefuhva:nocapture=2");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"16", "48"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "nocapture");
-  CHECK(s->outcome().scores == std::vector<double>{64, 64});
-  CHECK(s->outcome().ranks == std::vector<int>{1, 1});
+  State s = after_moves("mefuhva:nocapture=2", "", {"16", "48"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "nocapture");
+  CHECK(s.outcome().scores == std::vector<double>{64, 64});
+  CHECK(s.outcome().ranks == std::vector<int>{1, 1});
 }
 
 TEST_CASE("mefuhva: StartAndDrawing") {
-  auto game = make_game("mefuhva");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("mefuhva");
   CHECK(s.legal_moves().size() == 32);
   CHECK(s.draw().find("   48   47   46") != std::string::npos);
   CHECK(s.draw().find("   49   50   51") != std::string::npos);
@@ -113,26 +93,19 @@ TEST_CASE("mefuhva: BadPositionsAndMovesAreErrors") {
   REQUIRE(game.ok());
   const std::string good = board({{1, 2}}, 1);
   CHECK(game->parse_state(good).ok());
-  for (const std::string& bad : {std::string(""), good.substr(0, good.size() - 4), "1" + good,
-                                 good.substr(2), board({{1, 2}}, 3)})
-    CHECK_FALSE(game->parse_state(bad).ok());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "33", "65", "", "pass", "1.5"}) CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  check_bad_positions("mefuhva", {std::string(""), good.substr(0, good.size() - 4), "1" + good,
+                                  good.substr(2), board({{1, 2}}, 3)});
+  State s = start("mefuhva");
+  check_bad_moves(s, {"0", "33", "65", "", "pass", "1.5"});
 }
 
 // Golden counts agreed with an independent implementation of rules.md.
 TEST_CASE("mefuhva: perft from the start") {
-  auto game = make_game("mefuhva");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 32, 1024, 31744, 983568, 29554640};
-  for (int d = 0; d <= 5; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("mefuhva"), {1, 32, 1024, 31744, 983568, 29554640});
 }
 
 TEST_CASE("mefuhva: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 2); };
+  auto o = testing::counting_seeds(2);
   // Random games last long on this board: a ply cap keeps the sweep fast (the game's own ends are
   // pinned by the scenario tests above).
   CHECK(testing::conformance_sweep("mefuhva:maxplies=100", o) > 0);

@@ -3,27 +3,12 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
+using namespace referee::games::testing;
 
 namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
 
 const std::string kTwos = "2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2";
 const std::string kZeros = "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
@@ -35,9 +20,7 @@ const std::string kChoice =
 }  // namespace
 
 TEST_CASE("mweso: BothPlayersSetUpInTurnThenStarterMoves") {
-  auto game = make_game("mweso");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("mweso");
   CHECK(s.to_string() == kZeros + "/" + kZeros + ":setup:1:0:0");
   CHECK(s.setup_form() ==
         "=c1,...,c16: 16 counts for holes 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16 in this order, "
@@ -53,16 +36,11 @@ TEST_CASE("mweso: BothPlayersSetUpInTurnThenStarterMoves") {
 }
 
 TEST_CASE("mweso: BadSetupsRejected") {
-  auto game = make_game("mweso");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  for (const std::string& bad : std::vector<std::string>{
-           std::string(), "=" + kZeros, kTwos, "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2",
-           "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,0", "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,3",
-           "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,02", "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,+2",
-           std::string("1")})
-    CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  State s = start("mweso");
+  check_bad_moves(s, {std::string(), "=" + kZeros, kTwos, "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2",
+                      "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,0", "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,3",
+                      "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,02", "=2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,+2",
+                      std::string("1")});
 }
 
 TEST_CASE("mweso: AlokaRelayMayTurnClockwiseOnlyToCapture") {
@@ -135,12 +113,9 @@ TEST_CASE("mweso: ExhaustionMoreSeedsOnOwnSideWins") {
 }
 
 TEST_CASE("mweso: SetupsAreNotCaptures") {
-  auto game = make_game("mweso:nocapture=2");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"=" + kTwos, "=" + kTwos});
-  REQUIRE(s.ok());
-  CHECK(s->is_terminal());
-  CHECK(s->outcome().ranks == std::vector<int>{1, 1});
+  State s = after_moves("mweso:nocapture=2", "", {"=" + kTwos, "=" + kTwos});
+  CHECK(s.is_terminal());
+  CHECK(s.outcome().ranks == std::vector<int>{1, 1});
 }
 
 TEST_CASE("mweso: DrawShowsFourRowsWithNumbers") {
@@ -154,30 +129,23 @@ TEST_CASE("mweso: DrawShowsFourRowsWithNumbers") {
 TEST_CASE("mweso: BadPositionsAreErrors") {
   auto game = make_game("mweso");
   REQUIRE(game.ok());
-  for (const std::string& bad : std::vector<std::string>{
-           std::string(), kTwos + "/" + kTwos + ":play:1", kTwos + "/" + kTwos + ":play:3:0:0",
-           kTwos + "/" + kTwos + ":game:1:0:0", kTwos + "/" + kTwos + "," + "0:play:1:0:0",
-           kTwos + "/" + kZeros + ":play:1:0:0", kTwos + "/" + kZeros + ":setup:1:0:0",
-           kZeros + "/" + kZeros.substr(2) + ",1:setup:1:0:0", kTwos + "/" + kTwos + ":1:0:0",
-           "02" + kTwos.substr(1) + "/" + kTwos + ":play:1:0:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
+  check_bad_positions(
+      "mweso", {std::string(), kTwos + "/" + kTwos + ":play:1", kTwos + "/" + kTwos + ":play:3:0:0",
+                kTwos + "/" + kTwos + ":game:1:0:0", kTwos + "/" + kTwos + "," + "0:play:1:0:0",
+                kTwos + "/" + kZeros + ":play:1:0:0", kTwos + "/" + kZeros + ":setup:1:0:0",
+                kZeros + "/" + kZeros.substr(2) + ",1:setup:1:0:0", kTwos + "/" + kTwos + ":1:0:0",
+                "02" + kTwos.substr(1) + "/" + kTwos + ":play:1:0:0"});
   CHECK(game->parse_state(kTwos + "/" + kZeros + ":setup:2:1:1").ok());
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md; perft starts after
 // the setups (rules.md §1), from setups reached with moves.
 TEST_CASE("mweso: perft after the setups") {
-  auto game = make_game("mweso");
-  REQUIRE(game.ok());
-  auto even = state_after(*game, "", {"=" + kTwos, "=" + kTwos});
-  REQUIRE(even.ok());
-  const std::uint64_t even_counts[] = {1, 21, 348, 3538, 34355, 294711};
-  for (int d = 0; d <= 5; ++d) CHECK(even->perft(d) == even_counts[d]);
-  auto north = game->parse_state(
-      "3,1,2,0,0,2,4,2,5,0,1,3,2,2,4,1/1,3,2,1,2,2,2,0,3,3,4,2,0,2,4,1:play:2:0:0");
-  REQUIRE(north.ok());
-  const std::uint64_t north_counts[] = {1, 11, 116, 1131, 11326, 100275};
-  for (int d = 0; d <= 5; ++d) CHECK(north->perft(d) == north_counts[d]);
+  State even = after_moves("mweso", "", {"=" + kTwos, "=" + kTwos});
+  check_perft(even, {1, 21, 348, 3538, 34355, 294711});
+  State north =
+      at("mweso", "3,1,2,0,0,2,4,2,5,0,1,3,2,2,4,1/1,3,2,1,2,2,2,0,3,3,4,2,0,2,4,1:play:2:0:0");
+  check_perft(north, {1, 11, 116, 1131, 11326, 100275});
 }
 
 TEST_CASE("mweso: conformance sweep") {

@@ -4,29 +4,10 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
-
-namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
-
-}  // namespace
+using namespace referee::games::testing;
 
 TEST_CASE("oware: seed example — 3 players, A sows i, B takes a and c, A takes g") {
   // The seed's A owns i (9): our player 3 (holes 9..12); B owns a..d: our player 1, who plays
@@ -58,9 +39,7 @@ TEST_CASE("oware: StartPositionsAndBands") {
 }
 
 TEST_CASE("oware: TurnsFollowBandsCounterClockwise") {
-  auto game = make_game("oware:players=3,first=3");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("oware:players=3,first=3");
   CHECK(s.current_player() == 3);
   CHECK(s.legal_moves() == std::vector<std::string>{"10", "11", "12", "9"});
   REQUIRE(s.apply("12").ok());
@@ -95,14 +74,10 @@ TEST_CASE("oware: LastSeedInEmptyHoleEndsTurn") {
 TEST_CASE("oware: RelayPicksUpLastHoleAndSowsOn") {
   // 1 sows 2..5; 5 now holds 5: picked up and sown on, and so on until a sowing ends in an
   // empty hole. Both chains were replayed by an independent implementation of rules.md.
-  auto game = make_game("oware");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"1"});
-  REQUIRE(s.ok());
-  CHECK(s->to_string() == "2,7,1,6,1,6/6,6,0,1,6,6:0,0:2:1:1");
-  auto t = state_after(*game, "", {"1", "7"});
-  REQUIRE(t.ok());
-  CHECK(t->to_string() == "2,10,0,2,0,9/1,10,1,0,1,0:8,4:1:0:2");
+  State s = after_moves("oware", "", {"1"});
+  CHECK(s.to_string() == "2,7,1,6,1,6/6,6,0,1,6,6:0,0:2:1:1");
+  State t = after_moves("oware", "", {"1", "7"});
+  CHECK(t.to_string() == "2,10,0,2,0,9/1,10,1,0,1,0:8,4:1:0:2");
 }
 
 TEST_CASE("oware: OriginSkippedOnFullLap") {
@@ -170,15 +145,13 @@ TEST_CASE("oware: RelayGuardWithNoLegalMoveEndsByExhaustion") {
 }
 
 TEST_CASE("oware: NoCaptureExhaustionBandsToOwnersSharedRanks") {
-  auto game = make_game("oware:players=3,nocapture=1");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "4,4,4,4/4,4,4,0/4,4,4,4:4,0,0:1:0:0", {"4"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "nocapture");
+  State s =
+      after_moves("oware:players=3,nocapture=1", "4,4,4,4/4,4,4,0/4,4,4,4:4,0,0:1:0:0", {"4"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "nocapture");
   // 4 (4 seeds) sows 5, 6, 7, 8 (empty): bands 12, 16, 16 plus captures 4, 0, 0: all equal.
-  CHECK(s->outcome().scores == std::vector<double>{16, 16, 16});
-  CHECK(s->outcome().ranks == std::vector<int>{1, 1, 1});
+  CHECK(s.outcome().scores == std::vector<double>{16, 16, 16});
+  CHECK(s.outcome().ranks == std::vector<int>{1, 1, 1});
 }
 
 TEST_CASE("oware: AgreementBandsToOwners") {
@@ -189,25 +162,20 @@ TEST_CASE("oware: AgreementBandsToOwners") {
 }
 
 TEST_CASE("oware: BadPositionsAreErrors") {
-  auto game = make_game("oware");
-  REQUIRE(game.ok());
-  for (const char* bad :
-       {"", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0:0",
-        "4,4,4,4,4,4/4,4,4,4,4,4:0,0,0:1:0:0",  // three capture counts
-        "4,4,4,4/4,4,4,4/4,4,4,4:0,0:1:0:0",    // three bands for two players
-        "4,4,4,4,4,3/4,4,4,4,4,4:1,0:1:0:0",    // a capture of 1
-        "0,0,0,0,0,2/1,1,0,0,0,0:24,20:1:0:0",  // exactly 4 in play
-        "4,4,4,4,4,4/4,4,4,4,4,4:4,0:1:0:0",    // 52 seeds
-        "4,4,4,4,4,4/4,4,4,4,4,04:0,0:1:0:0", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:pass:0:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
+  check_bad_positions(
+      "oware", {"", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0:0",
+                "4,4,4,4,4,4/4,4,4,4,4,4:0,0,0:1:0:0",  // three capture counts
+                "4,4,4,4/4,4,4,4/4,4,4,4:0,0:1:0:0",    // three bands for two players
+                "4,4,4,4,4,3/4,4,4,4,4,4:1,0:1:0:0",    // a capture of 1
+                "0,0,0,0,0,2/1,1,0,0,0,0:24,20:1:0:0",  // exactly 4 in play
+                "4,4,4,4,4,4/4,4,4,4,4,4:4,0:1:0:0",    // 52 seeds
+                "4,4,4,4,4,4/4,4,4,4,4,04:0,0:1:0:0", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:pass:0:0"});
   auto three = make_game("oware:players=3");
   REQUIRE(three.ok());
   CHECK_FALSE(three->parse_state("4,4,4,4/4,4,4,4/4,4,4,4:0,0,0:4:0:0").ok());
   CHECK(three->parse_state("4,4,4,4/4,4,4,4/4,4,4,4:0,0,0:3:0:0").ok());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "7", "13", "", "1 ", "pass", "01", "0000"})
-    CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  State s = start("oware");
+  check_bad_moves(s, {"0", "7", "13", "", "1 ", "pass", "01", "0000"});
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md (which also agrees
@@ -222,19 +190,13 @@ TEST_CASE("oware: perft from the start, 2, 3, 4 and 6 players") {
            {"oware:players=3", {1, 4, 16, 45, 153, 440, 1253, 3296, 8436, 21045, 52911}},
            {"oware:players=4", {1, 3, 9, 20, 47, 94, 207, 404, 801, 1540, 2922, 5465, 10026}},
            {"oware:players=6", {1, 2, 4, 5, 7, 9, 11, 19, 30, 44, 65, 81, 116, 148, 185}}}) {
-    auto game = make_game(c.spec);
-    REQUIRE(game.ok());
-    State s = game->initial_state();
-    for (std::size_t d = 0; d < c.counts.size(); ++d) {
-      INFO(c.spec << " depth " << d);
-      CHECK(s.perft(static_cast<int>(d)) == c.counts[d]);
-    }
+    INFO(c.spec);
+    check_perft(start(c.spec), c.counts);
   }
 }
 
 TEST_CASE("oware: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 2); };
+  auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("oware", o) > 0);
   CHECK(testing::conformance_sweep("oware:players=3", o) > 0);
   CHECK(testing::conformance_sweep("oware:players=4", o) > 0);

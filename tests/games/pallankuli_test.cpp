@@ -4,34 +4,13 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
-
-namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
-
-}  // namespace
+using namespace referee::games::testing;
 
 TEST_CASE("pallankuli: start position and first move") {
-  auto game = make_game("pallankuli");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("pallankuli");
   CHECK(s.to_string() == "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:1:0:0");
   CHECK(s.legal_moves() == std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7"});
   // 1 sows 14..9; 8 is picked up and sown 7..2; the next hole, 1, is empty and South's own: the 7
@@ -145,14 +124,11 @@ TEST_CASE("pallankuli: ExhaustionInLastRoundEndsGame") {
 }
 
 TEST_CASE("pallankuli: MaxPliesEndsWholeGameRowsToOwners") {
-  auto game = make_game("pallankuli:maxplies=1");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"1"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "maxplies");
-  CHECK(s->outcome().scores == std::vector<double>{49, 35});
-  CHECK(s->outcome().ranks == std::vector<int>{1, 2});
+  State s = after_moves("pallankuli:maxplies=1", "", {"1"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "maxplies");
+  CHECK(s.outcome().scores == std::vector<double>{49, 35});
+  CHECK(s.outcome().ranks == std::vector<int>{1, 2});
 }
 
 TEST_CASE("pallankuli: RelayGuardExcludesLoopingMove") {
@@ -163,9 +139,7 @@ TEST_CASE("pallankuli: RelayGuardExcludesLoopingMove") {
 }
 
 TEST_CASE("pallankuli: FirstPlayerAlternatesFromParameter") {
-  auto game = make_game("pallankuli:first=2");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("pallankuli:first=2");
   CHECK(s.to_string() == "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:2:1:2:0:0");
   CHECK(s.legal_moves() == std::vector<std::string>{"10", "11", "12", "13", "14", "8", "9"});
 }
@@ -182,56 +156,48 @@ TEST_CASE("pallankuli: DrawShowsHolesReservesAndRound") {
 TEST_CASE("pallankuli: BadPositionsAreErrors") {
   auto game = make_game("pallankuli");
   REQUIRE(game.ok());
-  for (const char* bad : {"", "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:1",    // no counters
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:0:0",      // no starter
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,7:0,0:1:1:1:0:0",    // 85 seeds
-                          "6,6,6,6,6,6,4/6,6,6,6,6,6,6:2,0:1:1:1:0:0",    // a 4 is a cow
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6:6,0:1:1:1:0:0",      // short row
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:3:1:1:0:0",    // player
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:0:1:0:0",    // round 0
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:31:1:0:0",   // round > maxrounds
-                          "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:3:0:0",    // starter
-                          "6,6,6,6,6,6,6/6,6,6,2,x,x,x:22,0:2:1:2:0:0",   // blind holes in round 1
-                          "6,6,6,6,6,6,6/6,6,6,x,2,x,x:22,0:2:2:2:0:0",   // blind not at the end
-                          "6,6,6,6,6,6,x/6,6,6,6,6,6,x:24,0:2:2:2:0:0",   // both have blind holes
-                          "6,6,6,6,6,6,6/6,6,6,2,X,x,x:22,0:2:2:2:0:0",   // bad cell
-                          "0,0,0,0,0,0,0/0,0,0,0,0,0,0:42,42:1:1:1:0:0",  // empty board mid-game
-                          "6,6,6,6,6,6,06/6,6,6,6,6,6,6:0,0:1:1:1:0:0"})
-    CHECK_FALSE(game->parse_state(bad).ok());
+  check_bad_positions("pallankuli",
+                      {"", "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:1",    // no counters
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:0:0",      // no starter
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,7:0,0:1:1:1:0:0",    // 85 seeds
+                       "6,6,6,6,6,6,4/6,6,6,6,6,6,6:2,0:1:1:1:0:0",    // a 4 is a cow
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6:6,0:1:1:1:0:0",      // short row
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:3:1:1:0:0",    // player
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:0:1:0:0",    // round 0
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:31:1:0:0",   // round > maxrounds
+                       "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:3:0:0",    // starter
+                       "6,6,6,6,6,6,6/6,6,6,2,x,x,x:22,0:2:1:2:0:0",   // blind holes in round 1
+                       "6,6,6,6,6,6,6/6,6,6,x,2,x,x:22,0:2:2:2:0:0",   // blind not at the end
+                       "6,6,6,6,6,6,x/6,6,6,6,6,6,x:24,0:2:2:2:0:0",   // both have blind holes
+                       "6,6,6,6,6,6,6/6,6,6,2,X,x,x:22,0:2:2:2:0:0",   // bad cell
+                       "0,0,0,0,0,0,0/0,0,0,0,0,0,0:42,42:1:1:1:0:0",  // empty board mid-game
+                       "6,6,6,6,6,6,06/6,6,6,6,6,6,6:0,0:1:1:1:0:0"});
   // A finished game: an empty board after the last round.
   auto done = game->parse_state("0,0,0,0,0,0,0/0,0,0,0,0,0,0:80,4:2:1:1:0:9");
   REQUIRE(done.ok());
   CHECK(done->is_terminal());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "8", "15", "", "1 ", "pass", "01", "x"})
-    CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  State s = start("pallankuli");
+  check_bad_moves(s, {"0", "8", "15", "", "1 ", "pass", "01", "x"});
 }
 
 // Golden counts cross-checked with an independent implementation of rules.md.
 TEST_CASE("pallankuli: perft") {
   State s = at("pallankuli", "6,6,6,6,6,6,6/6,6,6,6,6,6,6:0,0:1:1:1:0:0");
-  const std::uint64_t start[] = {1, 7, 36, 195, 907, 4184, 17791, 72570};
-  for (int d = 0; d <= 7; ++d) CHECK(s.perft(d) == start[d]);
+  check_perft(s, {1, 7, 36, 195, 907, 4184, 17791, 72570});
   State blind = at("pallankuli", "6,6,6,6,6,6,6/6,6,6,2,x,x,x:22,0:2:2:2:0:0");
-  const std::uint64_t blind_counts[] = {1, 4, 21, 60, 277, 617, 2386, 4754};
-  for (int d = 0; d <= 7; ++d) CHECK(blind.perft(d) == blind_counts[d]);
+  check_perft(blind, {1, 4, 21, 60, 277, 617, 2386, 4754});
   State loops = at("pallankuli", "3,5,0,1,0,1,2/0,1,0,3,0,1,2:32,33:1:1:1:0:0");
-  const std::uint64_t loop_counts[] = {1, 4, 16, 42, 134, 366, 1051, 3080};
-  for (int d = 0; d <= 7; ++d) CHECK(loops.perft(d) == loop_counts[d]);
+  check_perft(loops, {1, 4, 16, 42, 134, 366, 1051, 3080});
   State rounds = at("pallankuli", "3,1,0,0,0,0,0/0,0,0,0,0,0,0:60,20:1:1:1:0:0");
-  const std::uint64_t round_counts[] = {1, 2, 7, 24, 67, 284, 640, 2409};
-  for (int d = 0; d <= 7; ++d) CHECK(rounds.perft(d) == round_counts[d]);
+  check_perft(rounds, {1, 2, 7, 24, 67, 284, 640, 2409});
   State passes = at("pallankuli", "0,0,0,0,0,0,5/0,0,0,0,0,0,0:40,39:2:1:1:0:0");
-  const std::uint64_t pass_counts[] = {1, 1, 1, 1, 5, 5, 19, 19, 58};
-  for (int d = 0; d <= 8; ++d) CHECK(passes.perft(d) == pass_counts[d]);
+  check_perft(passes, {1, 1, 1, 1, 5, 5, 19, 19, 58});
 }
 
 TEST_CASE("pallankuli: conformance sweep") {
   // Random play rarely finishes a round within 50 quiet plies, so the default game nearly always
   // runs to maxplies: the long sweep is capped, and shorter rounds reach the game's own end.
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 2); };
+  auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("pallankuli:maxplies=300", o) > 0);
   o.playouts = 200;
   CHECK(testing::conformance_sweep("pallankuli:first=2,nocapture=10,maxrounds=5", o) > 0);

@@ -7,40 +7,15 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
+using namespace referee::games::testing;
 
 namespace {
 
-using Moves = std::vector<std::string>;
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const Moves& moves) {
-  State s = at(spec, position);
-  for (const auto& m : moves) {
-    auto status = s.apply(m);
-    INFO(m << ": " << (status.ok() ? std::string() : status.error()));
-    REQUIRE(status.ok());
-  }
-  return s;
-}
-
 bool has(const Moves& moves, const std::string& m) {
   return std::find(moves.begin(), moves.end(), m) != moves.end();
-}
-
-long pieces(const State& s) {
-  long n = 0;
-  for (char c : s.to_string().substr(0, s.to_string().find(':'))) n += (c == 'x' || c == 'o');
-  return n;
 }
 
 const std::string kPeraliStart =
@@ -74,7 +49,7 @@ TEST_CASE("perali-kotuma: start positions, 23 and 24 pieces a side") {
 TEST_CASE("perali-kotuma: seed picture — the black piece takes both white pieces") {
   State s = at("perali-kotuma", kDouble);
   CHECK(s.legal_moves() == Moves{"c7xe5xg5"});  // the chain must be completed
-  s = after("perali-kotuma", kDouble, {"c7xe5xg5"});
+  s = after_moves("perali-kotuma", kDouble, {"c7xe5xg5"});
   CHECK(s.to_string() == "--1-1-1--/---3---/1-5-1/-7-/6o2/-7-/x-5-o/---3---/--1-1-1--:1:-:0:1");
   CHECK(s.material() == std::vector<double>{1, 2});
 }
@@ -111,7 +86,7 @@ TEST_CASE("perali-kotuma: ChainMayReturnToItsStartPoint") {
   // rules.md: "c3xc5xe5xc3"; the two orders are two moves.
   const std::string p = "--1-1-o--/---3---/1-5-1/-7-/3o5/-1oo4-/x-x4-1/---3---/--1-1-1--:1:-:0:0";
   CHECK(at("perali-kotuma", p).legal_moves() == Moves{"c3xc5xe3", "c3xc5xe5xc3", "c3xe5xc5xc3"});
-  CHECK(after("perali-kotuma", p, {"c3xc5xe5xc3"}).to_string() ==
+  CHECK(after_moves("perali-kotuma", p, {"c3xc5xe5xc3"}).to_string() ==
         "--1-1-o--/---3---/1-5-1/-7-/9/-7-/x-x4-1/---3---/--1-1-1--:2:-:0:1");
 }
 
@@ -125,7 +100,8 @@ TEST_CASE("perali-kotuma: NoMoveLoses") {
 }
 
 TEST_CASE("perali-kotuma: NoPieceLoses") {
-  State s = after("perali-kotuma",
+  State s =
+      after_moves("perali-kotuma",
                   "--1-1-1--/---3---/1-5-1/-7-/9/-7-/1-5-1/---3---/--x-o-1--:1:-:0:0", {"c1xg1"});
   REQUIRE(s.is_terminal());
   CHECK(s.outcome().ranks == std::vector<int>{1, 2});
@@ -133,9 +109,9 @@ TEST_CASE("perali-kotuma: NoPieceLoses") {
 }
 
 TEST_CASE("perali-kotuma: TwentyPliesWithoutCaptureMorePiecesWins") {
-  State s =
-      after("perali-kotuma", "--1-1-1--/---3---/1-5-1/-7-/9/-7-/x-x4-1/---3---/--1-1-o--:1:-:19:50",
-            {"a3-a5"});
+  State s = after_moves("perali-kotuma",
+                        "--1-1-1--/---3---/1-5-1/-7-/9/-7-/x-x4-1/---3---/--1-1-o--:1:-:19:50",
+                        {"a3-a5"});
   REQUIRE(s.is_terminal());
   CHECK(s.outcome().reason == "nocapture");
   CHECK(s.outcome().scores == std::vector<double>{2, 1});
@@ -148,7 +124,7 @@ TEST_CASE("perali-kotuma: huffing=on — every prefix of a chain is a move, capt
 }
 
 TEST_CASE("perali-kotuma: HuffAfterAStepThatLeftACapture") {
-  State s = after("perali-kotuma:huffing=on", kDouble, {"c7-d7"});
+  State s = after_moves("perali-kotuma:huffing=on", kDouble, {"c7-d7"});
   // The piece that could have captured now stands on d7.
   CHECK(s.to_string() ==
         "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1--:1:d7:1:1");
@@ -157,23 +133,23 @@ TEST_CASE("perali-kotuma: HuffAfterAStepThatLeftACapture") {
   CHECK(has(moves, "!d7,a3-a5"));
   CHECK_FALSE(has(moves, "!i3,a3-a5"));
   CHECK_FALSE(has(moves, "!d7"));  // a huff only comes with a move
-  s = after("perali-kotuma:huffing=on", s.to_string(), {"!d7,a3-a5"});
+  s = after_moves("perali-kotuma:huffing=on", s.to_string(), {"!d7,a3-a5"});
   CHECK(s.to_string() == "--1-1-1--/---3---/1-5-1/-2x4-/x4x3/-7-/1-5-o/---3---/--1-1-1--:2:-:2:2");
   CHECK(s.material() == std::vector<double>{3, 1});
   CHECK_FALSE(s.last_move_captured());  // a huff is not a capture
 }
 
 TEST_CASE("perali-kotuma: HuffAfterAChainStoppedEarly") {
-  State s = after("perali-kotuma:huffing=on", kDouble, {"c7xe5"});
+  State s = after_moves("perali-kotuma:huffing=on", kDouble, {"c7xe5"});
   CHECK(s.to_string() == "--1-1-1--/---3---/1-5-1/-7-/4ox3/-7-/x-5-o/---3---/--1-1-1--:1:e5:0:1");
   // The completed chain leaves no right.
-  CHECK(after("perali-kotuma:huffing=on", kDouble, {"c7xe5xg5"}).to_string() ==
+  CHECK(after_moves("perali-kotuma:huffing=on", kDouble, {"c7xe5xg5"}).to_string() ==
         "--1-1-1--/---3---/1-5-1/-7-/6o2/-7-/x-5-o/---3---/--1-1-1--:1:-:0:1");
   // Nor does a step when nothing could capture; an unused right lapses.
-  CHECK(after("perali-kotuma:huffing=on", kDouble, {"c7-d7", "a3-a5"}).to_string() ==
+  CHECK(after_moves("perali-kotuma:huffing=on", kDouble, {"c7-d7", "a3-a5"}).to_string() ==
         "--1-1-1--/---3---/1-1o3-1/-2x4-/x4x3/-7-/1-5-o/---3---/--1-1-1--:2:-:2:2");
   // North's d7 could now take d6 (landing d5): stepping i3-i5 gives South the right again.
-  CHECK(after("perali-kotuma:huffing=on", kDouble, {"c7-d7", "a3-a5", "i3-i5"}).to_string() ==
+  CHECK(after_moves("perali-kotuma:huffing=on", kDouble, {"c7-d7", "a3-a5", "i3-i5"}).to_string() ==
         "--1-1-1--/---3---/1-1o3-1/-2x4-/x4x2o/-7-/1-5-1/---3---/--1-1-1--:1:d7:3:3");
 }
 
@@ -189,34 +165,31 @@ TEST_CASE("perali-kotuma: HuffRightsArePartOfThePosition") {
 }
 
 TEST_CASE("perali-kotuma: BadPositionsAreErrors") {
-  auto game = make_game("perali-kotuma:huffing=on");
-  REQUIRE(game.ok());
   const std::string grid = "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1--";
-  for (const std::string& bad : std::vector<std::string>{
-           std::string(),
-           kKotuStart,             // 24 a side
-           grid + ":1:d7",         // no counters
-           grid + ":1:0:0",        // huff field missing
-           grid + ":3:-:0:0",      // player 3
-           grid + ":1:d6:0:0",     // d6 holds a South piece
-           grid + ":1:e5:0:0",     // e5 is empty
-           grid + ":1:d7,i3:0:0",  // not in grid order
-           grid + ":1:d7,d7:0:0",  // twice
-           grid + ":1:j7:0:0",     // not a point
-           grid + ":1:b7:0:0",     // not a point either
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1-:1:-:0:0",  // short
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1--1:1:-:0:0",
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--2-1-1--:1:-:0:0",  // run over
-                                                                                       // '-'
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/-x1-1-1--:1:-:0:0",  // off board
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---:1:-:0:0",            // 8 ranks
-           "--1-1-1--/---3---/1-1o3-1/-2x4-/5X3/-7-/x-5-o/---3---/--1-1-1--:1:-:0:0",  // no kings
-       })
-    CHECK_FALSE(game->parse_state(bad).ok());
-  State s = make_game("perali-kotuma")->initial_state();
-  for (const char* bad : {"!e5,d4-d5", "d4-d5 ", "d4xd6", "c5-d5,", "d4-d6", "e5-d4", "pass", ""})
-    CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  check_bad_positions(
+      "perali-kotuma:huffing=on",
+      {
+          std::string(),
+          kKotuStart,             // 24 a side
+          grid + ":1:d7",         // no counters
+          grid + ":1:0:0",        // huff field missing
+          grid + ":3:-:0:0",      // player 3
+          grid + ":1:d6:0:0",     // d6 holds a South piece
+          grid + ":1:e5:0:0",     // e5 is empty
+          grid + ":1:d7,i3:0:0",  // not in grid order
+          grid + ":1:d7,d7:0:0",  // twice
+          grid + ":1:j7:0:0",     // not a point
+          grid + ":1:b7:0:0",     // not a point either
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1-:1:-:0:0",  // short
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--1-1-1--1:1:-:0:0",
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/--2-1-1--:1:-:0:0",  // run over
+                                                                                      // '-'
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---/-x1-1-1--:1:-:0:0",  // off board
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5x3/-7-/x-5-o/---3---:1:-:0:0",            // 8 ranks
+          "--1-1-1--/---3---/1-1o3-1/-2x4-/5X3/-7-/x-5-o/---3---/--1-1-1--:1:-:0:0",  // no kings
+      });
+  State s = start("perali-kotuma");
+  check_bad_moves(s, {"!e5,d4-d5", "d4-d5 ", "d4xd6", "c5-d5,", "d4-d6", "e5-d4", "pass", ""});
 }
 
 TEST_CASE("perali-kotuma: FirstPlayerParameter") {
@@ -248,25 +221,19 @@ TEST_CASE("perali-kotuma: perft from the start") {
   };
   for (const auto& c : cases) {
     INFO(c.spec);
-    State s = make_game(c.spec)->initial_state();
-    for (std::size_t d = 0; d < c.counts.size(); ++d)
-      CHECK(s.perft(static_cast<int>(d)) == c.counts[d]);
+    check_perft(start(c.spec), c.counts);
   }
 }
 
 TEST_CASE("perali-kotuma: perft from the double-capture picture") {
   State on = at("perali-kotuma:huffing=on", kDouble);
-  const std::uint64_t with_huffs[] = {1, 6, 122, 567, 8572, 55596};
-  for (int d = 0; d <= 5; ++d) CHECK(on.perft(d) == with_huffs[d]);
+  check_perft(on, {1, 6, 122, 567, 8572, 55596});
   State off = at("perali-kotuma", kDouble);
-  const std::uint64_t compulsory[] = {1, 1, 2, 20, 60, 420, 1540, 11573, 45150};
-  for (int d = 0; d <= 8; ++d) CHECK(off.perft(d) == compulsory[d]);
+  check_perft(off, {1, 1, 2, 20, 60, 420, 1540, 11573, 45150});
 }
 
 TEST_CASE("perali-kotuma: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = pieces;
-  o.quantity_may_shrink = true;
+  auto o = testing::counting_pieces();
   CHECK(testing::conformance_sweep("perali-kotuma", o) > 0);
   CHECK(testing::conformance_sweep("kotu-ellima:huffing=on,first=2", o) > 0);
   o.playouts = 250;  // the other two pairings, fewer playouts to keep the suite fast

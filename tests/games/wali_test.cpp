@@ -4,27 +4,12 @@
 
 #include "games/conformance.h"
 #include "games/game.h"
+#include "games/game_test_util.h"
 
 using namespace referee::games;
+using namespace referee::games::testing;
 
 namespace {
-
-State at(const std::string& spec, const std::string& position) {
-  auto game = make_game(spec);
-  REQUIRE(game.ok());
-  auto state = game->parse_state(position);
-  INFO((state.ok() ? std::string() : state.error()));
-  REQUIRE(state.ok());
-  return *state;
-}
-
-State after(const std::string& spec, const std::string& position, const std::string& move) {
-  State s = at(spec, position);
-  auto status = s.apply(move);
-  INFO((status.ok() ? std::string() : status.error()));
-  REQUIRE(status.ok());
-  return s;
-}
 
 const std::vector<std::string> kAllHoles = {"1", "10", "11", "12", "2", "3",
                                             "4", "5",  "6",  "7",  "8", "9"};
@@ -47,13 +32,10 @@ TEST_CASE("wali: SowFromOpponentRowCounterClockwise") {
 }
 
 TEST_CASE("wali: AnyRowEveryTurnByDefault") {
-  auto game = make_game("wali");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"9", "2", "8"});
-  REQUIRE(s.ok());
-  CHECK(s->to_string().substr(s->to_string().find(':')) == ":0,0:2:1,1:3:3");
+  State s = after_moves("wali", "", {"9", "2", "8"});
+  CHECK(s.to_string().substr(s.to_string().find(':')) == ":0,0:2:1,1:3:3");
   // After three moves North may still sow South's holes.
-  auto moves = s->legal_moves();
+  auto moves = s.legal_moves();
   CHECK(std::find(moves.begin(), moves.end(), "1") != moves.end());
 }
 
@@ -113,9 +95,7 @@ TEST_CASE("wali: OriginSkippedOnFullLap") {
 }
 
 TEST_CASE("wali: AnyRowFirstOnlyOnEachPlayersFirstMove") {
-  auto game = make_game("wali:anyrow=first");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
+  State s = start("wali:anyrow=first");
   CHECK(s.legal_moves() == kAllHoles);
   REQUIRE(s.apply("9").ok());
   // North's own first move: any row too.
@@ -130,12 +110,9 @@ TEST_CASE("wali: AnyRowFirstOnlyOnEachPlayersFirstMove") {
 }
 
 TEST_CASE("wali: AnyRowFirstWithFirstTwo") {
-  auto game = make_game("wali:anyrow=first,first=2");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"3", "12"});
-  REQUIRE(s.ok());
-  CHECK(s->to_string() == "5,5,1,6,5,5/5,4,4,4,4,0:0,0:2:1,1:2:2");
-  CHECK(s->legal_moves() == std::vector<std::string>{"10", "11", "7", "8", "9"});
+  State s = after_moves("wali:anyrow=first,first=2", "", {"3", "12"});
+  CHECK(s.to_string() == "5,5,1,6,5,5/5,4,4,4,4,0:0,0:2:1,1:2:2");
+  CHECK(s.legal_moves() == std::vector<std::string>{"10", "11", "7", "8", "9"});
 }
 
 TEST_CASE("wali: EmptyOwnRowEndsGameWithAnyRowFirst") {
@@ -166,14 +143,11 @@ TEST_CASE("wali: TwentyFiveCapturedEndsGame") {
 }
 
 TEST_CASE("wali: NoCaptureLimitEndsByExhaustion") {
-  auto game = make_game("wali:nocapture=2");
-  REQUIRE(game.ok());
-  auto s = state_after(*game, "", {"9", "2"});
-  REQUIRE(s.ok());
-  REQUIRE(s->is_terminal());
-  CHECK(s->outcome().reason == "nocapture");
+  State s = after_moves("wali:nocapture=2", "", {"9", "2"});
+  REQUIRE(s.is_terminal());
+  CHECK(s.outcome().reason == "nocapture");
   // "9" then North's "2" (3, 4, 5, 6 of South's row): 25 on South's row, 23 on North's.
-  CHECK(s->outcome().scores == std::vector<double>{25, 23});
+  CHECK(s.outcome().scores == std::vector<double>{25, 23});
 }
 
 TEST_CASE("wali: AgreementRemainderToOwners") {
@@ -184,24 +158,21 @@ TEST_CASE("wali: AgreementRemainderToOwners") {
 }
 
 TEST_CASE("wali: BadPositionsAreErrors") {
-  auto game = make_game("wali");
-  REQUIRE(game.ok());
-  for (const char* bad : {"",
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0,0",        // no counters
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0",        // no flags
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0,2:0:0",    // flag 2
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0,0:0:0",  // one flag
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:1,0:0:0",    // mover moved, opponent not
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:2:0,1:0:0",    // the same for North
-                          "4,4,4,4,4,0/4,4,4,4,4,4:4,0:1:0,0:0:0",    // captures before any move
-                          "4,4,4,4,4,4/4,4,4,4,4,5:0,0:1:0,0:0:0",    // 49 seeds
-                          "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0,0:0:0",    // player 3
-                          "4,4,4,4,4,4/4,4,4,4,4,4,4:0,0:1:0,0:0:0",  // 7 holes
-                          "4,4,4,4,4,04/4,4,4,4,4,4:0,0:1:0,0:0:0"})  // non-canonical count
-    CHECK_FALSE(game->parse_state(bad).ok());
-  State s = game->initial_state();
-  for (const char* bad : {"0", "13", "", "1 ", "pass", "01", "+1"}) CHECK_FALSE(s.apply(bad).ok());
-  CHECK(s.ply() == 0);
+  check_bad_positions("wali",
+                      {"",
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0,0",         // no counters
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0",         // no flags
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0,2:0:0",     // flag 2
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0,0:0:0",   // one flag
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:1,0:0:0",     // mover moved, opponent not
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:2:0,1:0:0",     // the same for North
+                       "4,4,4,4,4,0/4,4,4,4,4,4:4,0:1:0,0:0:0",     // captures before any move
+                       "4,4,4,4,4,4/4,4,4,4,4,5:0,0:1:0,0:0:0",     // 49 seeds
+                       "4,4,4,4,4,4/4,4,4,4,4,4:0,0:3:0,0:0:0",     // player 3
+                       "4,4,4,4,4,4/4,4,4,4,4,4,4:0,0:1:0,0:0:0",   // 7 holes
+                       "4,4,4,4,4,04/4,4,4,4,4,4:0,0:1:0,0:0:0"});  // non-canonical count
+  State s = start("wali");
+  check_bad_moves(s, {"0", "13", "", "1 ", "pass", "01", "+1"});
   State t = at("wali:anyrow=first", "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:1,1:0:0");
   CHECK_FALSE(t.apply("7").ok());  // another row after one's first move
   State u = at("wali", "0,4,4,4,4,4/4,4,4,4,4,8:0,0:1:0,0:0:0");
@@ -210,24 +181,15 @@ TEST_CASE("wali: BadPositionsAreErrors") {
 
 // Golden counts cross-checked with an independent implementation of rules.md.
 TEST_CASE("wali: perft from the start") {
-  auto game = make_game("wali");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 12, 132, 1368, 13746, 135972};
-  for (int d = 0; d <= 5; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("wali"), {1, 12, 132, 1368, 13746, 135972});
 }
 
 TEST_CASE("wali:anyrow=first: perft from the start") {
-  auto game = make_game("wali:anyrow=first");
-  REQUIRE(game.ok());
-  State s = game->initial_state();
-  const std::uint64_t expected[] = {1, 12, 132, 684, 3711, 19087, 100018, 511380};
-  for (int d = 0; d <= 7; ++d) CHECK(s.perft(d) == expected[d]);
+  check_perft(start("wali:anyrow=first"), {1, 12, 132, 684, 3711, 19087, 100018, 511380});
 }
 
 TEST_CASE("wali: conformance sweep") {
-  testing::SweepOptions o;
-  o.quantity = [](const State& s) { return testing::sum_of_fields(s.to_string(), 2); };
+  auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("wali", o) > 0);
   CHECK(testing::conformance_sweep("wali:anyrow=first", o) > 0);
 }
