@@ -59,9 +59,14 @@ MatchResult play_match(const MatchSetup& setup) {
   for (int s = 0; s < players; ++s)
     clocks.emplace_back(setup.time_controls[static_cast<std::size_t>(s)]);
 
+  int round = state.round();
   auto record = [&](const std::string& move, int player, long time_ms, long clock_ms,
                     const std::string& info, const char* source) {
-    storage::MoveRecord m{state.ply(), player, move, time_ms, clock_ms, info, source};
+    storage::MoveRecord m{state.ply(), player, move, time_ms, clock_ms, info, source, ""};
+    if (state.round() != round) {  // multi-round games: the record shows where a round begins
+      round = state.round();
+      m.note = "round " + std::to_string(round);
+    }
     played.push_back(move);
     if (setup.on_move) setup.on_move(m);
     result.moves.push_back(std::move(m));

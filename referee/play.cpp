@@ -167,7 +167,7 @@ class Console {
     result_.moves.push_back(move);
     if (!result_.game_id) return;
     storage::MoveRecord m{
-        static_cast<int>(result_.moves.size()), player, move, time_ms, clock_ms, info, source};
+        static_cast<int>(result_.moves.size()), player, move, time_ms, clock_ms, info, source, ""};
     auto st = setup_.store->add_move(result_.game_id, m);
     if (!st) note_db(st.error());
   }

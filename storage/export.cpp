@@ -91,12 +91,18 @@ struct Ply {
 };
 
 std::string move_note(const MoveRecord& m) {
-  if (m.source == "opening") return "book";
-  if (m.source == "forced") return "forced";
-  std::string note;
-  if (m.time_ms >= 0) note += "[%emt " + clock_text(m.time_ms) + "]";
-  if (m.clock_ms >= 0)
-    note += std::string(note.empty() ? "" : " ") + "[%clk " + clock_text(m.clock_ms) + "]";
+  std::string note = m.note;
+  auto add = [&](const std::string& s) { note += (note.empty() ? "" : " ") + s; };
+  if (m.source == "opening") {
+    add("book");
+    return note;
+  }
+  if (m.source == "forced") {
+    add("forced");
+    return note;
+  }
+  if (m.time_ms >= 0) add("[%emt " + clock_text(m.time_ms) + "]");
+  if (m.clock_ms >= 0) add("[%clk " + clock_text(m.clock_ms) + "]");
   return note;
 }
 
@@ -238,6 +244,7 @@ std::string export_jsonl(const std::vector<GameRecord>& games,
         mj["clock_ms"] = m.clock_ms;
         mj["info"] = m.info;
         mj["source"] = m.source;
+        if (!m.note.empty()) mj["note"] = m.note;
         list.push_back(std::move(mj));
       }
     j["moves"] = std::move(list);

@@ -82,7 +82,8 @@ CREATE TABLE engine_logs (
 CREATE INDEX engine_logs_by_game ON engine_logs(game_id);
 )sql";
 
-// v2: the lines exchanged with an engine are stored as one transcript row per seat and call of
+// v2: moves get a note (the referee's: "round 2" where a move began a new round).
+// The lines exchanged with an engine are stored as one transcript row per seat and call of
 // add_logs (a game's worth) instead of one row per line: three rows per ply made the log cost
 // more of the referee's time per ply than everything else. Lines are "<at_ms> <dir> <text>\n"
 // with '\\' and newlines escaped in <text>; Store::logs() gives the same LogLine list back.
@@ -100,6 +101,7 @@ INSERT INTO engine_transcripts (game_id, seat, text)
                       replace(replace(text, '\', '\\'), char(10), '\n') || char(10), '')
   FROM (SELECT * FROM engine_logs ORDER BY id) GROUP BY game_id, seat;
 DROP TABLE engine_logs;
+ALTER TABLE moves ADD COLUMN note TEXT NOT NULL DEFAULT '';
 )sql";
 
 bool has_table(const std::vector<std::string>& tables, const std::string& name) {

@@ -135,7 +135,7 @@ struct Store::Impl {
   void prepare() {
     insert_move.emplace(db,
                         "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
-                        "source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                        "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_log.emplace(db, "INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game.emplace(
         db,
@@ -309,6 +309,7 @@ Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
     q.bind(6, static_cast<std::int64_t>(move.clock_ms));
     q.bindNoCopy(7, move.info);
     q.bindNoCopy(8, move.source);
+    q.bindNoCopy(9, move.note);
     q.exec();
     q.clearBindings();  // bindNoCopy: drop the pointers into `move`
     return Ok{};
@@ -511,9 +512,10 @@ Expected<GameRecord> Store::game(std::int64_t game_id) {
 
 Expected<std::vector<MoveRecord>> Store::moves(std::int64_t game_id) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "SELECT ply, player, move, time_ms, clock_ms, info, source FROM moves "
-                        "WHERE game_id = ? ORDER BY ply");
+    SQLite::Statement q(
+        impl_->db,
+        "SELECT ply, player, move, time_ms, clock_ms, info, source, note FROM moves "
+        "WHERE game_id = ? ORDER BY ply");
     q.bind(1, static_cast<std::int64_t>(game_id));
     std::vector<MoveRecord> out;
     while (q.executeStep()) {
@@ -525,6 +527,7 @@ Expected<std::vector<MoveRecord>> Store::moves(std::int64_t game_id) {
       m.clock_ms = static_cast<long>(q.getColumn(4).getInt64());
       m.info = q.getColumn(5).getString();
       m.source = q.getColumn(6).getString();
+      m.note = q.getColumn(7).getString();
       out.push_back(std::move(m));
     }
     return out;

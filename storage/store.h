@@ -53,6 +53,7 @@ struct MoveRecord {
   long clock_ms = -1;  // the mover's clock left after the move (increment included); -1 if none
   std::string info;    // last "info" line of the search, verbatim (may be empty)
   std::string source = "engine";  // engine | opening | forced
+  std::string note;   // set by the referee: "round 2" when the move began a new round
 };
 
 struct LogLine {

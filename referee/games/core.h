@@ -27,6 +27,7 @@
 //   std::vector<double> material() const;  // running score per player (captures, store, pieces),
 //                                          // the example engines' evaluation
 //   std::string sample_setup(std::uint64_t seed) const;  // a valid setup move, varied by seed
+//   int round_number() const;              // games of several rounds (pallankuli): 1, 2, ...
 #pragma once
 
 #include <algorithm>
@@ -250,6 +251,7 @@ struct StateConcept {
   virtual std::uint64_t perft(int depth) const = 0;
   virtual std::vector<double> material() const = 0;
   virtual std::string sample_setup(std::uint64_t seed) const = 0;
+  virtual int round() const = 0;
   virtual bool equals(const StateConcept& other) const = 0;
 };
 
@@ -324,6 +326,13 @@ struct StateModel final : StateConcept {
       return play.core().material();
     } else {
       return std::vector<double>(static_cast<std::size_t>(play.core().players()), 0.0);
+    }
+  }
+  int round() const override {
+    if constexpr (requires(const Core& c) { c.round_number(); }) {
+      return play.core().round_number();
+    } else {
+      return 1;
     }
   }
   std::string sample_setup(std::uint64_t seed) const override {

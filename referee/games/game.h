@@ -95,6 +95,8 @@ class State {
   std::vector<double> material() const;
   // A valid setup move for the player to move (empty when no setup is expected), varied by seed.
   std::string sample_setup(std::uint64_t seed) const;
+  // The round being played (1 for games of one round; pallankuli counts its rounds).
+  int round() const;
   bool operator==(const State& other) const;
 
  private:

@@ -78,6 +78,7 @@ struct PallankuliCore {
   Outcome result() const;
   Outcome exhausted() const;
   bool end_round(std::string_view why);
+  int round_number() const { return round; }
   std::string text() const;
   std::string draw() const;
   std::vector<double> material() const;

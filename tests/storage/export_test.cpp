@@ -14,7 +14,7 @@ const char* const kAwale = "awale:grandslam=nocapture,first=1,nocapture=100,maxp
 
 MoveRecord mv(int ply, int player, std::string move, long time_ms, long clock_ms,
               std::string source = "engine") {
-  return MoveRecord{ply, player, std::move(move), time_ms, clock_ms, "", std::move(source)};
+  return MoveRecord{ply, player, std::move(move), time_ms, clock_ms, "", std::move(source), ""};
 }
 
 GameRecord decisive() {

@@ -46,7 +46,7 @@ Played random_game(std::uint64_t seed, int opening_plies, bool record_opening, b
     std::string m = pick(state);
     p.record.opening.push_back(m);
     if (record_opening)
-      p.moves.push_back({++ply, state.current_player(), m, -1, -1, "", "opening"});
+      p.moves.push_back({++ply, state.current_player(), m, -1, -1, "", "opening", ""});
     if (!record_opening) ++ply;
     REQUIRE(state.apply(m).ok());
   }
@@ -56,7 +56,7 @@ Played random_game(std::uint64_t seed, int opening_plies, bool record_opening, b
     const long used = static_cast<long>(rng() % 50);
     clock -= used;
     p.moves.push_back({++ply, state.current_player(), m, used, clock, "info depth 1",
-                       state.is_forced() ? "forced" : "engine"});
+                       state.is_forced() ? "forced" : "engine", ""});
     REQUIRE(state.apply(m).ok());
   }
   p.outcome = state.outcome();
@@ -141,7 +141,7 @@ TEST_CASE("replay: verify_game finds a record that does not match its moves") {
   }
   SECTION("a move after the end") {
     auto moves = p.moves;
-    moves.push_back({moves.back().ply + 1, 1, "1", -1, -1, "", "engine"});
+    moves.push_back({moves.back().ply + 1, 1, "1", -1, -1, "", "engine", ""});
     auto v = verify_game(p.record, moves);
     REQUIRE_FALSE(v.ok());
     CHECK(v.error().find("after the game ended") != std::string::npos);

@@ -53,7 +53,7 @@ GameRecord result(std::vector<int> ranks, std::vector<double> scores) {
 MoveRecord mv(int ply, int player, std::string move, long time_ms = -1, long clock_ms = -1,
               std::string info = "", std::string source = "engine") {
   return MoveRecord{ply,      player,          std::move(move),  time_ms,
-                    clock_ms, std::move(info), std::move(source)};
+                    clock_ms, std::move(info), std::move(source), ""};
 }
 
 std::string one_line(const std::string& s) {
