@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "games/mancala.h"
-#include "games/sowing_util.h"
 
 namespace referee::games {
 
@@ -32,9 +31,9 @@ Expected<ChongkakCore> ChongkakCore::parse(const GameSetup& setup, std::string_v
   ChongkakCore c = start(setup);
   auto parts = split(fields, ':');
   if (parts.size() != 2) return Error{"expected 2 fields 'holes:player'"};
-  auto holes = sowing::parse_blocks(parts[0], 2, 7, kSeeds);
+  auto holes = mancala::parse_blocks(parts[0], 2, 7, kSeeds);
   if (!holes) return Error{holes.error()};
-  auto player = sowing::parse_player(parts[1], 2);
+  auto player = mancala::parse_player(parts[1], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
   std::copy(holes->begin(), holes->end(), c.holes.begin());
   c.mover = *player;
@@ -53,17 +52,16 @@ std::optional<ChongkakCore::Turn> ChongkakCore::sow(int hole) const {
   int origin = hole;
   int hand = t.holes[at(origin)];
   t.holes[at(origin)] = 0;
-  long drops = 0;
-  sowing::RelayGuard guard;
+  mancala::RelayGuard guard;
   while (true) {
-    if (!guard.fresh(t.holes, hand, origin)) return std::nullopt;
+    if (!guard.enter(t.holes, hand, origin)) return std::nullopt;
     int h = origin;
     while (hand > 0) {
       h = mancala::ccw(h, 14);
       if (h == origin) continue;
       ++t.holes[at(h)];
       --hand;
-      if (++drops > sowing::kMaxDrops) return std::nullopt;
+      if (!guard.drop()) return std::nullopt;
     }
     const int n = t.holes[at(h)];
     if (n == 1) {  // the last seed fell into an empty hole
@@ -119,7 +117,7 @@ Outcome ChongkakCore::exhausted() const {
 }
 
 std::string ChongkakCore::text() const {
-  return sowing::join_blocks(std::vector<int>(holes.begin(), holes.end()), 7) + ":" +
+  return mancala::join_blocks(std::vector<int>(holes.begin(), holes.end()), 7) + ":" +
          std::to_string(mover);
 }
 

@@ -3,7 +3,6 @@
 #include <numeric>
 
 #include "games/mancala.h"
-#include "games/sowing_util.h"
 
 namespace referee::games {
 
@@ -29,11 +28,11 @@ Expected<KalahaCore> KalahaCore::parse(const GameSetup& setup, std::string_view 
   KalahaCore c = start(setup);
   auto parts = split(fields, ':');
   if (parts.size() != 3) return Error{"expected 3 fields 'holes:stores:player'"};
-  auto holes = sowing::parse_blocks(parts[0], 2, 6, kSeeds);
+  auto holes = mancala::parse_blocks(parts[0], 2, 6, kSeeds);
   if (!holes) return Error{holes.error()};
-  auto stores = sowing::parse_list(parts[1], 2, kSeeds);
+  auto stores = mancala::parse_list(parts[1], 2, kSeeds);
   if (!stores) return Error{stores.error()};
-  auto player = sowing::parse_player(parts[2], 2);
+  auto player = mancala::parse_player(parts[2], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
   std::copy(holes->begin(), holes->end(), c.holes.begin());
   c.stores = {(*stores)[0], (*stores)[1]};
@@ -93,7 +92,7 @@ Outcome KalahaCore::exhausted() const {
 }
 
 std::string KalahaCore::text() const {
-  return sowing::join_blocks(std::vector<int>(holes.begin(), holes.end()), 6) + ":" +
+  return mancala::join_blocks(std::vector<int>(holes.begin(), holes.end()), 6) + ":" +
          std::to_string(stores[0]) + "," + std::to_string(stores[1]) + ":" + std::to_string(mover);
 }
 

@@ -2,7 +2,50 @@
 
 #include <cstdio>
 
+#include "games/core.h"
+
 namespace referee::games::mancala {
+
+Expected<std::vector<int>> parse_list(std::string_view text, int n, long max) {
+  auto parts = split(text, ',');
+  if (parts.size() != static_cast<std::size_t>(n))
+    return Error{"expected " + std::to_string(n) + " counts in '" + std::string(text) + "'"};
+  std::vector<int> out;
+  for (auto part : parts) {
+    auto v = parse_count(part, max);
+    if (!v) return Error{"bad count '" + std::string(part) + "'"};
+    out.push_back(static_cast<int>(*v));
+  }
+  return out;
+}
+
+Expected<std::vector<int>> parse_blocks(std::string_view text, int blocks, int width, long max) {
+  auto parts = split(text, '/');
+  if (parts.size() != static_cast<std::size_t>(blocks))
+    return Error{"expected " + std::to_string(blocks) + " rows separated by '/'"};
+  std::vector<int> out;
+  for (auto part : parts) {
+    auto row = parse_list(part, width, max);
+    if (!row) return Error{row.error()};
+    out.insert(out.end(), row->begin(), row->end());
+  }
+  return out;
+}
+
+std::string join_blocks(const std::vector<int>& counts, int width) {
+  std::string out;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (i > 0) out += i % static_cast<std::size_t>(width) == 0 ? '/' : ',';
+    out += std::to_string(counts[i]);
+  }
+  return out;
+}
+
+std::optional<int> parse_player(std::string_view text, int n) {
+  auto v = parse_count(text, n);
+  if (!v || *v < 1) return std::nullopt;
+  return static_cast<int>(*v);
+}
 
 std::string draw_2x6(const std::vector<int>& holes, int north_score, int south_score) {
   std::string out = "   ";

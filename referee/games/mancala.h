@@ -1,9 +1,17 @@
-// Helpers shared by the mancala cores: sowing loops and the seed's 2x6 console drawing. Free
-// functions over a board of hole counts indexed by hole number − 1 (rules.md §1).
+// Helpers shared by the mancala cores: sowing loops, the relay guard of rules.md §0, rows of hole
+// counts in position strings and the seed's 2x6 console drawing. Free functions over a board of
+// hole counts indexed by hole number − 1 (rules.md §1).
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "games/expected.h"
 
 namespace referee::games::mancala {
 
@@ -32,6 +40,57 @@ int sow(Board& board, int origin, int seeds, Next next, bool skip_origin = true)
 inline int ccw(int h, int n) { return h == n ? 1 : h + 1; }
 // Clockwise successor on a ring of `n` holes numbered 1..n.
 inline int cw(int h, int n) { return h == 1 ? n : h - 1; }
+
+// The most seeds one turn may drop (rules.md §0, relay guard).
+constexpr long kMaxDrops = 10000;
+
+// rules.md §0 "Relay guard": the state at the start of each sub-sowing of one turn must never
+// repeat, and a turn may drop at most kMaxDrops seeds; a move that breaks either is not legal.
+// One guard serves one turn. A state is the board (at most 16 holes of at most 255 seeds), the
+// seeds in hand (at most 65535), the hole sown from and the direction.
+class RelayGuard {
+ public:
+  // Records a sub-sowing's starting state; false when the turn already met it.
+  template <class Board>
+  bool enter(const Board& board, int hand, int origin, int direction = 0) {
+    Key k{};
+    std::size_t i = 0;
+    for (auto v : board) k[i++] = static_cast<std::uint8_t>(v);
+    k[16] = static_cast<std::uint8_t>(hand & 0xff);
+    k[17] = static_cast<std::uint8_t>(hand >> 8);
+    k[18] = static_cast<std::uint8_t>(origin);
+    k[19] = static_cast<std::uint8_t>(direction);
+    if (set_.empty()) {
+      for (const auto& s : small_)
+        if (s == k) return false;
+      small_.push_back(k);
+      if (small_.size() > 64) {
+        set_.insert(small_.begin(), small_.end());
+        small_.clear();
+      }
+      return true;
+    }
+    return set_.insert(k).second;
+  }
+  // Counts one dropped seed; false once the turn has dropped more than kMaxDrops.
+  bool drop() { return ++dropped_ <= kMaxDrops; }
+
+ private:
+  using Key = std::array<std::uint8_t, 20>;
+  std::vector<Key> small_;
+  std::set<Key> set_;
+  long dropped_ = 0;
+};
+
+// Parses `blocks` '/'-separated blocks of `width` ','-separated canonical counts, each <= max,
+// into one vector in order ("4,4/4,4" with blocks=2, width=2 → {4,4,4,4}).
+Expected<std::vector<int>> parse_blocks(std::string_view text, int blocks, int width, long max);
+// Parses exactly `n` ','-separated canonical counts, each <= max.
+Expected<std::vector<int>> parse_list(std::string_view text, int n, long max);
+// The inverse of parse_blocks: counts in blocks of `width`, ',' inside a block, '/' between.
+std::string join_blocks(const std::vector<int>& counts, int width);
+// "1".."n" → 1..n; anything else (including "01", "") → nullopt.
+std::optional<int> parse_player(std::string_view text, int n);
 
 // The seed's console board for two players on 2x6 (rules.md §1 "Display"): numbers 12..7, NORD's
 // counts, SUD's counts, numbers 1..6, then NORD's and SUD's scores.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "games/four_rows.h"
+#include "games/mancala.h"
 #include "games/setup_move.h"
 
 namespace referee::games {
@@ -11,7 +12,6 @@ namespace {
 
 constexpr int kN = 8;
 constexpr int kSeedsEach = 32;
-constexpr int kMaxDrops = 10000;
 
 using Board = MwesoCore::Board;
 
@@ -88,7 +88,7 @@ struct Search {
     Board b = s.board;
     bool occupied = false;
     const int last = sow(b, s.origin, s.hand, s.cw, occupied, &drops);
-    if (drops > kMaxDrops) return;  // excluded
+    if (drops > mancala::kMaxDrops) return;  // excluded
     if (!occupied) {
       out.push_back(MwesoCore::Move{start, choices, b, captured});
       return;

@@ -32,7 +32,7 @@ Expected<OwaniCore> OwaniCore::parse(const GameSetup&, std::string_view fields) 
 
 std::optional<OwaniCore::Turn> OwaniCore::turn(int hole) const {
   Turn t{pos.holes};
-  two_sided::RelayGuard guard;
+  mancala::RelayGuard guard;
   int origin = hole;
   int hand = at(t.holes, origin);
   at(t.holes, origin) = 0;

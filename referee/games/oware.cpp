@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "games/mancala.h"
-#include "games/sowing_util.h"
 
 namespace referee::games {
 
@@ -42,11 +41,11 @@ Expected<OwareCore> OwareCore::parse(const GameSetup& setup, std::string_view fi
   OwareCore c = start(setup);
   auto parts = split(fields, ':');
   if (parts.size() != 3) return Error{"expected 3 fields 'holes:captures:player'"};
-  auto holes = sowing::parse_blocks(parts[0], c.k, c.width(), kSeeds);
+  auto holes = mancala::parse_blocks(parts[0], c.k, c.width(), kSeeds);
   if (!holes) return Error{holes.error()};
-  auto caps = sowing::parse_list(parts[1], c.k, kSeeds);
+  auto caps = mancala::parse_list(parts[1], c.k, kSeeds);
   if (!caps) return Error{caps.error()};
-  auto player = sowing::parse_player(parts[2], c.k);
+  auto player = mancala::parse_player(parts[2], c.k);
   if (!player) return Error{"player to move must be 1.." + std::to_string(c.k)};
   std::copy(holes->begin(), holes->end(), c.holes.begin());
   std::copy(caps->begin(), caps->end(), c.captured.begin());
@@ -76,8 +75,7 @@ std::optional<OwareCore::Turn> OwareCore::sow(int hole) const {
   int hand = t.holes[at(origin)];
   t.holes[at(origin)] = 0;
   int in_play = std::accumulate(t.holes.begin(), t.holes.end(), hand);
-  long drops = 0;
-  sowing::RelayGuard guard;
+  mancala::RelayGuard guard;
   // A capture of the four in `h` by `taker`; true when it ends the game (last-four rule).
   auto take = [&](int h, int taker) {
     t.holes[at(h)] = 0;
@@ -91,14 +89,14 @@ std::optional<OwareCore::Turn> OwareCore::sow(int hole) const {
     return true;
   };
   while (true) {
-    if (!guard.fresh(t.holes, hand, origin)) return std::nullopt;
+    if (!guard.enter(t.holes, hand, origin)) return std::nullopt;
     int h = origin;
     while (hand > 0) {
       h = mancala::ccw(h, 12);
       if (h == origin) continue;
       ++t.holes[at(h)];
       --hand;
-      if (++drops > sowing::kMaxDrops) return std::nullopt;
+      if (!guard.drop()) return std::nullopt;
       if (hand > 0 && t.holes[at(h)] == 4 && take(h, owner(h))) return t;
     }
     const int n = t.holes[at(h)];
@@ -169,7 +167,7 @@ std::vector<double> OwareCore::material() const {
 
 std::string OwareCore::text() const {
   std::vector<int> caps(captured.begin(), captured.begin() + k);
-  return sowing::join_blocks(std::vector<int>(holes.begin(), holes.end()), width()) + ":" +
+  return mancala::join_blocks(std::vector<int>(holes.begin(), holes.end()), width()) + ":" +
          join_counts(caps) + ":" + std::to_string(mover);
 }
 

@@ -2,13 +2,14 @@
 
 #include <cstdio>
 
+#include "games/mancala.h"
+
 namespace referee::games {
 
 namespace {
 
 constexpr int kSeeds = 84;
 constexpr int kPerHole = 6;
-constexpr int kMaxDrops = 10000;
 
 int owner(int hole) {
   return hole <= 7 ? 1 : 2;
@@ -60,7 +61,7 @@ std::optional<PallankuliCore::Sowing> PallankuliCore::sow(int hole) const {
     int h = origin;
     for (; hand > 0; --hand) {
       h = next(h);
-      if (++drops > kMaxDrops) return std::nullopt;
+      if (++drops > mancala::kMaxDrops) return std::nullopt;
       if (++s.holes[ix(h)] == 4) {
         s.reserve[static_cast<std::size_t>(owner(h) - 1)] += 4;
         s.holes[ix(h)] = 0;

@@ -35,7 +35,7 @@ Expected<TamtamApachiCore> TamtamApachiCore::parse(const GameSetup&, std::string
 
 std::optional<TamtamApachiCore::Turn> TamtamApachiCore::turn(int hole) const {
   Turn t{pos.holes};
-  two_sided::RelayGuard guard;
+  mancala::RelayGuard guard;
   int origin = hole;
   int hand = at(t.holes, origin);
   at(t.holes, origin) = 0;

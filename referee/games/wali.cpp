@@ -3,7 +3,6 @@
 #include <numeric>
 
 #include "games/mancala.h"
-#include "games/sowing_util.h"
 
 namespace referee::games {
 
@@ -42,13 +41,13 @@ Expected<WaliCore> WaliCore::parse(const GameSetup& setup, std::string_view fiel
   WaliCore c = start(setup);
   auto parts = split(fields, ':');
   if (parts.size() != 4) return Error{"expected 4 fields 'holes:captures:player:moved'"};
-  auto holes = sowing::parse_blocks(parts[0], 2, 6, kSeeds);
+  auto holes = mancala::parse_blocks(parts[0], 2, 6, kSeeds);
   if (!holes) return Error{holes.error()};
-  auto caps = sowing::parse_list(parts[1], 2, kSeeds);
+  auto caps = mancala::parse_list(parts[1], 2, kSeeds);
   if (!caps) return Error{caps.error()};
-  auto player = sowing::parse_player(parts[2], 2);
+  auto player = mancala::parse_player(parts[2], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
-  auto moved = sowing::parse_list(parts[3], 2, 1);
+  auto moved = mancala::parse_list(parts[3], 2, 1);
   if (!moved) return Error{"has-moved flags: " + moved.error()};
   std::copy(holes->begin(), holes->end(), c.holes.begin());
   c.captured = {(*caps)[0], (*caps)[1]};
@@ -105,7 +104,7 @@ Outcome WaliCore::exhausted() const {
 }
 
 std::string WaliCore::text() const {
-  return sowing::join_blocks(std::vector<int>(holes.begin(), holes.end()), 6) + ":" +
+  return mancala::join_blocks(std::vector<int>(holes.begin(), holes.end()), 6) + ":" +
          std::to_string(captured[0]) + "," + std::to_string(captured[1]) + ":" +
          std::to_string(mover) + ":" + std::to_string(moved[0]) + "," + std::to_string(moved[1]);
 }
