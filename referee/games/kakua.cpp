@@ -13,36 +13,21 @@ int& at(std::vector<int>& holes, int h) {
 }  // namespace
 
 KakuaCore KakuaCore::start(const GameSetup& setup) {
-  KakuaCore c;
-  c.pos.holes.assign(12, 4);
-  c.pos.mover = setup.first;
-  return c;
+  return KakuaCore{two_sided::start_position(12, 4, setup.first)};
 }
 
 Expected<KakuaCore> KakuaCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
   if (!p) return Error{p.error()};
-  KakuaCore c;
-  c.pos = std::move(*p);
-  return c;
+  return KakuaCore{std::move(*p)};
 }
 
 void KakuaCore::moves(std::vector<Move>& out) const {
-  if (over()) return;
-  const int first = pos.mover == 1 ? 1 : 7;
-  if (two_sided::sum_holes(pos.holes, first, 6) == 0) {
-    out.push_back(0);
-    return;
-  }
-  for (int h = first; h < first + 6; ++h)
-    if (pos.holes[static_cast<std::size_t>(h - 1)] > 0) out.push_back(h);
+  two_sided::row_moves(pos, out, [](int) { return true; });
 }
 
 Effect KakuaCore::play(Move hole) {
-  if (hole == 0) {
-    pos.mover = 3 - pos.mover;
-    return {};
-  }
+  if (hole == 0) return two_sided::end_turn(pos, 0);  // pass
   int taken = 0;
   int h = hole;
   while (at(pos.holes, h) > 0) {
@@ -54,9 +39,7 @@ Effect KakuaCore::play(Move hole) {
     ++taken;  // the last seed of the hand
     h = mancala::ccw(last, 12);
   }
-  pos.captured[static_cast<std::size_t>(pos.mover - 1)] += taken;
-  pos.mover = 3 - pos.mover;
-  return {true, true};
+  return two_sided::end_turn(pos, taken);  // taken >= 1: a capture
 }
 
 std::string KakuaCore::draw() const {

@@ -51,13 +51,9 @@ struct KakuaCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
   std::string draw() const;
-  std::vector<double> material() const {
-    return {static_cast<double>(pos.captured[0]), static_cast<double>(pos.captured[1])};
-  }
+  std::vector<double> material() const { return two_sided::captured_material(pos); }
   std::uint64_t hash() const { return two_sided::position_hash(pos); }
-  bool operator==(const KakuaCore& o) const {
-    return pos.holes == o.pos.holes && pos.captured == o.pos.captured && pos.mover == o.pos.mover;
-  }
+  bool operator==(const KakuaCore& o) const { return pos == o.pos; }
 };
 
 }  // namespace referee::games

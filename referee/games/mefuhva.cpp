@@ -1,57 +1,40 @@
 #include "games/mefuhva.h"
 
 #include "games/four_rows.h"
-#include "games/mancala.h"
 
 namespace referee::games {
 
 MefuhvaCore MefuhvaCore::start(const GameSetup& setup) {
-  MefuhvaCore c;
-  c.pos.holes.assign(4 * kCols, 2);
-  c.pos.mover = setup.first;
-  return c;
+  return MefuhvaCore{two_sided::start_position(4 * kCols, 2, setup.first)};
 }
 
 Expected<MefuhvaCore> MefuhvaCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 2 * kCols, kSeeds);
   if (!p) return Error{p.error()};
-  MefuhvaCore c;
-  c.pos = std::move(*p);
-  return c;
+  return MefuhvaCore{std::move(*p)};
 }
 
 int MefuhvaCore::side(int player) const {
-  return two_sided::sum_holes(pos.holes, four_rows::first_hole(kCols, player), 2 * kCols);
+  return two_sided::block_sum(pos, kCols, player);
 }
 
 void MefuhvaCore::moves(std::vector<Move>& out) const {
-  const int first = four_rows::first_hole(kCols, pos.mover);
-  for (int h = first; h < first + 2 * kCols; ++h)
-    if (pos.holes[static_cast<std::size_t>(h - 1)] > 0) out.push_back(h);
+  two_sided::block_moves(pos, kCols, out);
 }
 
 std::optional<MefuhvaCore::Move> MefuhvaCore::legal_move(std::string_view text) const {
-  const auto h = parse_count(text, 4 * kCols);
-  if (!h || *h < 1 || four_rows::owner(kCols, static_cast<int>(*h)) != pos.mover)
-    return std::nullopt;
-  if (pos.holes[static_cast<std::size_t>(*h - 1)] == 0) return std::nullopt;
-  return static_cast<int>(*h);
+  return two_sided::block_move(pos, kCols, text);
 }
 
 Effect MefuhvaCore::play(Move hole) {
   auto at = [&](int h) -> int& { return pos.holes[static_cast<std::size_t>(h - 1)]; };
-  const int seeds = at(hole);
-  at(hole) = 0;
-  const int last =
-      mancala::sow(pos.holes, hole, seeds, [](int h) { return four_rows::ccw(kCols, h); });
+  const int last = two_sided::sow_block(pos, kCols, hole);
   int taken = 0;
   if (four_rows::is_inner(kCols, last) && at(last) == 1) {
     taken = at(four_rows::facing(kCols, last));
     at(four_rows::facing(kCols, last)) = 0;
   }
-  pos.captured[static_cast<std::size_t>(pos.mover - 1)] += taken;
-  pos.mover = 3 - pos.mover;
-  return {taken > 0, taken > 0};
+  return two_sided::end_turn(pos, taken);
 }
 
 Outcome MefuhvaCore::exhausted() const {
@@ -60,8 +43,7 @@ Outcome MefuhvaCore::exhausted() const {
 }
 
 std::vector<double> MefuhvaCore::material() const {
-  return {static_cast<double>(pos.captured[0] + side(1)),
-          static_cast<double>(pos.captured[1] + side(2))};
+  return two_sided::block_material(pos, kCols);
 }
 
 std::string MefuhvaCore::draw() const {

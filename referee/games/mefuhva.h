@@ -54,9 +54,7 @@ struct MefuhvaCore {
   std::string draw() const;
   std::vector<double> material() const;
   std::uint64_t hash() const { return two_sided::position_hash(pos); }
-  bool operator==(const MefuhvaCore& o) const {
-    return pos.holes == o.pos.holes && pos.captured == o.pos.captured && pos.mover == o.pos.mover;
-  }
+  bool operator==(const MefuhvaCore& o) const { return pos == o.pos; }
 
   int side(int player) const;  // seeds in a player's 32 holes
 };

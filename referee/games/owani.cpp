@@ -16,22 +16,17 @@ int& at(std::vector<int>& holes, int h) {
 }  // namespace
 
 OwaniCore OwaniCore::start(const GameSetup& setup) {
-  OwaniCore c;
-  c.pos.holes.assign(12, 4);
-  c.pos.mover = setup.first;
-  return c;
+  return OwaniCore{two_sided::start_position(12, 4, setup.first)};
 }
 
 Expected<OwaniCore> OwaniCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
   if (!p) return Error{p.error()};
-  OwaniCore c;
-  c.pos = std::move(*p);
-  return c;
+  return OwaniCore{std::move(*p)};
 }
 
-std::optional<OwaniCore::Turn> OwaniCore::turn(int hole) const {
-  Turn t{pos.holes};
+std::optional<two_sided::Turn> OwaniCore::turn(int hole) const {
+  two_sided::Turn t{pos.holes};
   mancala::RelayGuard guard;
   int origin = hole;
   int hand = at(t.holes, origin);
@@ -67,26 +62,15 @@ std::optional<OwaniCore::Turn> OwaniCore::turn(int hole) const {
 }
 
 void OwaniCore::moves(std::vector<Move>& out) const {
-  const int first = pos.mover == 1 ? 1 : 7;
-  if (two_sided::sum_holes(pos.holes, first, 6) == 0) {
-    if (two_sided::sum_holes(pos.holes, 1, 12) > 0) out.push_back(0);
-    return;
-  }
-  for (int h = first; h < first + 6; ++h)
-    if (pos.holes[static_cast<std::size_t>(h - 1)] > 0 && turn(h)) out.push_back(h);
+  two_sided::row_moves(pos, out, [this](int h) { return turn(h).has_value(); });
 }
 
 Effect OwaniCore::play(Move hole) {
-  int taken = 0;
-  if (hole != 0) {
-    auto t = turn(hole);
-    if (!t) return {};  // not legal: never reached through legal_move()
-    pos.holes = std::move(t->holes);
-    taken = t->taken;
-    pos.captured[static_cast<std::size_t>(pos.mover - 1)] += taken;
-  }
-  pos.mover = 3 - pos.mover;
-  return {taken > 0, taken > 0};
+  if (hole == 0) return two_sided::end_turn(pos, 0);  // pass
+  auto t = turn(hole);
+  if (!t) return {};  // not legal: never reached through legal_move()
+  pos.holes = std::move(t->holes);
+  return two_sided::end_turn(pos, t->taken);
 }
 
 bool OwaniCore::over() const {
@@ -96,8 +80,7 @@ bool OwaniCore::over() const {
 }
 
 Outcome OwaniCore::result() const {
-  const bool empty = two_sided::sum_holes(pos.holes, 1, 12) == 0;
-  return two_sided::captured_only(pos, empty ? "rules" : "relay");
+  return two_sided::relay_result(pos);
 }
 
 std::string OwaniCore::draw() const {

@@ -9,9 +9,6 @@ namespace {
 bool own(int hole, int player) {
   return player == 1 ? hole <= 6 : hole >= 7;
 }
-int first_own(int player) {
-  return player == 1 ? 1 : 7;
-}
 int& at(std::vector<int>& holes, int h) {
   return holes[static_cast<std::size_t>(h - 1)];
 }
@@ -19,22 +16,17 @@ int& at(std::vector<int>& holes, int h) {
 }  // namespace
 
 TamtamApachiCore TamtamApachiCore::start(const GameSetup& setup) {
-  TamtamApachiCore c;
-  c.pos.holes.assign(12, 4);
-  c.pos.mover = setup.first;
-  return c;
+  return TamtamApachiCore{two_sided::start_position(12, 4, setup.first)};
 }
 
 Expected<TamtamApachiCore> TamtamApachiCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
   if (!p) return Error{p.error()};
-  TamtamApachiCore c;
-  c.pos = std::move(*p);
-  return c;
+  return TamtamApachiCore{std::move(*p)};
 }
 
-std::optional<TamtamApachiCore::Turn> TamtamApachiCore::turn(int hole) const {
-  Turn t{pos.holes};
+std::optional<two_sided::Turn> TamtamApachiCore::turn(int hole) const {
+  two_sided::Turn t{pos.holes};
   mancala::RelayGuard guard;
   int origin = hole;
   int hand = at(t.holes, origin);
@@ -63,26 +55,15 @@ std::optional<TamtamApachiCore::Turn> TamtamApachiCore::turn(int hole) const {
 }
 
 void TamtamApachiCore::moves(std::vector<Move>& out) const {
-  const int first = first_own(pos.mover);
-  if (two_sided::sum_holes(pos.holes, first, 6) == 0) {
-    if (two_sided::sum_holes(pos.holes, 1, 12) > 0) out.push_back(0);
-    return;
-  }
-  for (int h = first; h < first + 6; ++h)
-    if (pos.holes[static_cast<std::size_t>(h - 1)] > 0 && turn(h)) out.push_back(h);
+  two_sided::row_moves(pos, out, [this](int h) { return turn(h).has_value(); });
 }
 
 Effect TamtamApachiCore::play(Move hole) {
-  int taken = 0;
-  if (hole != 0) {
-    auto t = turn(hole);
-    if (!t) return {};  // not legal: never reached through legal_move()
-    pos.holes = std::move(t->holes);
-    taken = t->taken;
-    pos.captured[static_cast<std::size_t>(pos.mover - 1)] += taken;
-  }
-  pos.mover = 3 - pos.mover;
-  return {taken > 0, taken > 0};
+  if (hole == 0) return two_sided::end_turn(pos, 0);  // pass
+  auto t = turn(hole);
+  if (!t) return {};  // not legal: never reached through legal_move()
+  pos.holes = std::move(t->holes);
+  return two_sided::end_turn(pos, t->taken);
 }
 
 bool TamtamApachiCore::over() const {
@@ -92,8 +73,7 @@ bool TamtamApachiCore::over() const {
 }
 
 Outcome TamtamApachiCore::result() const {
-  const bool empty = two_sided::sum_holes(pos.holes, 1, 12) == 0;
-  return two_sided::captured_only(pos, empty ? "rules" : "relay");
+  return two_sided::relay_result(pos);
 }
 
 std::string TamtamApachiCore::draw() const {

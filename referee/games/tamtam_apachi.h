@@ -57,21 +57,13 @@ struct TamtamApachiCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
   std::string draw() const;
-  std::vector<double> material() const {
-    return {static_cast<double>(pos.captured[0]), static_cast<double>(pos.captured[1])};
-  }
+  std::vector<double> material() const { return two_sided::captured_material(pos); }
   std::uint64_t hash() const { return two_sided::position_hash(pos); }
-  bool operator==(const TamtamApachiCore& o) const {
-    return pos.holes == o.pos.holes && pos.captured == o.pos.captured && pos.mover == o.pos.mover;
-  }
+  bool operator==(const TamtamApachiCore& o) const { return pos == o.pos; }
 
   // The board after the whole turn from `hole` and the seeds taken; nullopt when the relay guard
   // makes the move illegal.
-  struct Turn {
-    std::vector<int> holes;
-    int taken = 0;
-  };
-  std::optional<Turn> turn(int hole) const;
+  std::optional<two_sided::Turn> turn(int hole) const;
 };
 
 }  // namespace referee::games

@@ -2,7 +2,17 @@
 
 #include <numeric>
 
+#include "games/four_rows.h"
+#include "games/mancala.h"
+
 namespace referee::games::two_sided {
+
+Position start_position(int holes, int per_hole, int first) {
+  Position p;
+  p.holes.assign(static_cast<std::size_t>(holes), per_hole);
+  p.mover = first;
+  return p;
+}
 
 Expected<Position> parse_position(std::string_view fields, int per_side, int total) {
   Position p;
@@ -60,6 +70,49 @@ std::uint64_t position_hash(const Position& p) {
 Outcome captured_only(const Position& p, std::string reason) {
   return rank_by_score({static_cast<double>(p.captured[0]), static_cast<double>(p.captured[1])},
                        std::move(reason));
+}
+
+std::vector<double> captured_material(const Position& p) {
+  return {static_cast<double>(p.captured[0]), static_cast<double>(p.captured[1])};
+}
+
+Effect end_turn(Position& p, int taken) {
+  p.captured[static_cast<std::size_t>(p.mover - 1)] += taken;
+  p.mover = 3 - p.mover;
+  return {taken > 0, taken > 0};
+}
+
+Outcome relay_result(const Position& p) {
+  const bool empty = sum_holes(p.holes, 1, 12) == 0;
+  return captured_only(p, empty ? "rules" : "relay");
+}
+
+int block_sum(const Position& p, int n, int player) {
+  return sum_holes(p.holes, four_rows::first_hole(n, player), 2 * n);
+}
+
+void block_moves(const Position& p, int n, std::vector<int>& out) {
+  const int first = four_rows::first_hole(n, p.mover);
+  for (int h = first; h < first + 2 * n; ++h)
+    if (p.holes[static_cast<std::size_t>(h - 1)] > 0) out.push_back(h);
+}
+
+std::optional<int> block_move(const Position& p, int n, std::string_view text) {
+  const auto h = parse_count(text, 4 * n);
+  if (!h || *h < 1 || four_rows::owner(n, static_cast<int>(*h)) != p.mover) return std::nullopt;
+  if (p.holes[static_cast<std::size_t>(*h - 1)] == 0) return std::nullopt;
+  return static_cast<int>(*h);
+}
+
+int sow_block(Position& p, int n, int hole) {
+  const int seeds = p.holes[static_cast<std::size_t>(hole - 1)];
+  p.holes[static_cast<std::size_t>(hole - 1)] = 0;
+  return mancala::sow(p.holes, hole, seeds, [n](int h) { return four_rows::ccw(n, h); });
+}
+
+std::vector<double> block_material(const Position& p, int n) {
+  return {static_cast<double>(p.captured[0] + block_sum(p, n, 1)),
+          static_cast<double>(p.captured[1] + block_sum(p, n, 2))};
 }
 
 }  // namespace referee::games::two_sided
