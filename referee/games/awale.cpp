@@ -1,7 +1,5 @@
 #include "games/awale.h"
 
-#include <numeric>
-
 #include "games/mancala.h"
 
 namespace referee::games {
@@ -10,11 +8,8 @@ namespace {
 
 constexpr int kWinningCaptures = 25;
 
-bool in_row(int hole, int player) { return player == 1 ? hole <= 6 : hole >= 7; }
-int row_sum(const std::array<int, 12>& holes, int player) {
-  int first = player == 1 ? 0 : 6;
-  return std::accumulate(holes.begin() + first, holes.begin() + first + 6, 0);
-}
+using mancala::in_row_2x6;
+using mancala::row_sum_2x6;
 
 }  // namespace
 
@@ -68,11 +63,12 @@ AwaleCore::Sowing AwaleCore::sow(int hole) const {
   const int opponent = 3 - mover;
   int seeds = s.holes[static_cast<std::size_t>(hole - 1)];
   s.holes[static_cast<std::size_t>(hole - 1)] = 0;
-  const int last = mancala::sow(s.holes, hole, seeds, [](int h) { return mancala::ccw(h, 12); },
-                                true, [&](int h, bool) { s.feeds |= in_row(h, opponent); });
+  const int last = mancala::sow(
+      s.holes, hole, seeds, [](int h) { return mancala::ccw(h, 12); }, true,
+      [&](int h, bool) { s.feeds |= in_row_2x6(h, opponent); });
   auto takes = [&](int h) {
     int n = s.holes[static_cast<std::size_t>(h - 1)];
-    return in_row(h, opponent) && (n == 2 || n == 3);
+    return in_row_2x6(h, opponent) && (n == 2 || n == 3);
   };
   if (!takes(last)) return s;
   std::vector<int> taken{last};
@@ -81,7 +77,7 @@ AwaleCore::Sowing AwaleCore::sow(int hole) const {
     for (int h = last + 1; h <= 12 && takes(h); ++h) taken.push_back(h);
   int sum = 0;
   for (int h : taken) sum += s.holes[static_cast<std::size_t>(h - 1)];
-  if (sum == row_sum(s.holes, opponent)) {
+  if (sum == row_sum_2x6(s.holes, opponent)) {
     s.slam = true;
     return s;
   }
@@ -92,8 +88,8 @@ AwaleCore::Sowing AwaleCore::sow(int hole) const {
 
 void AwaleCore::moves(std::vector<Move>& out) const {
   if (captured[0] >= kWinningCaptures || captured[1] >= kWinningCaptures) return;
-  const bool must_feed = row_sum(holes, 3 - mover) == 0;
-  const int first = mover == 1 ? 1 : 7;
+  const bool must_feed = row_sum_2x6(holes, 3 - mover) == 0;
+  const int first = mancala::first_hole_2x6(mover);
   for (int h = first; h < first + 6; ++h) {
     if (holes[static_cast<std::size_t>(h - 1)] == 0) continue;
     if (must_feed || slam_illegal) {
@@ -120,9 +116,7 @@ bool AwaleCore::over() const {
 }
 
 Outcome AwaleCore::exhausted() const {
-  return rank_by_score({static_cast<double>(captured[0] + row_sum(holes, 1)),
-                        static_cast<double>(captured[1] + row_sum(holes, 2))},
-                       "rules");
+  return mancala::rows_to_owners_2x6(holes, captured);
 }
 
 std::string AwaleCore::text() const {

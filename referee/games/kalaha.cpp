@@ -43,12 +43,11 @@ Expected<KalahaCore> KalahaCore::parse(const GameSetup& setup, std::string_view 
 }
 
 int KalahaCore::row_sum(int player) const {
-  const int first = player == 1 ? 0 : 6;
-  return std::accumulate(holes.begin() + first, holes.begin() + first + 6, 0);
+  return mancala::row_sum_2x6(holes, player);
 }
 
 void KalahaCore::moves(std::vector<Move>& out) const {
-  const int first = mover == 1 ? 1 : 7;
+  const int first = mancala::first_hole_2x6(mover);
   for (int h = first; h < first + 6; ++h)
     if (holes[at(h)] > 0) out.push_back(h);
 }
@@ -75,8 +74,7 @@ Effect KalahaCore::play(Move hole) {
   }
   int taken = 0;
   if (h == kStore) return {false, true};  // extra turn: the same player moves again
-  const bool own_row = mover == 1 ? h <= 6 : h >= 7;
-  if (own_row && held == 0) {
+  if (mancala::in_row_2x6(h, mover) && held == 0) {
     taken = holes[at(13 - h)];
     holes[at(13 - h)] = 0;
     store += taken;
@@ -86,9 +84,7 @@ Effect KalahaCore::play(Move hole) {
 }
 
 Outcome KalahaCore::exhausted() const {
-  return rank_by_score(
-      {static_cast<double>(stores[0] + row_sum(1)), static_cast<double>(stores[1] + row_sum(2))},
-      "rules");
+  return mancala::rows_to_owners_2x6(holes, stores);
 }
 
 std::string KalahaCore::text() const {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "games/expected.h"
+#include "games/game.h"
 
 namespace referee::games::mancala {
 
@@ -91,6 +93,31 @@ Expected<std::vector<int>> parse_list(std::string_view text, int n, long max);
 std::string join_blocks(const std::vector<int>& counts, int width);
 // "1".."n" → 1..n; anything else (including "01", "") → nullopt.
 std::optional<int> parse_player(std::string_view text, int n);
+
+// ---- 2×6 boards (rules.md §1): South (player 1) owns holes 1..6, North (player 2) holes 7..12.
+
+// True when `hole` is in `player`'s row.
+inline bool in_row_2x6(int hole, int player) {
+  return player == 1 ? hole <= 6 : hole >= 7;
+}
+// The first hole of `player`'s row: 1 or 7.
+inline int first_hole_2x6(int player) {
+  return player == 1 ? 1 : 7;
+}
+// The seeds in `player`'s row; `holes` holds the 12 counts by hole number − 1.
+template <class Holes>
+int row_sum_2x6(const Holes& holes, int player) {
+  const auto first = holes.begin() + (first_hole_2x6(player) - 1);
+  return std::accumulate(first, first + 6, 0);
+}
+// The end where each player adds the seeds left in his row to the seeds he already has (captures
+// or store): higher total wins, equal is a draw (awale, wali, kalaha).
+template <class Holes>
+Outcome rows_to_owners_2x6(const Holes& holes, const std::array<int, 2>& banked) {
+  return rank_by_score({static_cast<double>(banked[0] + row_sum_2x6(holes, 1)),
+                        static_cast<double>(banked[1] + row_sum_2x6(holes, 2))},
+                       "rules");
+}
 
 // The seed's console board for two players on 2x6 (rules.md §1 "Display"): numbers 12..7, NORD's
 // counts, SUD's counts, numbers 1..6, then NORD's and SUD's scores.

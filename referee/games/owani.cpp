@@ -6,9 +6,7 @@ namespace referee::games {
 
 namespace {
 
-bool own(int hole, int player) {
-  return player == 1 ? hole <= 6 : hole >= 7;
-}
+using mancala::in_row_2x6;
 int& at(std::vector<int>& holes, int h) {
   return holes[static_cast<std::size_t>(h - 1)];
 }
@@ -41,12 +39,12 @@ std::optional<two_sided::Turn> OwaniCore::turn(int hole) const {
         lapped = true;
         continue;
       }
-      if (lapped && own(h, pos.mover)) continue;
+      if (lapped && in_row_2x6(h, pos.mover)) continue;
       ++at(t.holes, h);
       --hand;
       if (!guard.drop()) return std::nullopt;
     }
-    if (own(h, pos.mover)) {  // relay, even from a hole that was empty
+    if (in_row_2x6(h, pos.mover)) {  // relay, even from a hole that was empty
       hand = at(t.holes, h);
       at(t.holes, h) = 0;
       origin = h;

@@ -6,9 +6,7 @@ namespace referee::games {
 
 namespace {
 
-bool own(int hole, int player) {
-  return player == 1 ? hole <= 6 : hole >= 7;
-}
+using mancala::in_row_2x6;
 int& at(std::vector<int>& holes, int h) {
   return holes[static_cast<std::size_t>(h - 1)];
 }
@@ -42,7 +40,7 @@ std::optional<two_sided::Turn> TamtamApachiCore::turn(int hole) const {
       if (!guard.drop()) return std::nullopt;
     }
     if (at(t.holes, h) == 1) {  // the hole was empty
-      if (own(h, pos.mover)) {
+      if (in_row_2x6(h, pos.mover)) {
         t.taken = at(t.holes, 13 - h);
         at(t.holes, 13 - h) = 0;
       }

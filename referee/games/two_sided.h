@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "games/core.h"
+#include "games/mancala.h"
 
 namespace referee::games::two_sided {
 
@@ -58,7 +59,7 @@ struct Turn {
 // forced "pass" (0) when his row is empty and the board is not; nothing on an empty board.
 template <class Legal>
 void row_moves(const Position& p, std::vector<int>& out, Legal legal) {
-  const int first = p.mover == 1 ? 1 : 7;
+  const int first = mancala::first_hole_2x6(p.mover);
   if (sum_holes(p.holes, first, 6) == 0) {
     if (sum_holes(p.holes, 1, 12) > 0) out.push_back(0);
     return;

@@ -14,9 +14,7 @@ constexpr int kWinningCaptures = 25;
 std::size_t at(int hole) {
   return static_cast<std::size_t>(hole - 1);
 }
-bool in_row(int hole, int player) {
-  return player == 1 ? hole <= 6 : hole >= 7;
-}
+using mancala::in_row_2x6;
 
 }  // namespace
 
@@ -62,16 +60,11 @@ Expected<WaliCore> WaliCore::parse(const GameSetup& setup, std::string_view fiel
   return c;
 }
 
-int WaliCore::row_sum(int player) const {
-  const int first = player == 1 ? 0 : 6;
-  return std::accumulate(holes.begin() + first, holes.begin() + first + 6, 0);
-}
-
 void WaliCore::moves(std::vector<Move>& out) const {
   if (captured[0] >= kWinningCaptures || captured[1] >= kWinningCaptures) return;
   const bool any_row = !any_row_first_only || moved[at(mover)] == 0;
   for (int h = 1; h <= 12; ++h)
-    if (holes[at(h)] > 0 && (any_row || in_row(h, mover))) out.push_back(h);
+    if (holes[at(h)] > 0 && (any_row || in_row_2x6(h, mover))) out.push_back(h);
 }
 
 bool WaliCore::over() const {
@@ -86,7 +79,7 @@ Effect WaliCore::play(Move hole) {
   const int last = mancala::sow(holes, hole, seeds, [](int h) { return mancala::ccw(h, 12); });
   int taken = 0;
   const int n = holes[at(last)];
-  if (in_row(last, 3 - mover) && (n == 2 || n == 3)) {
+  if (in_row_2x6(last, 3 - mover) && (n == 2 || n == 3)) {
     taken = n;
     holes[at(last)] = 0;
     captured[at(mover)] += taken;
@@ -98,9 +91,7 @@ Effect WaliCore::play(Move hole) {
 }
 
 Outcome WaliCore::exhausted() const {
-  return rank_by_score({static_cast<double>(captured[0] + row_sum(1)),
-                        static_cast<double>(captured[1] + row_sum(2))},
-                       "rules");
+  return mancala::rows_to_owners_2x6(holes, captured);
 }
 
 std::string WaliCore::text() const {

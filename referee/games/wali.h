@@ -67,8 +67,6 @@ struct WaliCore {
   bool operator==(const WaliCore& o) const {
     return holes == o.holes && captured == o.captured && moved == o.moved && mover == o.mover;
   }
-
-  int row_sum(int player) const;
 };
 
 }  // namespace referee::games
