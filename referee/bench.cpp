@@ -82,9 +82,11 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   std::printf("  games per second           %.1f (wall %.2f s)\n",
               static_cast<double>(summary->played) / wall, wall);
   std::printf(
-      "  round trips per ply        %.3f (%lld exchanges, handshakes and isready included)\n",
-      static_cast<double>(summary->round_trips) / plies,
-      static_cast<long long>(summary->round_trips));
+      "  round trips per engine move %.3f (%lld exchanges for %lld engine moves; the\n"
+      "                             handshakes and one isready per game included)\n",
+      static_cast<double>(summary->round_trips) /
+          static_cast<double>(std::max<std::int64_t>(1, summary->engine_moves)),
+      static_cast<long long>(summary->round_trips), static_cast<long long>(summary->engine_moves));
   std::printf("  referee peak RSS           %.1f MB\n",
               static_cast<double>(peak_rss_kb()) / 1024.0);
   return 0;

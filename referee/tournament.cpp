@@ -304,6 +304,7 @@ class Worker {
 
     std::lock_guard lock(sh_.mutex);
     sh_.summary.plies += rec.plies;
+    for (const auto& m : result.moves) sh_.summary.engine_moves += m.source == "engine";
     if (result.finished) {
       ++sh_.summary.played;
       std::string names;

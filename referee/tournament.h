@@ -29,6 +29,7 @@ struct RunSummary {
   std::int64_t played = 0;        // finished by this run
   std::int64_t skipped = 0;       // not played: engine withdrawn, failed to start, unsupported game
   std::int64_t plies = 0;         // plies played by this run
+  std::int64_t engine_moves = 0;  // plies the engines chose (not openings, not forced moves)
   std::int64_t round_trips = 0;   // request/reply exchanges with engines during this run
   bool interrupted = false;
   std::vector<std::string> messages;  // withdrawals and other notices

@@ -158,6 +158,7 @@ Status prepare_database(SQLite::Database& db, const std::string& path) {
       return Error{path + ": cannot switch to WAL mode (journal mode is " + mode + ")"};
   }
   db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA cache_size = -512");  // 512 KiB: the referee writes far more than it rereads
   db.exec("PRAGMA foreign_keys = ON");
 
   // 3. Migrations, each in its own IMMEDIATE transaction (the version is re-read under the lock).
