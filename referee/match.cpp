@@ -43,6 +43,55 @@ std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
 
 }  // namespace
 
+EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<PlayerClock>& clocks,
+                       const std::vector<TimeControl>& time_controls,
+                       const std::string& start_position, const std::vector<std::string>& played,
+                       const std::atomic<bool>* stop) {
+  EngineTurn turn;
+  const int player = state.current_player();
+  auto& clock = clocks[static_cast<std::size_t>(player - 1)];
+  const auto& tc = time_controls[static_cast<std::size_t>(player - 1)];
+  protocol::Go go;
+  go.player = player;
+  if (tc.has_clock()) {
+    for (std::size_t s = 0; s < clocks.size(); ++s) {
+      go.time_ms.push_back(static_cast<long>(clocks[s].left().count()));
+      go.inc_ms.push_back(static_cast<long>(time_controls[s].increment.count()));
+    }
+    if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
+  }
+  if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
+  if (tc.depth) go.depth = tc.depth;
+  if (tc.nodes) go.nodes = tc.nodes;
+
+  turn.reply = engine.request(start_position, played, go, clock.move_budget(), stop);
+  const MoveReply& reply = turn.reply;
+  if (reply.fault == Fault::None && reply.move.empty()) {
+    turn.interrupted = true;
+    return turn;
+  }
+  if (reply.fault != Fault::None) {
+    turn.fault = reply.fault;
+    turn.detail = reply.detail;
+    if (reply.fault == Fault::Illegal) turn.detail += " (raw: '" + reply.move + "')";
+    return turn;
+  }
+  if (!clock.charge(reply.elapsed)) {
+    turn.fault = Fault::Timeout;
+    turn.detail = std::to_string(reply.elapsed.count()) + " ms used, " +
+                  std::to_string(clock.move_budget().count()) + " ms allowed";
+    return turn;
+  }
+  if (!state.apply(reply.move)) {
+    turn.fault = Fault::Illegal;
+    turn.detail = "'" + reply.move + "' in " + state.to_string();
+    return turn;
+  }
+  turn.played = true;
+  turn.clock_ms = tc.has_clock() ? static_cast<long>(clock.left().count()) : -1;
+  return turn;
+}
+
 MatchResult play_match(const MatchSetup& setup) {
   MatchResult result;
   const int players = setup.game.num_players();
@@ -105,45 +154,16 @@ MatchResult play_match(const MatchSetup& setup) {
       record(move, player, -1, -1, "", "forced");
       continue;
     }
-    auto& clock = clocks[static_cast<std::size_t>(player - 1)];
-    protocol::Go go;
-    go.player = player;
-    const auto& tc = setup.time_controls[static_cast<std::size_t>(player - 1)];
-    if (tc.has_clock()) {
-      for (int s = 0; s < players; ++s) {
-        go.time_ms.push_back(static_cast<long>(clocks[static_cast<std::size_t>(s)].left().count()));
-        go.inc_ms.push_back(
-            static_cast<long>(setup.time_controls[static_cast<std::size_t>(s)].increment.count()));
-      }
-      if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
-    }
-    if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
-    if (tc.depth) go.depth = tc.depth;
-    if (tc.nodes) go.nodes = tc.nodes;
-
     EngineSession& engine = *setup.seats[static_cast<std::size_t>(player - 1)];
-    MoveReply reply =
-        engine.request(setup.start_position, played, go, clock.move_budget(), setup.stop);
-    if (reply.fault == Fault::None && reply.move.empty()) continue;  // interrupted: loop re-checks
-    if (reply.fault != Fault::None) {
-      std::string detail = reply.detail;
-      if (reply.fault == Fault::Illegal) detail += " (raw: '" + reply.move + "')";
-      forfeit(player, reply.fault, detail);
+    EngineTurn turn = engine_turn(state, engine, clocks, setup.time_controls, setup.start_position,
+                                  played, setup.stop);
+    if (turn.interrupted) continue;  // the loop's first check ends the game
+    if (!turn.played) {
+      forfeit(player, turn.fault, turn.detail);
       break;
     }
-    if (!clock.charge(reply.elapsed)) {
-      forfeit(player, Fault::Timeout,
-              std::to_string(reply.elapsed.count()) + " ms used, " +
-                  std::to_string(clock.move_budget().count()) + " ms allowed");
-      break;
-    }
-    auto applied = state.apply(reply.move);
-    if (!applied) {
-      forfeit(player, Fault::Illegal, "'" + reply.move + "' in " + state.to_string());
-      break;
-    }
-    record(reply.move, player, static_cast<long>(reply.elapsed.count()),
-           tc.has_clock() ? static_cast<long>(clock.left().count()) : -1, reply.info, "engine");
+    record(turn.reply.move, player, static_cast<long>(turn.reply.elapsed.count()), turn.clock_ms,
+           turn.reply.info, "engine");
   }
 
   if (!result.finished && state.is_terminal()) {

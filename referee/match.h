@@ -41,6 +41,21 @@ struct MatchResult {
 
 MatchResult play_match(const MatchSetup& setup);
 
+// One engine turn of the checklist, shared by the match runner and console play: `go` with every
+// player's clock, read with the deadline, charge the clock, validate and apply the move.
+struct EngineTurn {
+  bool played = false;        // the move was applied to the state
+  bool interrupted = false;   // the stop flag was raised while the engine thought
+  Fault fault = Fault::None;  // why the engine forfeits (when neither played nor interrupted)
+  std::string detail;         // the forfeit's detail, raw text of an illegal move included
+  MoveReply reply;            // move, time used, last info line
+  long clock_ms = -1;         // the mover's clock after the move; -1 without a clock
+};
+EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<PlayerClock>& clocks,
+                       const std::vector<TimeControl>& time_controls,
+                       const std::string& start_position, const std::vector<std::string>& played,
+                       const std::atomic<bool>* stop);
+
 // Ranks when the engine on `seat` forfeits: it is last, the others share first place.
 std::vector<int> forfeit_ranks(int players, int seat);
 

@@ -73,15 +73,6 @@ std::vector<int> holes_of_drawing(const std::string& drawing) {
   return holes;
 }
 
-std::string now_iso() {
-  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // One game at the console.
 class Console {
  public:
@@ -149,7 +140,6 @@ class Console {
     record_.start_position = setup_.start_position;
     for (const auto& seat : setup_.seats) record_.players.push_back(seat.name);
     record_.time_control = setup_.tc_text;
-    record_.started_at = now_iso();
     auto id = setup_.store->begin_game(record_);
     if (!id) {
       note_db(id.error());
@@ -200,7 +190,6 @@ class Console {
     record_.scores = result_.scores;
     record_.termination = result_.termination;
     record_.reason = result_.reason;
-    record_.finished_at = now_iso();
     record_.plies = static_cast<std::int64_t>(result_.moves.size());
     auto st = setup_.store->finish_game(result_.game_id, record_);
     if (!st) note_db(st.error());
@@ -226,45 +215,20 @@ class Console {
   // (forfeit or interruption, result_ filled).
   bool engine_move(int player, std::string& move) {
     const auto seat = static_cast<std::size_t>(player - 1);
-    auto& clock = clocks_[seat];
-    const TimeControl& tc = setup_.tc;
-    protocol::Go go;
-    go.player = player;
-    if (tc.has_clock()) {
-      for (const auto& c : clocks_) {
-        go.time_ms.push_back(static_cast<long>(c.left().count()));
-        go.inc_ms.push_back(static_cast<long>(tc.increment.count()));
-      }
-      if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
-    }
-    if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
-    if (tc.depth) go.depth = tc.depth;
-    if (tc.nodes) go.nodes = tc.nodes;
-    MoveReply reply = setup_.seats[seat].engine->request(setup_.start_position, result_.moves, go,
-                                                         clock.move_budget(), setup_.stop);
-    if (reply.fault == Fault::None && reply.move.empty()) {
+    const std::vector<TimeControl> tcs(clocks_.size(), setup_.tc);
+    EngineTurn turn = engine_turn(state_, *setup_.seats[seat].engine, clocks_, tcs,
+                                  setup_.start_position, result_.moves, setup_.stop);
+    if (turn.interrupted) {
       interrupted("interrupted while an engine was thinking");
       return false;
     }
-    if (reply.fault != Fault::None) {
-      std::string detail = reply.detail;
-      if (reply.fault == Fault::Illegal) detail += " (raw: '" + reply.move + "')";
-      forfeit(player, reply.fault, detail);
+    if (!turn.played) {
+      forfeit(player, turn.fault, turn.detail);
       return false;
     }
-    if (!clock.charge(reply.elapsed)) {
-      forfeit(player, Fault::Timeout,
-              std::to_string(reply.elapsed.count()) + " ms used, " +
-                  std::to_string(clock.move_budget().count()) + " ms allowed");
-      return false;
-    }
-    if (!state_.apply(reply.move)) {
-      forfeit(player, Fault::Illegal, "'" + reply.move + "' in " + state_.to_string());
-      return false;
-    }
-    record(reply.move, player, static_cast<long>(reply.elapsed.count()),
-           tc.has_clock() ? static_cast<long>(clock.left().count()) : -1, reply.info, "engine");
-    move = reply.move;
+    record(turn.reply.move, player, static_cast<long>(turn.reply.elapsed.count()), turn.clock_ms,
+           turn.reply.info, "engine");
+    move = turn.reply.move;
     return true;
   }
 

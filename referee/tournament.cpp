@@ -20,15 +20,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-std::string now_iso() {
-  auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
   char buf[32];
@@ -197,7 +188,6 @@ class Worker {
     rec.opening = slot.opening;
     for (int e : slot.seats) rec.players.push_back(engine(e).config.name);
     rec.time_control = seat_tc(slot.seats.front()).to_string();
-    rec.started_at = now_iso();
     return rec;
   }
 
@@ -213,7 +203,6 @@ class Worker {
       rec.status = "unfinished";
       rec.termination = termination;
       rec.reason = reason;
-      rec.finished_at = now_iso();
       store_.finish_game(*id, rec);
     }
     std::lock_guard lock(sh_.mutex);
@@ -283,7 +272,6 @@ class Worker {
     rec.scores = result.scores;
     rec.termination = result.termination;
     rec.reason = result.reason;
-    rec.finished_at = now_iso();
     rec.plies = static_cast<std::int64_t>(result.moves.size());
     store_.finish_game(*id, rec);
 
