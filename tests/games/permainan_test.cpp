@@ -113,7 +113,7 @@ TEST_CASE("permainan: draw shows the grid, pieces and coordinates") {
 
 // Golden counts cross-checked with an independent implementation of rules.md.
 TEST_CASE("permainan: perft") {
-  check_perft(start("permainan"), {1, 16, 256, 5382, 111122});
+  check_perft(start("permainan"), {1, 16, 256, 5382, 111122, 2572484});
   State loops = at("permainan", "5o/6/1o4/6/1xx3/6:1:0:0");
   check_perft(loops, {1, 16, 179, 2387, 26240});
 }
