@@ -3,9 +3,6 @@
 //     temporary database: the referee's own CPU per ply (user+sys of this process; engines are
 //     children and excluded), games per second, engine round trips per ply, peak RSS.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +10,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "engines/system.h"
 #include "games/registry.h"
 #include "tournament.h"
 
@@ -22,27 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Cpu {
-  double user = 0, sys = 0;
-};
-
-Cpu cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return {static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
-          static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6};
-}
-
-long peak_rss_kb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
-}
-
 int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
                      bool keep_logs) {
-  auto dir = fs::temp_directory_path() / ("referee-bench-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = engines::make_temp_dir("referee-bench-");
   TournamentConfig config;
   config.name = "bench";
   config.database = (dir / "bench.db").string();
@@ -60,13 +40,14 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   config.openings.random_plies = 2;  // different games, not one game replayed
   RunOptions options;
   options.keep_logs = keep_logs;
-  const Cpu cpu0 = cpu_seconds();
+  const auto cpu0 = engines::self_usage();
   const auto wall0 = std::chrono::steady_clock::now();
   auto summary = run_tournament(config, options);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  const Cpu cpu1 = cpu_seconds();
-  const double user = cpu1.user - cpu0.user, sys = cpu1.sys - cpu0.sys, cpu = user + sys;
+  const auto cpu1 = engines::self_usage();
+  const double user = cpu1.user_seconds - cpu0.user_seconds,
+               sys = cpu1.system_seconds - cpu0.system_seconds, cpu = user + sys;
   fs::remove_all(dir);
   if (!summary) {
     std::cerr << "referee bench: " << summary.error() << "\n";
@@ -88,7 +69,7 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
           static_cast<double>(std::max<std::int64_t>(1, summary->engine_moves)),
       static_cast<long long>(summary->round_trips), static_cast<long long>(summary->engine_moves));
   std::printf("  referee peak RSS           %.1f MB\n",
-              static_cast<double>(peak_rss_kb()) / 1024.0);
+              static_cast<double>(cpu1.peak_rss_kb) / 1024.0);
   return 0;
 }
 
@@ -143,9 +124,8 @@ int bench(const Args& args) {
     return 0;
   }
   if (engine.empty())
-    engine = (fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "engines" /
-              "random_engine")
-                 .string();
+    engine =
+        (fs::path(engines::executable_dir()).parent_path() / "engines" / "random_engine").string();
   if (!skip_tournament) {
     if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs)) return rc;
   }

@@ -1,12 +1,12 @@
 // Subcommands around events and the database: tournament, match, ratings, export, verify.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "cli.h"
 #include "engines/interrupt.h"
+#include "engines/system.h"
 #include "games/game.h"
 #include "replay.h"
 #include "report.h"
@@ -36,7 +36,7 @@ int run_and_report(const TournamentConfig& config, bool quiet) {
   engines::InterruptWatch interrupt;
   RunOptions options;
   options.progress = quiet ? nullptr : &std::cerr;
-  options.progress_is_tty = isatty(STDERR_FILENO);
+  options.progress_is_tty = engines::stderr_is_terminal();
   options.stop = &interrupt.flag();
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
@@ -177,7 +177,7 @@ namespace {
 
 // Opens the database read side for ratings/export/verify, with one error line on failure.
 std::optional<storage::Store> open_existing(const std::string& db, const char* command) {
-  if (access(db.c_str(), F_OK) != 0) {
+  if (!std::filesystem::exists(db)) {
     std::cerr << "referee " << command << ": no database '" << db << "'\n";
     return std::nullopt;
   }

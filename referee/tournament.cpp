@@ -357,8 +357,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   for (auto& e : recorder.take_errors()) sh.summary.messages.push_back("database: " + e);
 
   sh.summary.interrupted =
-      sh.stopping() && sh.next < sh.pending.size() + 1 &&
-      sh.summary.already_done + sh.summary.played + sh.summary.skipped < sh.total;
+      sh.stopping() && sh.summary.already_done + sh.summary.played + sh.summary.skipped < sh.total;
   if (options.progress && options.progress_is_tty && sh.summary.interrupted)
     *options.progress << "\n";
   return sh.summary;

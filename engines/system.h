@@ -1,0 +1,24 @@
+// The few facts about this process that the referee's commands need from the operating system,
+// kept here so that POSIX stays in the process layer.
+#pragma once
+
+#include <string>
+
+namespace referee::engines {
+
+struct Usage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long peak_rss_kb = 0;
+};
+
+// CPU time and peak memory of this process alone (engines are children: not included).
+Usage self_usage();
+// Whether standard error is a terminal (a live progress line rewrites itself there).
+bool stderr_is_terminal();
+// The directory of the running executable.
+std::string executable_dir();
+// A new empty directory under the system's temporary directory.
+std::string make_temp_dir(const std::string& prefix);
+
+}  // namespace referee::engines
