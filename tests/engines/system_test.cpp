@@ -1,0 +1,31 @@
+// engines/system: this process's usage, temporary directories, the executable's directory.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "engines/system.h"
+
+using namespace referee::engines;
+
+TEST_CASE("system: usage grows with work and counts memory") {
+  const Usage before = self_usage();
+  volatile double x = 0;
+  for (int i = 0; i < 20000000; ++i) x = x + i * 0.5;
+  const Usage after = self_usage();
+  CHECK(after.user_seconds + after.system_seconds > before.user_seconds + before.system_seconds);
+  CHECK(after.peak_rss_kb > 0);
+}
+
+TEST_CASE("system: temporary directories are new and empty") {
+  const std::string a = make_temp_dir("referee-test-");
+  const std::string b = make_temp_dir("referee-test-");
+  CHECK(a != b);
+  CHECK(std::filesystem::is_directory(a));
+  CHECK(std::filesystem::is_empty(a));
+  CHECK(std::filesystem::path(a).filename().string().rfind("referee-test-", 0) == 0);
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+}
+
+TEST_CASE("system: the executable's directory holds this test") {
+  CHECK(std::filesystem::exists(std::filesystem::path(executable_dir()) / "test_engines"));
+}
