@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "games/game.h"
-#include "referee/match.h"
-#include "referee/replay.h"
+#include "referee/match/match.h"
+#include "referee/match/replay.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;

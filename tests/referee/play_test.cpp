@@ -23,7 +23,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "play.h"
+#include "match/play.h"
 
 using namespace referee;
 

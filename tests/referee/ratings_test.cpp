@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "ratings.h"
+#include "ratings/ratings.h"
 
 using namespace referee;
 

@@ -3,8 +3,8 @@
 #include <random>
 
 #include "games/game.h"
-#include "match.h"
-#include "replay.h"
+#include "match/match.h"
+#include "match/replay.h"
 
 using namespace referee;
 

@@ -118,7 +118,7 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
 }  // namespace rtest
 
 // ---- Engine sessions against the mock engine ----
-#include "referee/engine_session.h"
+#include "referee/match/engine_session.h"
 
 namespace rtest {
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "games/game.h"
-#include "referee/schedule.h"
+#include "referee/event/schedule.h"
 
 using namespace referee;
 

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "games/game.h"
-#include "referee/engine_session.h"
+#include "referee/match/engine_session.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;

@@ -3,7 +3,7 @@
 // moves-to-go periods, movetime, the depth/nodes wall cap, and the margin.
 #include <catch2/catch.hpp>
 
-#include "referee/time_control.h"
+#include "referee/match/time_control.h"
 
 using referee::Millis;
 using referee::parse_time_control;

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "games/game.h"
-#include "referee/tournament_config.h"
+#include "referee/event/tournament_config.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "games/game.h"
-#include "referee/replay.h"
-#include "referee/schedule.h"
-#include "referee/tournament.h"
+#include "referee/event/schedule.h"
+#include "referee/event/tournament.h"
+#include "referee/match/replay.h"
 #include "storage/store.h"
 #include "tests/referee/rtest_util.h"
 

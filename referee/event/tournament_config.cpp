@@ -1,4 +1,4 @@
-#include "tournament_config.h"
+#include "event/tournament_config.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "time_control.h"
+#include "match/time_control.h"
 
 #include <cmath>
 #include <cstdlib>

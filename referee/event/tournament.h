@@ -10,8 +10,8 @@
 #include <ostream>
 #include <string>
 
+#include "event/tournament_config.h"
 #include "games/expected.h"
-#include "tournament_config.h"
 
 namespace referee {
 

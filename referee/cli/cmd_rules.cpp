@@ -3,7 +3,7 @@
 #include <chrono>
 #include <iostream>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "games/registry.h"
 
 namespace referee::cli {

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engines/system.h"
+#include "event/tournament.h"
 #include "games/registry.h"
-#include "tournament.h"
 
 namespace referee::cli {
 

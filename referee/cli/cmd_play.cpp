@@ -5,9 +5,9 @@
 #include <iostream>
 #include <optional>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engines/engine_config.h"
-#include "play.h"
+#include "match/play.h"
 
 namespace referee::cli {
 

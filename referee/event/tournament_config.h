@@ -10,7 +10,7 @@
 
 #include "engines/engine_config.h"
 #include "games/expected.h"
-#include "time_control.h"
+#include "match/time_control.h"
 
 namespace referee {
 

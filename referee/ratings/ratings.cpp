@@ -18,7 +18,7 @@
 // optimum) projected on the centred ratings: C = P F⁻¹ P with P = I - 11ᵀ/n. Without prior F is
 // singular along 1 and C is its pseudo-inverse, (F + c11ᵀ)⁻¹ - 11ᵀ/(c n²). error95 = 1.96 √Cii.
 // LOS of an engine over the next one down = Φ((Ra - Rb) / √(Caa + Cbb - 2Cab)).
-#include "ratings.h"
+#include "ratings/ratings.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "report.h"
+#include "ratings/report.h"
 
 #include <map>
 
-#include "ratings.h"
+#include "ratings/ratings.h"
 
 namespace referee {
 

@@ -1,4 +1,4 @@
-#include "tournament.h"
+#include "event/tournament.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,9 +8,9 @@
 #include <set>
 #include <thread>
 
-#include "engine_session.h"
-#include "match.h"
-#include "schedule.h"
+#include "event/schedule.h"
+#include "match/engine_session.h"
+#include "match/match.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
 

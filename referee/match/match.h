@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "engine_session.h"
 #include "games/game.h"
+#include "match/engine_session.h"
+#include "match/time_control.h"
 #include "storage/store.h"
-#include "time_control.h"
 
 namespace referee {
 

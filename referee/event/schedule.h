@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "event/tournament_config.h"
 #include "games/expected.h"
 #include "games/game.h"
-#include "tournament_config.h"
 
 namespace referee {
 

@@ -1,5 +1,5 @@
 // The console game of `referee play`: see play.h for both screens and every decision.
-#include "play.h"
+#include "match/play.h"
 
 #include <chrono>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "games/mancala.h"
-#include "match.h"
+#include "match/match.h"
 #include "protocol/messages.h"
 
 namespace referee {

@@ -1,4 +1,4 @@
-#include "match.h"
+#include "match/match.h"
 
 #include "protocol/messages.h"
 

@@ -1,4 +1,4 @@
-#include "replay.h"
+#include "match/replay.h"
 
 #include "games/game.h"
 

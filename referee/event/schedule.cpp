@@ -1,4 +1,4 @@
-#include "schedule.h"
+#include "event/schedule.h"
 
 #include <random>
 

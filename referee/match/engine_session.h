@@ -14,9 +14,9 @@
 
 #include "engines/process.h"
 #include "games/game.h"
+#include "match/time_control.h"
 #include "protocol/messages.h"
 #include "storage/store.h"
-#include "time_control.h"
 
 namespace referee {
 

@@ -4,13 +4,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
+#include "event/tournament.h"
 #include "games/game.h"
-#include "replay.h"
-#include "report.h"
-#include "tournament.h"
+#include "match/replay.h"
+#include "ratings/report.h"
 
 namespace referee::cli {
 

@@ -1,4 +1,4 @@
-#include "engine_session.h"
+#include "match/engine_session.h"
 
 #include <algorithm>
 
