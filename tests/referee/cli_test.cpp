@@ -185,7 +185,7 @@ TEST_CASE("cli: a tournament file, then ratings, export and verify on its databa
 
   auto verify = referee_cmd({"verify", "--db", db});
   CHECK(verify.status == 0);
-  CHECK(verify.out == "2 games replayed, 0 mismatches\n");
+  CHECK(verify.out == "integrity: ok\n2 games replayed, 0 mismatches\n");
 
   // A tampered move is found by verify.
   {
@@ -194,6 +194,7 @@ TEST_CASE("cli: a tournament file, then ratings, export and verify on its databa
   }
   auto tampered = referee_cmd({"verify", "--db", db});
   CHECK(tampered.status == 1);
+  CHECK(contains(tampered.out, "integrity: ok\n"));
   CHECK(contains(tampered.out, "MISMATCH game "));
   CHECK(contains(tampered.out, "2 games replayed, 2 mismatches"));
 }
@@ -218,18 +219,65 @@ TEST_CASE("cli: match runs engines given on the command line") {
   one_error_line(tc, "'fast'");
 }
 
-TEST_CASE("cli: a tournament with a missing engine binary scores nothing and says why") {
+TEST_CASE("cli: an engine that cannot start: status 3, the reason per engine, nothing stored") {
   rtest::TempDir dir;
   const auto file = tournament_file(dir, "", dir.file("no-such-engine"));
   auto r = referee_cmd({"tournament", file, "-q"});
   INFO(r.out << r.err);
-  // The event itself ran: status 0; the games that could not be played are counted and explained.
-  CHECK(r.status == 0);
-  CHECK(contains(r.out, "0 played now, 2 not played"));
-  one_error_line(r, "notice: engine 'm1': cannot start engine '" + dir.file("no-such-engine"));
+  CHECK(r.status == 3);
+  CHECK(contains(r.out, "games: 2 scheduled, 0 done before, 0 played now, 2 not played\n"));
+  CHECK(contains(r.out, "not played: 2 games: engine 'm1' cannot start: cannot start engine '" +
+                            dir.file("no-such-engine")));
+  auto err = rtest::lines_of(r.err);
+  REQUIRE(err.size() == 2);
+  CHECK(contains(err[0], "notice: engine 'm1' cannot start: "));
+  CHECK(err[1] == "referee: 2 of 2 games not played (see the 'not played' lines)");
   auto verify = referee_cmd({"verify", "--db", dir.file("t.db")});
   CHECK(verify.status == 0);
-  CHECK(verify.out == "2 games replayed, 0 mismatches\n");  // unfinished, not scored
+  CHECK(verify.out == "integrity: ok\n0 games replayed, 0 mismatches\n");
+}
+
+TEST_CASE("cli: without a terminal, the engine check and a started and finished line per game") {
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir, "", rtest::kMock);
+  auto r = referee_cmd({"tournament", file});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  auto lines = rtest::lines_of(r.err);
+  int engines = 0, started = 0, finished = 0;
+  for (const auto& l : lines) {
+    engines += l.rfind("engine m", 0) == 0;
+    started += l.rfind("started  slot ", 0) == 0;
+    finished += l.rfind("finished slot ", 0) == 0;
+    if (l.rfind("finished slot ", 0) == 0) {
+      CHECK(contains(l, "score m0 "));  // a running score for a two-engine event
+      CHECK(contains(l, " games/s  ETA "));
+      CHECK_FALSE(contains(l, " 0.00 games/s"));
+    }
+  }
+  CHECK(engines == 2);
+  CHECK(started == 2);
+  CHECK(finished == 2);
+}
+
+TEST_CASE("cli: a finished line names the engine that forfeited and why") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("crash.toml");
+  rtest::write_text(path, "name = \"crash\"\ndatabase = \"" + dir.file("c.db") +
+                              "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0\"\n"
+                              "concurrency = 1\nmax_crashes = 5\n[[engine]]\nname = \"a\"\n"
+                              "command = \"" +
+                              rtest::kMock +
+                              "\"\n[[engine]]\nname = \"b\"\n"
+                              "command = \"" +
+                              rtest::kMock + "\"\nargs = [\"--crash-on-go\"]\n");
+  auto r = referee_cmd({"tournament", path});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  int forfeits = 0;
+  for (const auto& l : rtest::lines_of(r.err))
+    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b forfeits: ");
+  CHECK(forfeits == 2);
 }
 
 TEST_CASE("cli: tournament file errors") {

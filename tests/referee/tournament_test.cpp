@@ -1,9 +1,10 @@
 // referee/tournament: real tournament runs with the mock engine and the example engines: every
 // game lands in the database with its result and replays to it; a second run replays nothing;
-// a run stopped midway (stop flag, or games left "running" by a killed process) is completed by
-// the next; engines that crash every game are withdrawn and the event goes on; engines that fail
-// to start or do not play the game leave their games unscored; concurrency; a changed schedule
-// under the same name is refused.
+// a run stopped midway (stop flag, or a claim left by a killed process) is completed by the next;
+// several runs at once share the schedule, each slot finished once; engines that crash every game
+// are withdrawn and the event goes on; engines that fail to start or do not declare the game
+// leave their games unplayed (decided once, at the engine check); a full disk stops the event and
+// the next run completes it; a changed specification under the same name is refused.
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "games/game.h"
+#include "referee/event/event_spec.h"
 #include "referee/event/schedule.h"
 #include "referee/event/tournament.h"
 #include "referee/match/replay.h"
@@ -130,7 +132,8 @@ TEST_CASE("tournament: a double round robin stores every game; a second run play
   CHECK(first.scheduled == 12);
   CHECK(first.played == 12);
   CHECK(first.already_done == 0);
-  CHECK(first.skipped == 0);
+  CHECK(first.not_played == 0);
+  CHECK(first.complete());
   CHECK_FALSE(first.interrupted);
   CHECK(first.messages.empty());
   CHECK(first.plies == 12 * 20);
@@ -167,7 +170,7 @@ TEST_CASE("tournament: two games at once") {
   c.concurrency = 2;
   auto s = run(c);
   CHECK(s.played == 12);
-  CHECK(s.skipped == 0);
+  CHECK(s.not_played == 0);
   check_database(c, 12);
 }
 
@@ -213,34 +216,50 @@ TEST_CASE("tournament: a stopped run is completed by the next one") {
   check_database(c, 8);
 }
 
-TEST_CASE("tournament: games left running by a killed run are closed and replayed") {
+TEST_CASE("tournament: a claim left by a killed run expires; its game is kept as interrupted") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1")}, "awale:maxplies=10", 1);
   auto schedule = make_schedule(c);
   REQUIRE(schedule.ok());
   {
+    // A process claims slot 0 with a short lease, begins its game, and is killed.
     auto store = storage::Store::open(c.database);
     REQUIRE(store.ok());
-    auto tid = store->open_tournament(c.name, schedule_fingerprint(c));
-    REQUIRE(tid.ok());
+    auto event = store->open_event(c.name, event_spec(c), schedule_fingerprint(c),
+                                   slot_records(c, *schedule));
+    REQUIRE(event.ok());
+    auto owner = store->register_owner({"killed", "host", 1, "tournament"});
+    REQUIRE(owner.ok());
+    auto claims = store->claim_slots(*owner, event->id, 1, 300, {});
+    REQUIRE(claims.ok());
+    REQUIRE(claims->size() == 1);
     storage::GameRecord rec;
-    rec.tournament_id = *tid;
-    rec.slot = 1;
-    rec.game = (*schedule)[1].game;
-    rec.players = {"m1", "m0"};
-    rec.opening = (*schedule)[1].opening;
-    REQUIRE(store->begin_game(rec).ok());  // status "running": its process was killed
+    rec.tournament_id = event->id;
+    rec.slot = 0;
+    rec.game = (*schedule)[0].game;
+    rec.players = {"m0", "m1"};
+    rec.opening = (*schedule)[0].opening;
+    rec.owner = *owner;
+    auto id = store->begin_game(rec);
+    REQUIRE(id.ok());
+    storage::MoveRecord first{1, 1, (*schedule)[0].opening[0], -1, -1, "", "opening", ""};
+    REQUIRE(store->add_move(*id, first).ok());
   }
-  auto s = run(c);
-  CHECK(s.played == 2);
+  RunOptions o;
+  o.lease_ms = 1000;
+  auto s = run_tournament(c, o);
+  REQUIRE(s.ok());
+  CHECK(s->played == 2);  // the run waited for the dead claim to expire, then played it
+  CHECK(s->complete());
   auto games = stored(c, false);
   REQUIRE(games.size() == 3);
   int closed = 0;
   for (const auto& g : games)
     if (g.status == "unfinished") {
       ++closed;
-      CHECK(g.slot == 1);
+      CHECK(g.slot == 0);
       CHECK(g.termination == "interrupted");
+      CHECK(contains(g.reason, "stopped renewing the claim"));
     }
   CHECK(closed == 1);
   check_database(c, 2);
@@ -258,7 +277,9 @@ TEST_CASE("tournament: an engine that crashes every game is withdrawn; the event
   CHECK(contains(s.messages[0], "engine 'crasher' withdrawn after 2 failures in a row"));
   CHECK(contains(s.messages[0], "exit 3"));
   CHECK(s.played == 4 + 2);  // m0-m1 games, and the crasher's two forfeits
-  CHECK(s.skipped == 6);
+  CHECK(s.not_played == 6);
+  REQUIRE(s.not_played_reasons.size() == 1);
+  CHECK(contains(s.not_played_reasons[0], "6 games: engine 'crasher' withdrawn after 2"));
   auto finished = stored(c, true);
   CHECK(count_with(finished, "crasher") == 2);
   for (const auto& g : finished) {
@@ -274,31 +295,25 @@ TEST_CASE("tournament: an engine that crashes every game is withdrawn; the event
   check_database(c, 6);
 }
 
-TEST_CASE("tournament: an engine that fails to start leaves its games unscored") {
+TEST_CASE("tournament: an engine that fails to start is found before the first game") {
   rtest::TempDir dir;
   SECTION("missing binary") {
     auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"),
                              engine_of("ghost", dir.file("no-such-engine"))});
     auto s = run(c);
     CHECK(s.played == 2);
-    CHECK(s.skipped == 4);
-    auto all = stored(c, false);
-    int nostart = 0;
-    for (const auto& g : all) {
-      if (g.status == "finished") {
-        CHECK(count_with({g}, "ghost") == 0);
-      } else {
-        ++nostart;
-        CHECK(g.termination == "nostart");
-        CHECK(contains(g.reason, "no-such-engine"));
-      }
-    }
-    CHECK(nostart == 3);  // the fourth is skipped once the engine is withdrawn
-    REQUIRE(s.messages.size() == 2);
-    CHECK(contains(s.messages[0], "engine 'ghost': cannot start engine"));
-    CHECK(contains(s.messages[0], "no-such-engine"));
-    CHECK(contains(s.messages[0], "not scored"));
-    CHECK(contains(s.messages[1], "engine 'ghost' withdrawn after 3 failures in a row"));
+    CHECK(s.not_played == 4);
+    CHECK_FALSE(s.complete());
+    REQUIRE(s.engines.size() == 3);  // one line per engine
+    CHECK(contains(s.engines[0], "engine m0: id name"));
+    CHECK(contains(s.engines[2], "engine ghost: cannot start"));
+    CHECK(contains(s.engines[2], "no-such-engine"));
+    REQUIRE(s.messages.size() == 1);
+    CHECK(contains(s.messages[0], "engine 'ghost' cannot start"));
+    REQUIRE(s.not_played_reasons.size() == 1);
+    CHECK(contains(s.not_played_reasons[0], "4 games: engine 'ghost' cannot start"));
+    // Its games are not stored at all: they stay to be played by a later run.
+    for (const auto& g : stored(c, false)) CHECK(count_with({g}, "ghost") == 0);
     check_database(c, 2);
   }
   SECTION("no ugiok in time") {
@@ -307,19 +322,15 @@ TEST_CASE("tournament: an engine that fails to start leaves its games unscored")
     auto c = config_of(dir, {mock_engine("m0"), mute});
     auto s = run(c);
     CHECK(s.played == 0);
-    CHECK(s.skipped == 2);
+    CHECK(s.not_played == 2);
     REQUIRE(s.messages.size() == 1);  // told once, not once per game
-    CHECK(contains(s.messages[0], "engine 'mute': "));
-    CHECK(contains(s.messages[0], "failed to start: no ugiok within 150 ms"));
-    for (const auto& g : stored(c, false)) {
-      CHECK(g.status == "unfinished");
-      CHECK(g.termination == "nostart");
-      CHECK(contains(g.reason, "no ugiok within 150 ms"));
-    }
+    CHECK(contains(s.messages[0], "engine 'mute' cannot start: "));
+    CHECK(contains(s.messages[0], "no ugiok within 150 ms"));
+    CHECK(stored(c, false).empty());
   }
 }
 
-TEST_CASE("tournament: an engine that does not declare the game is not scored in it") {
+TEST_CASE("tournament: a game an engine does not declare is skipped once, never stored") {
   rtest::TempDir dir;
   auto c = config_of(
       dir,
@@ -327,12 +338,32 @@ TEST_CASE("tournament: an engine that does not declare the game is not scored in
       "oware", 1);
   auto s = run(c);
   CHECK(s.played == 0);
-  CHECK(s.skipped == 2);
-  for (const auto& g : stored(c, false)) {
-    CHECK(g.status == "unfinished");
-    CHECK(g.termination == "unsupported");
-    CHECK(contains(g.reason, "'python' does not declare oware"));
-  }
+  CHECK(s.not_played == 2);
+  REQUIRE(s.engines.size() == 2);
+  CHECK(contains(s.engines[1], "engine python: "));
+  CHECK(contains(s.engines[1], "does not declare oware"));
+  REQUIRE(s.not_played_reasons.size() == 1);
+  CHECK(s.not_played_reasons[0] == "2 games: engine 'python' does not declare oware");
+  CHECK(stored(c, false).empty());
+  // A second run decides nothing again and stores nothing.
+  auto again = run(c);
+  CHECK(again.not_played == 2);
+  CHECK(again.engines.empty());  // no engine started: nothing left to play
+  CHECK(again.not_played_reasons == s.not_played_reasons);
+  CHECK(stored(c, false).empty());
+}
+
+TEST_CASE("tournament: options an engine rejects are reported at the engine check") {
+  rtest::TempDir dir;
+  auto picky = engine_of("picky", ENGINES_DIR "/random_engine", {"--seed", "3"});
+  picky.config.options["Bogus"] = "7";
+  auto c = config_of(dir, {mock_engine("m0"), picky}, "awale:maxplies=6", 1);
+  auto s = run(c);
+  CHECK(s.played == 2);
+  REQUIRE(s.engines.size() == 2);
+  CHECK(contains(s.engines[1], "options rejected: Bogus"));
+  REQUIRE(s.messages.size() == 1);
+  CHECK(contains(s.messages[0], "engine 'picky' rejected options: Bogus"));
 }
 
 TEST_CASE("tournament: an engine that never answers isready forfeits by stall") {
@@ -371,24 +402,68 @@ TEST_CASE("tournament: the example engines play a full event that replays") {
   check_database(c, 2);
 }
 
-TEST_CASE("tournament: a changed schedule under the same name is refused") {
+TEST_CASE("tournament: a changed specification under the same name is refused") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1")}, "awale:maxplies=4", 1);
   run(c);
-  auto changed = c;
-  changed.cycles = 2;
-  RunOptions o;
-  auto s = run_tournament(changed, o);
-  REQUIRE_FALSE(s.ok());
-  INFO(s.error());
-  CHECK(contains(s.error(), "\"event\""));
-  CHECK(contains(s.error(), "different"));
-  CHECK(contains(s.error(), "give it a new name or use another database"));
-  CHECK_FALSE(contains(s.error(), "\n"));
-  CHECK(stored(c, false).size() == 2);  // nothing played
+  auto refused = [&](const TournamentConfig& changed, const std::string& what) {
+    RunOptions o;
+    auto s = run_tournament(changed, o);
+    REQUIRE_FALSE(s.ok());
+    INFO(s.error());
+    CHECK(contains(s.error(), "\"event\""));
+    CHECK(contains(s.error(), "different specification (" + what + ")"));
+    CHECK(contains(s.error(), "give it a new name or use another database"));
+    CHECK_FALSE(contains(s.error(), "\n"));
+    CHECK(stored(c, false).size() == 2);  // nothing played
+  };
+  auto cycles = c;
+  cycles.cycles = 2;
+  refused(cycles, "cycles");
+  auto command = c;
+  command.engines[1].config.command = ENGINES_DIR "/random_engine";
+  refused(command, "engine 'm1': command");
+  auto args = c;
+  args.engines[0].config.args = {"--slow-ms=1"};
+  refused(args, "engine 'm0': args");
+  auto options = c;
+  options.engines[0].config.options["Depth"] = "3";
+  refused(options, "engine 'm0': options");
+  auto tc = c;
+  tc.tc = *parse_time_control("5+0");
+  refused(tc, "tc");
+  auto engine_tc = c;
+  engine_tc.engines[1].tc = *parse_time_control("5+0");
+  refused(engine_tc, "engine 'm1': tc");
   // Changing only how games are run is a resume.
   auto rerun = c;
   rerun.concurrency = 2;
-  rerun.tc = *parse_time_control("5+0");
+  rerun.max_crashes = 9;
+  rerun.engines[0].config.start_timeout_ms = 20000;
   CHECK(run(rerun).already_done == 2);
+}
+
+TEST_CASE("tournament: the specification stored with the event rebuilds the event") {
+  rtest::TempDir dir;
+  auto c = config_of(dir, {mock_engine("m0", {"--slow-ms=1"}), mock_engine("m1")},
+                     "awale:maxplies=4", 3);
+  c.engines[0].config.options["Depth"] = "3";
+  c.engines[0].config.env["X"] = "1";
+  c.engines[1].tc = *parse_time_control("5+0.1");
+  c.openings.book_lines = {{"1", "7"}};
+  c.withdraw_on_time = true;
+  const std::string spec = event_spec(c);
+  auto back = config_from_spec(spec);
+  REQUIRE(back.ok());
+  CHECK(event_spec(*back) == spec);
+  CHECK(back->engines[0].config.options.at("Depth") == "3");
+  CHECK(spec_changes(spec, spec).empty());
+  CHECK_FALSE(config_from_spec("{\"name\": 3}").ok());
+  // Slots of one opening played in both seatings share a pair.
+  auto schedule = make_schedule(c);
+  REQUIRE(schedule.ok());
+  auto slots = slot_records(c, *schedule);
+  REQUIRE(slots.size() == 6);
+  for (std::size_t i = 0; i < slots.size(); ++i) CHECK(slots[i].pair == static_cast<int>(i / 2));
+  CHECK(slots[1].seats == std::vector<std::string>{"m1", "m0"});
 }
