@@ -109,6 +109,9 @@ void Recorder::run() {
       while (end < batch.size() && !batch[end].alone) ++end;
       const bool grouped = end - i > 1 && store_.begin_batch().ok();
       for (; i < end; ++i) {
+        // After a failure, queued writes are dropped: a game's moves in the file stay a
+        // contiguous prefix (never a later move without the one before it).
+        if (failed()) continue;
         auto status = batch[i].write(store_);
         if (!status) fail(failures, status.error());
       }

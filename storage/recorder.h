@@ -9,8 +9,9 @@
 //   transaction, after the writes queued before them are committed: their answer is what the file
 //   holds, so a game is counted only once its finish is committed.
 // - Any failed write is a storage failure: it is kept (take_errors, first_error) and the
-//   on_failure callback is called once, so the runner can stop the event. The writes after it are
-//   still tried (a logical error in one write does not lose the others).
+//   on_failure callback is called once, so the runner can stop the event. The queued writes after
+//   it are dropped (a game's moves stay a contiguous prefix); synchronous calls are still tried
+//   (releasing claims, reading what was stored).
 #pragma once
 
 #include <chrono>

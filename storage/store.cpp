@@ -921,6 +921,14 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
     ClaimEnd end = ClaimEnd::Released;
     Status st = Ok{};
     if (finished && held) {
+      // A game is done only with every move in the file (a failed batch may have lost some).
+      SQLite::Statement moves(db, "SELECT count(*) FROM moves WHERE game_id = ?");
+      moves.bind(1, static_cast<std::int64_t>(game_id));
+      moves.executeStep();
+      const std::int64_t stored = moves.getColumn(0).getInt64();
+      if (stored != result.plies)
+        return Error{impl_->path + ": cannot " + what + ": " + std::to_string(stored) + " of its " +
+                     std::to_string(result.plies) + " moves are stored"};
       st = write_finish(db, impl_->path, game_id, result, true);
       end = ClaimEnd::Done;
     } else if (finished) {

@@ -409,10 +409,6 @@ std::map<int, EngineSession> check_engines(
     }
     const auto& id = session->identity();
     line += "id name '" + id.name + "'";
-    std::string declared;
-    for (const auto& g : id.games) declared += (declared.empty() ? "" : " ") + g.name;
-    line += ", games " +
-            (declared.empty() ? std::string(config.protocol0 ? "(plain UGI)" : "none") : declared);
     // Games of the event it does not declare: their slots are decided here, once.
     std::string first_declared;
     for (const auto& spec : sh.config.games) {
@@ -420,6 +416,7 @@ std::map<int, EngineSession> check_engines(
       if (!game) continue;
       if (session->declares(game->name())) {
         if (first_declared.empty()) first_declared = spec;
+        line += "; plays " + game->name();
         continue;
       }
       std::vector<std::int64_t> slots;

@@ -5,6 +5,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
 #include <thread>
@@ -399,4 +400,152 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") 
   auto finished = store->games({});
   REQUIRE(finished.ok());
   CHECK(finished->size() == 8u);
+}
+
+namespace {
+
+// A program started in the background, stdin from /dev/null, output into files of `dir`.
+struct Background {
+  pid_t pid = -1;
+  std::string out_path, err_path;
+};
+
+Background start_referee(const std::vector<std::string>& args, const rtest::TempDir& dir,
+                         const std::string& tag) {
+  Background b;
+  b.out_path = dir.file(tag + ".out");
+  b.err_path = dir.file(tag + ".err");
+  std::vector<std::string> text = {REFEREE_BIN};
+  text.insert(text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  b.pid = ::fork();
+  if (b.pid == 0) {
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(b.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(b.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execv(REFEREE_BIN, argv.data());
+    ::_exit(127);
+  }
+  return b;
+}
+
+rtest::RunResult wait_for(const Background& b) {
+  rtest::RunResult r;
+  int status = 0;
+  if (::waitpid(b.pid, &status, 0) != b.pid) return r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = rtest::read_text(b.out_path);
+  r.err = rtest::read_text(b.err_path);
+  return r;
+}
+
+// "N played now" of a summary line.
+long played_now(const std::string& out) {
+  auto at = out.find(" played now");
+  if (at == std::string::npos) return -1;
+  auto start = out.rfind(' ', at - 1);
+  return std::stol(out.substr(start + 1, at - start - 1));
+}
+
+// A file of `engines` mock engines, `cycles` cycles of awale:maxplies=`plies`.
+std::string event_file(const rtest::TempDir& dir, int engines, int cycles, int plies,
+                       const std::string& engine_args = "") {
+  const std::string path = dir.file("shared.toml");
+  std::string text = "name = \"shared\"\ndatabase = \"" + dir.file("shared.db") +
+                     "\"\ngames = [\"awale:maxplies=" + std::to_string(plies) +
+                     "\"]\ntc = \"10+0.1\"\ncycles = " + std::to_string(cycles) +
+                     "\nconcurrency = 1\n[openings]\nrandom_plies = 2\n";
+  for (int e = 0; e < engines; ++e)
+    text += "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + rtest::kMock +
+            "\"\n" + engine_args;
+  rtest::write_text(path, text);
+  return path;
+}
+
+// Every slot of the event finished exactly once; nothing else rated; the file verifies.
+void check_exactly_once(const std::string& db, std::size_t scheduled) {
+  SQLite::Database sql(db, SQLite::OPEN_READONLY);
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots WHERE state = 'done'").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(DISTINCT slot) FROM games WHERE status = 'finished'")
+            .getInt64() == static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots s JOIN games g ON g.id = s.game_id WHERE "
+                       "g.slot = s.slot AND g.status = 'finished'")
+            .getInt64() == static_cast<std::int64_t>(scheduled));
+  auto verify = referee_cmd({"verify", "--db", db});
+  CHECK(verify.status == 0);
+  CHECK(contains(verify.out, "integrity: ok\n"));
+}
+
+}  // namespace
+
+TEST_CASE("cli: two and four tournament processes at once finish exactly the schedule") {
+  for (int processes : {2, 4}) {
+    INFO(processes << " processes");
+    rtest::TempDir dir;
+    const auto file = event_file(dir, 4, 2, 20);  // 6 pairings x 2 seatings x 2 cycles = 24
+    std::vector<Background> runs;
+    for (int p = 0; p < processes; ++p)
+      runs.push_back(start_referee({"tournament", file, "-q"}, dir, "run" + std::to_string(p)));
+    long played = 0;
+    for (const auto& b : runs) {
+      auto r = wait_for(b);
+      INFO(r.out << r.err);
+      CHECK(r.status == 0);
+      CHECK(r.err.empty());
+      CHECK(contains(r.out, "games: 24 scheduled, "));
+      CHECK(contains(r.out, " 0 not played\n"));
+      played += played_now(r.out);
+    }
+    CHECK(played == 24);
+    check_exactly_once(dir.file("shared.db"), 24);
+    auto ratings = referee_cmd({"ratings", "--db", dir.file("shared.db")});
+    CHECK(contains(ratings.out, "awale (24 games)"));
+  }
+}
+
+TEST_CASE("cli: a process killed mid-event leaves claims that expire; the next run plays them") {
+  rtest::TempDir dir;
+  const auto file = event_file(dir, 2, 4, 10, "args = [\"--slow-ms=20\"]\n");  // 8 games
+  const std::string db = dir.file("shared.db");
+  auto victim = start_referee({"tournament", file, "-q", "--lease", "1"}, dir, "victim");
+  // Wait for a finished game and another one under way, then SIGKILL.
+  bool ready = false;
+  for (int i = 0; i < 1000 && !ready; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    try {
+      SQLite::Database sql(db, SQLite::OPEN_READONLY);
+      ready =
+          sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt() >= 1 &&
+          sql.execAndGet(
+                 "SELECT count(*) FROM games g JOIN moves m ON m.game_id = g.id "
+                 "WHERE g.status = 'running'")
+                  .getInt() >= 3;
+    } catch (const std::exception&) {
+    }
+  }
+  REQUIRE(ready);
+  ::kill(victim.pid, SIGKILL);
+  auto killed = wait_for(victim);
+  CHECK(killed.status == 128 + SIGKILL);
+  auto next = referee_cmd({"tournament", file, "-q", "--lease", "1"});
+  INFO(next.out << next.err);
+  CHECK(next.status == 0);
+  CHECK(contains(next.out, " 0 not played\n"));
+  check_exactly_once(db, 8);
+  SQLite::Database sql(db, SQLite::OPEN_READONLY);
+  // The half-played game of the killed process is kept, as interrupted.
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'unfinished' AND termination = "
+                       "'interrupted' AND reason LIKE '%stopped renewing the claim%'")
+            .getInt() == 1);
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'running'").getInt() == 0);
 }

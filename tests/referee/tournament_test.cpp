@@ -5,6 +5,8 @@
 // are withdrawn and the event goes on; engines that fail to start or do not declare the game
 // leave their games unplayed (decided once, at the engine check); a full disk stops the event and
 // the next run completes it; a changed specification under the same name is refused.
+#include <SQLiteCpp/Database.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -466,4 +468,49 @@ TEST_CASE("tournament: the specification stored with the event rebuilds the even
   REQUIRE(slots.size() == 6);
   for (std::size_t i = 0; i < slots.size(); ++i) CHECK(slots[i].pair == static_cast<int>(i / 2));
   CHECK(slots[1].seats == std::vector<std::string>{"m1", "m0"});
+}
+
+TEST_CASE("tournament: a full disk stops the event; the next run completes it exactly") {
+  rtest::TempDir dir;
+  auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("m2")},
+                     "awale:maxplies=20", 4);  // 24 games
+  long pages = 0;
+  {
+    auto store = storage::Store::open(c.database);
+    REQUIRE(store.ok());
+    auto schedule = make_schedule(c);
+    REQUIRE(
+        store
+            ->open_event(c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule))
+            .ok());
+    SQLite::Database sql(c.database, SQLite::OPEN_READONLY);
+    pages = sql.execAndGet("PRAGMA page_count").getInt();
+  }
+  RunOptions o;
+  o.store_options.max_page_count = pages + 6;  // room for a few games only
+  std::ostringstream progress;
+  o.progress = &progress;
+  auto full = run_tournament(c, o);
+  REQUIRE(full.ok());
+  INFO(progress.str());
+  CHECK(contains(full->storage_error, c.database));
+  CHECK(contains(full->storage_error, "full"));
+  CHECK_FALSE(contains(full->storage_error, "\n"));
+  CHECK(full->played > 0);
+  CHECK(full->played < 24);
+  CHECK_FALSE(full->interrupted);
+  // The summary counts only games whose finish is in the file, and adds up.
+  CHECK(static_cast<std::int64_t>(stored(c, true).size()) == full->played);
+  CHECK(full->already_done + full->played + full->not_played == 24);
+  bool told = false;
+  for (const auto& r : full->not_played_reasons)
+    told = told || contains(r, "the event stopped on a storage failure");
+  CHECK(told);
+
+  auto again = run(c);  // room again
+  CHECK(again.storage_error.empty());
+  CHECK(again.already_done == full->played);
+  CHECK(again.played == 24 - full->played);
+  CHECK(again.complete());
+  check_database(c, 24);
 }
