@@ -768,6 +768,7 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
     row.created = true;
     insert_slots(db, row.id, slots);
     finish_event_if_complete(db, row.id);  // an empty schedule is finished at once
+    if (slots.empty()) row.state = "finished";
     tx.commit();
     return row;
   } catch (const std::exception& e) {
@@ -846,21 +847,22 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
     SQLite::Statement take(db,
                            "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
                            " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
-    // The game a dead owner left running is kept as interrupted.
+    // The game a dead owner (or a v2 run) left running is kept as interrupted.
     SQLite::Statement orphan(
         db,
         "UPDATE games SET status = 'unfinished', termination = 'interrupted', reason = ?"
         " WHERE tournament_id = ? AND slot = ? AND status = 'running'");
     for (Claim& c : out) {
-      if (c.slot.state == "claimed") {
-        orphan.tryReset();
-        orphan.bind(1, "its process stopped renewing the claim (owner " +
-                           std::to_string(c.slot.owner.value_or(0)) +
-                           "); the slot is played again");
-        orphan.bind(2, static_cast<std::int64_t>(c.tournament_id));
-        orphan.bind(3, static_cast<std::int64_t>(c.slot.slot));
-        orphan.exec();
-      }
+      // No game of a slot being claimed can still be played: any left running is an orphan.
+      orphan.tryReset();
+      orphan.bind(1, c.slot.state == "claimed"
+                         ? "its process stopped renewing the claim (owner " +
+                               std::to_string(c.slot.owner.value_or(0)) +
+                               "); the slot is played again"
+                         : std::string("the run stopped before the game ended"));
+      orphan.bind(2, static_cast<std::int64_t>(c.tournament_id));
+      orphan.bind(3, static_cast<std::int64_t>(c.slot.slot));
+      orphan.exec();
       take.tryReset();
       take.bind(1, static_cast<std::int64_t>(owner));
       take.bind(2, now + lease_ms);
