@@ -80,7 +80,7 @@ std::string open_error(const std::string& path, const SQLite::Exception& e) {
     case SQLITE_NOTADB:
       return path + " is not a SQLite database (or is encrypted)";
     case SQLITE_CORRUPT:
-      return path + " is corrupt (" + e.what() + ")";
+      return path + " is corrupt (" + e.what() + "); nothing was written to it";
     case SQLITE_CANTOPEN:
       return "cannot open " + path + " (" + e.what() + ")";
     case SQLITE_READONLY:
@@ -193,11 +193,13 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
   }
 }
 
-// Read-only: SQLITE_OPEN_READONLY, so nothing is created or changed. Where the file or its
-// directory is not writable and there is no write-ahead log to read, SQLite cannot create the
-// -shm file a WAL reader needs: the file is then opened `immutable` (no locks, no -shm), which is
-// safe because nobody can be writing it (a writer would need that directory). A -wal with frames
-// in a read-only directory is read through SQLite's own read-only WAL support.
+// Read-only: SQLITE_OPEN_READONLY, so the database file is never created or changed. Where the
+// file or its directory is not writable and there is no write-ahead log to read, SQLite cannot
+// create the -shm file a WAL reader needs: the file is then opened `immutable` (no locks, no
+// -shm), which is safe because nobody can be writing it (a writer would need that directory). A
+// -wal with frames in a read-only directory is read through SQLite's read-only WAL support, which
+// needs its -shm file there too. In a writable directory the open is a plain read-only one, safe
+// beside a running tournament; SQLite may then leave its empty -wal/-shm side files.
 Expected<Store> Store::open_read_only(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -208,6 +210,10 @@ Expected<Store> Store::open_read_only(const std::string& path) {
   const auto wal_size = fs::file_size(path + "-wal", ec);
   const bool has_wal = !ec && wal_size > 0;
   const bool immutable = !writable && !has_wal;
+  if (!writable && has_wal && !fs::exists(path + "-shm", ec))
+    return Error{path + ": its write-ahead log " + path +
+                 "-wal cannot be read without its -shm file in a read-only directory (copy the "
+                 "files to a writable directory)"};
   try {
     std::string open_name = path;
     int flags = SQLite::OPEN_READONLY;

@@ -51,9 +51,9 @@ int run_and_report(const TournamentConfig& config, bool quiet, double lease_seco
     return 1;
   }
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
-  storage::OpenOptions read_only;
-  read_only.read_only = true;
-  if (auto store = storage::Store::open(config.database, read_only)) {
+  storage::OpenOptions again;
+  again.check_integrity = false;  // checked before the run; a plain open leaves no side files
+  if (auto store = storage::Store::open(config.database, again)) {
     storage::GameFilter filter;
     filter.tournament_id = summary->tournament_id;
     if (auto games = store->games(filter)) std::cout << "\n" << ratings_report(*games);

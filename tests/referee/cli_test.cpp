@@ -3,11 +3,16 @@
 // and of ratings, export and verify on a database with games; damaged, foreign-version and
 // unwritable databases.
 #include <SQLiteCpp/Database.h>
+#include <sqlite3.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <map>
 #include <thread>
 
 #include "games/game.h"
@@ -388,7 +393,23 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") 
   REQUIRE(WIFEXITED(status));
   INFO(rtest::read_text(out_path) << rtest::read_text(err_path));
   CHECK(WEXITSTATUS(status) == 130);
-  CHECK(contains(rtest::read_text(out_path), "interrupted: run the same command again"));
+  const std::string out = rtest::read_text(out_path);
+  CHECK(contains(out, "interrupted: run the same command again"));
+  // The summary adds up: scheduled = done before + played now + not played, with the reason.
+  long numbers[4] = {-1, -1, -1, -1};
+  REQUIRE(std::sscanf(out.substr(out.find("games: ")).c_str(),
+                      "games: %ld scheduled, %ld done before, %ld played now, %ld not played",
+                      &numbers[0], &numbers[1], &numbers[2], &numbers[3]) == 4);
+  CHECK(numbers[0] == 8);
+  CHECK(numbers[1] == 0);
+  CHECK(numbers[2] >= 2);
+  CHECK(numbers[1] + numbers[2] + numbers[3] == 8);
+  CHECK(contains(out, "not played: " + std::to_string(numbers[3]) + " games: interrupted\n"));
+  {
+    auto store = referee::storage::Store::open(db);
+    REQUIRE(store.ok());
+    CHECK(static_cast<long>(store->games({})->size()) == numbers[2]);
+  }
 
   auto again = referee_cmd({"tournament", path, "-q"});
   CHECK(again.status == 0);
@@ -548,4 +569,178 @@ TEST_CASE("cli: a process killed mid-event leaves claims that expire; the next r
                        "'interrupted' AND reason LIKE '%stopped renewing the claim%'")
             .getInt() == 1);
   CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'running'").getInt() == 0);
+}
+
+namespace {
+
+// Runs the referee unable to write: as user nobody when the tests run as root (root writes
+// through any permission), else as this user (the permissions are enough).
+rtest::RunResult referee_unprivileged(const std::vector<std::string>& args) {
+  rtest::TempDir scratch;
+  ::chmod(scratch.path().c_str(), 0777);
+  const std::string out_path = scratch.file("out"), err_path = scratch.file("err");
+  std::vector<std::string> text = {REFEREE_BIN};
+  text.insert(text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(125);
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (in < 0 || out < 0 || err < 0) ::_exit(126);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execv(REFEREE_BIN, argv.data());
+    ::_exit(127);
+  }
+  rtest::RunResult r;
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = rtest::read_text(out_path);
+  r.err = rtest::read_text(err_path);
+  return r;
+}
+
+// Every file of a directory with its bytes.
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    out[e.path().filename().string()] = rtest::read_text(e.path().string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only directory") {
+  for (const bool with_wal : {false, true}) {
+    INFO((with_wal ? "with a write-ahead log" : "a clean file"));
+    rtest::TempDir dir;
+    ::chmod(dir.path().c_str(), 0755);
+    const std::string ro = dir.file("ro");
+    std::filesystem::create_directory(ro);
+    const std::string db = ro + "/t.db";
+    const auto file = tournament_file(dir);
+    REQUIRE(referee_cmd({"tournament", file, "-q", "--db", db}).status == 0);
+    if (with_wal) {
+      // A committed change left in the write-ahead log (no checkpoint when the connection closes).
+      SQLite::Database sql(db, SQLite::OPEN_READWRITE);
+      sqlite3_db_config(sql.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+      sql.exec("PRAGMA wal_autocheckpoint = 0");
+      sql.exec("UPDATE tournaments SET name = 'renamed in the log'");
+    }
+    CHECK(std::filesystem::exists(db + "-wal") == with_wal);
+    for (const auto& e : std::filesystem::directory_iterator(ro)) ::chmod(e.path().c_str(), 0444);
+    ::chmod(ro.c_str(), 0555);
+    const auto before = snapshot(ro);
+
+    auto ratings = referee_unprivileged({"ratings", "--db", db});
+    INFO(ratings.err);
+    CHECK(ratings.status == 0);
+    CHECK(contains(ratings.out, "awale (2 games)"));
+    auto pgn = referee_unprivileged({"export", "--format", "pgn", "--db", db});
+    CHECK(pgn.status == 0);
+    CHECK(contains(pgn.out, with_wal ? "[Event \"renamed in the log\"]" : "[Event \"cli event\"]"));
+    auto csv = referee_unprivileged({"export", "--format", "csv", "--db", db});
+    CHECK(csv.status == 0);
+    CHECK(rtest::lines_of(csv.out).size() == 3);
+    auto verify = referee_unprivileged({"verify", "--db", db});
+    CHECK(verify.status == 0);
+    CHECK(verify.out == "integrity: ok\n2 games replayed, 0 mismatches\n");
+    auto missing = referee_unprivileged({"ratings", "--db", ro + "/none.db"});
+    CHECK(missing.status == 1);
+    one_error_line(missing, "no database '" + ro + "/none.db'");
+    // A command that writes is refused with one line, the file untouched.
+    auto write = referee_unprivileged({"tournament", file, "-q", "--db", db});
+    CHECK(write.status == 1);
+    CHECK(rtest::lines_of(write.err).size() == 1);
+    CHECK(snapshot(ro) == before);  // nothing created, nothing changed
+    if (with_wal) {
+      ::chmod(ro.c_str(), 0755);
+      std::filesystem::remove(db + "-shm");
+      ::chmod(ro.c_str(), 0555);
+      auto no_shm = referee_unprivileged({"ratings", "--db", db});
+      CHECK(no_shm.status == 1);
+      one_error_line(no_shm, "cannot be read without its -shm file in a read-only directory");
+    }
+    ::chmod(ro.c_str(), 0755);
+  }
+}
+
+TEST_CASE("cli: commands that only read never create a database") {
+  rtest::TempDir dir;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"ratings", "--db", dir.file("a.db")},
+           {"export", "--format", "csv", "--db", dir.file("a.db")},
+           {"verify", "--db", dir.file("a.db")}}) {
+    auto r = referee_cmd(args);
+    CHECK(r.status == 1);
+    one_error_line(r, "no database '" + dir.file("a.db") + "'");
+  }
+  CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("cli: a database damaged in the middle is refused before any write; verify says so") {
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir);
+  const std::string db = dir.file("t.db");
+  REQUIRE(referee_cmd({"tournament", file, "-q"}).status == 0);
+  // More games, so that the file has pages in the middle to damage.
+  for (int i = 0; i < 3; ++i) {
+    std::string text = rtest::read_text(file);
+    text.replace(text.find("\"cli event\""), 11,
+                 "\"cli event " + std::to_string(i) + "\"\ncycles = 4");
+    const std::string more = dir.file("more.toml");
+    rtest::write_text(more, text);
+    REQUIRE(referee_cmd({"tournament", more, "-q"}).status == 0);
+  }
+  std::string bytes = rtest::read_text(db);
+  const std::size_t page = 4096, pages = bytes.size() / page;
+  REQUIRE(pages > 24);
+  // 16 pages in the middle overwritten with random bytes.
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (std::size_t p = pages / 2 - 8; p < pages / 2 + 8; ++p)
+    for (std::size_t i = 0; i < page; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      bytes[p * page + i] = static_cast<char>(x & 0xFF);
+    }
+  rtest::write_text(db, bytes);
+  auto run = referee_cmd({"tournament", file, "-q"});
+  CHECK(run.status == 1);
+  one_error_line(run, db + " is corrupt (");
+  CHECK(contains(run.err, "nothing was written to it"));
+  CHECK(rtest::read_text(db) == bytes);
+  auto verify = referee_cmd({"verify", "--db", db});
+  INFO(verify.out << verify.err);
+  CHECK(verify.status == 1);
+  CHECK(rtest::read_text(db) == bytes);
+  CHECK((contains(verify.out, "integrity: ") || contains(verify.err, "corrupt")));
+  CHECK_FALSE(contains(verify.out, "integrity: ok"));
+}
+
+TEST_CASE("cli: a game an engine does not declare: status 3, decided once, never stored") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("oware.toml");
+  rtest::write_text(path, "name = \"undeclared\"\ndatabase = \"" + dir.file("u.db") +
+                              "\"\ngames = [\"awale:maxplies=6\", \"oware\"]\ntc = \"10+0\"\n"
+                              "concurrency = 1\n[[engine]]\nname = \"m\"\ncommand = \"" +
+                              rtest::kMock + "\"\n[[engine]]\nname = \"py\"\ncommand = \"" +
+                              SOURCE_DIR + "/examples/engines/random_engine.py\"\n");
+  for (int run = 0; run < 2; ++run) {
+    auto r = referee_cmd({"tournament", path, "-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(contains(r.out, "not played: 2 games: engine 'py' does not declare oware\n"));
+    CHECK(contains(r.err, "referee: 2 of 4 games not played"));
+    SQLite::Database sql(dir.file("u.db"), SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM games").getInt() == 2);  // the awale games only
+    CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE game LIKE 'oware%'").getInt() == 0);
+    CHECK(sql.execAndGet("SELECT count(*) FROM slots WHERE state = 'skipped'").getInt() == 2);
+  }
 }
