@@ -20,6 +20,7 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -122,6 +123,43 @@ const char* const kGameWhere =
     " AND (?3 = 0 OR g.status = 'finished')"
     " AND (?4 IS NULL OR g.id = ?4)";
 
+// The per-game statements of events and claims, prepared once per connection. A method that uses
+// them holds a Resets guard so that every statement it stepped is reset when it returns: a
+// half-stepped SELECT would otherwise keep an old read snapshot open on the connection.
+class StatementCache {
+ public:
+  explicit StatementCache(SQLite::Database& db) : db_(db) {}
+  SQLite::Statement& get(const std::string& sql) {
+    auto& slot = statements_[sql];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db_, sql);
+    slot->tryReset();
+    slot->clearBindings();
+    used_.push_back(slot.get());
+    return *slot;
+  }
+  void reset_used() {
+    for (auto* q : used_) q->tryReset();
+    used_.clear();
+  }
+  SQLite::Database& db() { return db_; }
+
+ private:
+  SQLite::Database& db_;
+  std::map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
+  std::vector<SQLite::Statement*> used_;
+};
+
+class Resets {
+ public:
+  explicit Resets(StatementCache& cache) : cache_(cache) {}
+  Resets(const Resets&) = delete;
+  Resets& operator=(const Resets&) = delete;
+  ~Resets() { cache_.reset_used(); }
+
+ private:
+  StatementCache& cache_;
+};
+
 }  // namespace
 
 struct Store::Impl {
@@ -131,6 +169,8 @@ struct Store::Impl {
   // Cached statements (destroyed before db: declared after it).
   std::optional<SQLite::Statement> insert_move, insert_log, insert_game, ensure_engine,
       insert_player;
+
+  StatementCache cache{db};
 
   Impl(const std::string& file, const std::string& open_name, int flags)
       : path(file), db(open_name, flags, kBusyTimeoutMs) {}
@@ -423,10 +463,10 @@ namespace {
 
 // The body of finish_game, inside the caller's transaction. Throws on SQLite errors; returns an
 // error for records that do not fit the game.
-Status write_finish(SQLite::Database& db, const std::string& path, std::int64_t game_id,
+Status write_finish(StatementCache& cache, const std::string& path, std::int64_t game_id,
                     const GameRecord& result, bool finished) {
   const std::string what = "finish game " + std::to_string(game_id);
-  SQLite::Statement count(db, "SELECT count(*) FROM game_players WHERE game_id = ?");
+  auto& count = cache.get("SELECT count(*) FROM game_players WHERE game_id = ?");
   count.bind(1, static_cast<std::int64_t>(game_id));
   count.executeStep();
   const std::size_t players = static_cast<std::size_t>(count.getColumn(0).getInt());
@@ -439,9 +479,9 @@ Status write_finish(SQLite::Database& db, const std::string& path, std::int64_t 
   if (!result.scores.empty() && result.scores.size() != players)
     return Error{path + ": cannot " + what + ": " + std::to_string(result.scores.size()) +
                  " scores for " + std::to_string(players) + " players"};
-  SQLite::Statement g(db,
-                      "UPDATE games SET status = ?, termination = ?, reason = ?, finished_at = ?, "
-                      "plies = ? WHERE id = ?");
+  auto& g = cache.get(
+      "UPDATE games SET status = ?, termination = ?, reason = ?, finished_at = ?, "
+      "plies = ? WHERE id = ?");
   g.bind(1, finished ? "finished" : "unfinished");
   g.bind(2, result.termination);
   g.bind(3, result.reason);
@@ -449,8 +489,7 @@ Status write_finish(SQLite::Database& db, const std::string& path, std::int64_t 
   g.bind(5, static_cast<std::int64_t>(result.plies));
   g.bind(6, static_cast<std::int64_t>(game_id));
   g.exec();
-  SQLite::Statement p(db,
-                      "UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
+  auto& p = cache.get("UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
   for (std::size_t seat = 0; seat < players; ++seat) {
     p.tryReset();
     if (finished && seat < result.ranks.size())
@@ -472,9 +511,10 @@ Status write_finish(SQLite::Database& db, const std::string& path, std::int64_t 
 
 Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   try {
+    Resets resets(impl_->cache);
     WriteTx tx(impl_->db);
     Status st =
-        write_finish(impl_->db, impl_->path, game_id, result, result.status != "unfinished");
+        write_finish(impl_->cache, impl_->path, game_id, result, result.status != "unfinished");
     if (!st) return st;
     tx.commit();
     return Ok{};
@@ -690,11 +730,11 @@ const char* const kSlotColumns =
     "s.reason";
 
 // Marks the event finished once no slot is left to play.
-void finish_event_if_complete(SQLite::Database& db, std::int64_t event) {
-  SQLite::Statement q(db,
-                      "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
-                      " WHERE id = ?2 AND state <> 'finished' AND NOT EXISTS (SELECT 1 FROM slots"
-                      " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
+void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
+  auto& q = cache.get(
+      "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
+      " WHERE id = ?2 AND state <> 'finished' AND NOT EXISTS (SELECT 1 FROM slots"
+      " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
   q.bind(1, now_utc());
   q.bind(2, static_cast<std::int64_t>(event));
   q.exec();
@@ -726,6 +766,7 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
   if (name.empty()) return Error{impl_->path + ": an event needs a name"};
   try {
     auto& db = impl_->db;
+    Resets resets(impl_->cache);
     WriteTx tx(db);
     EventRow row;
     row.name = name;
@@ -754,7 +795,7 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
           " g.tournament_id = ?1 AND g.slot = slots.slot AND g.status = 'finished')");
       done.bind(1, static_cast<std::int64_t>(row.id));
       done.exec();
-      finish_event_if_complete(db, row.id);
+      finish_event_if_complete(impl_->cache, row.id);
       tx.commit();
       row.spec = spec;
       return row;
@@ -773,7 +814,7 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
     row.state = "running";
     row.created = true;
     insert_slots(db, row.id, slots);
-    finish_event_if_complete(db, row.id);  // an empty schedule is finished at once
+    finish_event_if_complete(impl_->cache, row.id);  // an empty schedule is finished at once
     if (slots.empty()) row.state = "finished";
     tx.commit();
     return row;
@@ -829,33 +870,57 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
                                                 const std::vector<std::string>& exclude_engines) {
   try {
     auto& db = impl_->db;
+    Resets resets(impl_->cache);
     WriteTx tx(db);
     const auto now = static_cast<std::int64_t>(now_ms());
-    SQLite::Statement pick(
-        db, std::string("SELECT s.tournament_id, ") + kSlotColumns +
-                " FROM slots s JOIN tournaments t ON t.id = s.tournament_id"
-                " WHERE t.state IN ('queued', 'running') AND (?1 IS NULL OR s.tournament_id = ?1)"
-                " AND (s.state = 'pending' OR (s.state = 'claimed' AND s.lease_expires_at < ?2))"
-                " AND NOT EXISTS (SELECT 1 FROM json_each(s.seats) a, json_each(?3) b"
-                " WHERE a.value = b.value)"
-                " ORDER BY t.priority DESC, s.tournament_id, s.slot LIMIT ?4");
-    bind_optional(pick, 1, event);
-    pick.bind(2, now);
-    pick.bind(3, to_json(exclude_engines));
-    pick.bind(4, max);
-    std::vector<Claim> out;
-    while (pick.executeStep()) {
-      Claim c;
-      c.tournament_id = pick.getColumn(0).getInt64();
-      c.slot = read_slot(pick, 1);
-      out.push_back(std::move(c));
+    // Events in the order they are served, then per event the expired claims and the pending
+    // slots, each through the (state, tournament_id, slot) index: a claim costs the same on the
+    // first slot of an event and on its last.
+    std::vector<std::int64_t> events;
+    {
+      auto& q = impl_->cache.get(
+          "SELECT id FROM tournaments WHERE state IN ('queued', 'running') AND"
+          " (?1 IS NULL OR id = ?1) ORDER BY priority DESC, id");
+      bind_optional(q, 1, event);
+      while (q.executeStep()) events.push_back(q.getColumn(0).getInt64());
     }
-    SQLite::Statement take(db,
-                           "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
-                           " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
+    const std::string excluded = to_json(exclude_engines);
+    auto pick_sql = [](const char* state_test) {
+      return std::string("SELECT ") + kSlotColumns +
+             " FROM slots s INDEXED BY slots_by_state WHERE s.state = " + state_test +
+             " AND s.tournament_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM"
+             " json_each(s.seats) a, json_each(?3) b WHERE a.value = b.value))"
+             " ORDER BY s.slot LIMIT ?4";
+    };
+    auto& expired = impl_->cache.get(pick_sql("'claimed' AND s.lease_expires_at < ?2"));
+    auto& pending = impl_->cache.get(pick_sql("'pending' AND ?2 = ?2"));
+    std::vector<Claim> out;
+    for (std::int64_t e : events) {
+      std::vector<Claim> found;
+      for (SQLite::Statement* q : {&expired, &pending}) {
+        q->tryReset();
+        q->bind(1, static_cast<std::int64_t>(e));
+        q->bind(2, now);
+        q->bind(3, excluded);
+        q->bind(4, max - static_cast<int>(out.size()));
+        while (q->executeStep()) {
+          Claim c;
+          c.tournament_id = e;
+          c.slot = read_slot(*q, 0);
+          found.push_back(std::move(c));
+        }
+      }
+      std::sort(found.begin(), found.end(),
+                [](const Claim& a, const Claim& b) { return a.slot.slot < b.slot.slot; });
+      for (auto& c : found)
+        if (static_cast<int>(out.size()) < max) out.push_back(std::move(c));
+      if (static_cast<int>(out.size()) >= max) break;
+    }
+    auto& take = impl_->cache.get(
+        "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
+        " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
     // The game a dead owner (or a v2 run) left running is kept as interrupted.
-    SQLite::Statement orphan(
-        db,
+    auto& orphan = impl_->cache.get(
         "UPDATE games SET status = 'unfinished', termination = 'interrupted', reason = ?"
         " WHERE tournament_id = ? AND slot = ? AND status = 'running'");
     for (Claim& c : out) {
@@ -888,15 +953,16 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
 
 Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
   try {
+    Resets resets(impl_->cache);
     WriteTx tx(impl_->db);
     const auto now = static_cast<std::int64_t>(now_ms());
-    SQLite::Statement renew(impl_->db,
-                            "UPDATE slots SET lease_expires_at = ? WHERE owner = ? AND state ="
-                            " 'claimed'");
+    auto& renew = impl_->cache.get(
+        "UPDATE slots SET lease_expires_at = ? WHERE owner = ? AND state ="
+        " 'claimed'");
     renew.bind(1, now + lease_ms);
     renew.bind(2, static_cast<std::int64_t>(owner));
     const int n = renew.exec();
-    SQLite::Statement beat(impl_->db, "UPDATE owners SET heartbeat_at = ? WHERE id = ?");
+    auto& beat = impl_->cache.get("UPDATE owners SET heartbeat_at = ? WHERE id = ?");
     beat.bind(1, now);
     beat.bind(2, static_cast<std::int64_t>(owner));
     beat.exec();
@@ -912,9 +978,9 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
   const std::string what = "finish game " + std::to_string(game_id);
   try {
     auto& db = impl_->db;
+    Resets resets(impl_->cache);
     WriteTx tx(db);
-    SQLite::Statement find(
-        db,
+    auto& find = impl_->cache.get(
         "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g LEFT JOIN slots s ON"
         " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?");
     find.bind(1, static_cast<std::int64_t>(game_id));
@@ -930,14 +996,14 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
     Status st = Ok{};
     if (finished && held) {
       // A game is done only with every move in the file (a failed batch may have lost some).
-      SQLite::Statement moves(db, "SELECT count(*) FROM moves WHERE game_id = ?");
+      auto& moves = impl_->cache.get("SELECT count(*) FROM moves WHERE game_id = ?");
       moves.bind(1, static_cast<std::int64_t>(game_id));
       moves.executeStep();
       const std::int64_t stored = moves.getColumn(0).getInt64();
       if (stored != result.plies)
         return Error{impl_->path + ": cannot " + what + ": " + std::to_string(stored) + " of its " +
                      std::to_string(result.plies) + " moves are stored"};
-      st = write_finish(db, impl_->path, game_id, result, true);
+      st = write_finish(impl_->cache, impl_->path, game_id, result, true);
       end = ClaimEnd::Done;
     } else if (finished) {
       GameRecord lost = result;
@@ -945,25 +1011,25 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
       lost.reason = "the claim on slot " + std::to_string(slot) +
                     " expired and was taken by another process before the game ended (it ended: " +
                     result.reason + ")";
-      st = write_finish(db, impl_->path, game_id, lost, false);
+      st = write_finish(impl_->cache, impl_->path, game_id, lost, false);
       end = ClaimEnd::Lost;
     } else {
-      st = write_finish(db, impl_->path, game_id, result, false);
+      st = write_finish(impl_->cache, impl_->path, game_id, result, false);
       end = held ? ClaimEnd::Released : ClaimEnd::Lost;
     }
     if (!st) return Error{st.error()};
     if (held) {
-      SQLite::Statement up(
-          db, end == ClaimEnd::Done
-                  ? "UPDATE slots SET state = 'done', game_id = ?1, lease_expires_at = 0"
-                    " WHERE tournament_id = ?2 AND slot = ?3"
-                  : "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                    " WHERE tournament_id = ?2 AND slot = ?3 AND ?1 = ?1");
+      auto& up = impl_->cache.get(
+          end == ClaimEnd::Done
+              ? "UPDATE slots SET state = 'done', game_id = ?1, lease_expires_at = 0"
+                " WHERE tournament_id = ?2 AND slot = ?3"
+              : "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                " WHERE tournament_id = ?2 AND slot = ?3 AND ?1 = ?1");
       up.bind(1, static_cast<std::int64_t>(game_id));
       up.bind(2, static_cast<std::int64_t>(event));
       up.bind(3, static_cast<std::int64_t>(slot));
       up.exec();
-      if (end == ClaimEnd::Done) finish_event_if_complete(db, event);
+      if (end == ClaimEnd::Done) finish_event_if_complete(impl_->cache, event);
     }
     tx.commit();
     return end;
@@ -991,6 +1057,7 @@ Status Store::release_slot(std::int64_t event, std::int64_t slot, std::int64_t o
 Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64_t>& slots,
                                 const std::string& reason) {
   try {
+    Resets resets(impl_->cache);
     WriteTx tx(impl_->db);
     SQLite::Statement q(impl_->db,
                         "UPDATE slots SET state = 'skipped', reason = ?, owner = NULL,"
@@ -1004,7 +1071,7 @@ Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64
       q.bind(3, static_cast<std::int64_t>(slot));
       n += q.exec();
     }
-    finish_event_if_complete(impl_->db, event);
+    finish_event_if_complete(impl_->cache, event);
     tx.commit();
     return n;
   } catch (const std::exception& e) {
