@@ -6,6 +6,7 @@
 // leave their games unplayed (decided once, at the engine check); a full disk stops the event and
 // the next run completes it; a changed specification under the same name is refused.
 #include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -513,4 +514,96 @@ TEST_CASE("tournament: a full disk stops the event; the next run completes it ex
   CHECK(again.played == 24 - full->played);
   CHECK(again.complete());
   check_database(c, 24);
+}
+
+TEST_CASE("tournament: time losses are shown but withdraw only with withdraw_on_time") {
+  for (const bool withdraw : {false, true}) {
+    INFO("withdraw_on_time = " << withdraw);
+    rtest::TempDir dir;
+    auto c = config_of(dir, {mock_engine("m0"), mock_engine("slow", {"--stall-after-go=1"})},
+                       "awale:maxplies=6", 3);
+    c.tc = *parse_time_control("movetime=20,margin=20");
+    c.max_crashes = 2;
+    c.withdraw_on_time = withdraw;
+    std::ostringstream progress;
+    auto s = run(c, nullptr, &progress);
+    CHECK(s.played == (withdraw ? 2 : 6));
+    CHECK(s.not_played == (withdraw ? 4 : 0));
+    for (const auto& g : stored(c, true)) CHECK(g.termination == "time");
+    CHECK(contains(progress.str(), "(time: slow forfeits: "));
+    if (withdraw) {
+      REQUIRE(s.messages.size() == 1);
+      CHECK(
+          contains(s.messages[0], "engine 'slow' withdrawn after 2 failures in a row (last: time"));
+    } else {
+      CHECK(s.messages.empty());
+    }
+  }
+}
+
+TEST_CASE("tournament: withdraw_on_time is read from the tournament file") {
+  rtest::TempDir dir;
+  const std::string base = "name = \"w\"\ngames = [\"awale\"]\ntc = \"10+0\"\n";
+  const std::string engines =
+      "[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = "
+      "\"b\"\ncommand = \"y\"\n";
+  rtest::write_text(dir.file("on.toml"), base + "withdraw_on_time = true\n" + engines);
+  auto on = load_tournament_file(dir.file("on.toml"));
+  REQUIRE(on.ok());
+  CHECK(on->withdraw_on_time);
+  rtest::write_text(dir.file("off.toml"), base + engines);
+  CHECK_FALSE(load_tournament_file(dir.file("off.toml"))->withdraw_on_time);
+  rtest::write_text(dir.file("bad.toml"), base + "withdraw_on_time = \"yes\"\n" + engines);
+  auto bad = load_tournament_file(dir.file("bad.toml"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(contains(bad.error(), "'withdraw_on_time' must be true or false"));
+}
+
+TEST_CASE("tournament: heartbeats keep the claims of long games under a short lease") {
+  rtest::TempDir dir;
+  // Games of about a second under a 300 ms lease: without renewals the other run would take them.
+  auto c =
+      config_of(dir, {mock_engine("m0", {"--slow-ms=40"}), mock_engine("m1", {"--slow-ms=40"})},
+                "awale:maxplies=24", 2);
+  RunOptions o;
+  o.lease_ms = 300;
+  Expected<RunSummary> a = Error{""}, b = Error{""};
+  // A watcher: every claim it sees must have a lease in the future (renewed every lease/4).
+  std::atomic<bool> done{false};
+  int claims_seen = 0, expired_seen = 0;
+  std::thread watcher([&] {
+    while (!done) {
+      std::this_thread::sleep_for(Millis(20));
+      try {
+        SQLite::Database sql(c.database, SQLite::OPEN_READONLY);
+        const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+        SQLite::Statement q(sql, "SELECT lease_expires_at FROM slots WHERE state = 'claimed'");
+        while (q.executeStep()) {
+          ++claims_seen;
+          expired_seen += q.getColumn(0).getInt64() < now - 100;  // 100 ms of slack for load
+        }
+      } catch (const std::exception&) {  // not created yet
+      }
+    }
+  });
+  std::thread other([&] { b = run_tournament(c, o); });
+  a = run_tournament(c, o);
+  other.join();
+  done = true;
+  watcher.join();
+  CHECK(claims_seen > 10);
+  CHECK(expired_seen == 0);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->messages.empty());  // no claim lost
+  CHECK(b->messages.empty());
+  CHECK(a->played + b->played == 4);
+  CHECK(a->played > 0);
+  CHECK(b->played > 0);
+  CHECK(a->complete());
+  CHECK(b->complete());
+  CHECK(stored(c, false).size() == 4);  // nothing played twice, nothing abandoned
+  check_database(c, 4);
 }
