@@ -110,7 +110,8 @@ void print_line(Shared& sh, const std::string& what, bool finished_game) {
         static_cast<long long>(done), static_cast<long long>(s.scheduled),
         s.scheduled ? 100.0 * static_cast<double>(done) / static_cast<double>(s.scheduled) : 100.0,
         rate, rate > 0 ? duration_text(static_cast<double>(left) / rate).c_str() : "?");
-    line += tail;
+    // On a terminal the counter comes first: the line is cut to the terminal's width.
+    line = sh.options.progress_is_tty ? std::string(tail + 2) + "  " + what : line + tail;
   }
   if (sh.options.progress_is_tty) {
     if (line.size() > 110) line.resize(110);
