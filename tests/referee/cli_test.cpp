@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -743,4 +744,73 @@ TEST_CASE("cli: a game an engine does not declare: status 3, decided once, never
     CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE game LIKE 'oware%'").getInt() == 0);
     CHECK(sql.execAndGet("SELECT count(*) FROM slots WHERE state = 'skipped'").getInt() == 2);
   }
+}
+
+namespace {
+
+// A small tmpfs for a real full disk; unmounted when done. Needs root and mount rights.
+class SmallDisk {
+ public:
+  explicit SmallDisk(const std::string& dir) : dir_(dir) {
+    mounted_ =
+        ::geteuid() == 0 &&
+        std::system(("mount -t tmpfs -o size=512k tmpfs '" + dir + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~SmallDisk() {
+    if (mounted_) [[maybe_unused]]
+      int r = std::system(("umount '" + dir_ + "'").c_str());
+  }
+  SmallDisk(const SmallDisk&) = delete;
+  SmallDisk& operator=(const SmallDisk&) = delete;
+  bool mounted() const { return mounted_; }
+  bool grow() { return std::system(("mount -o remount,size=64m '" + dir_ + "'").c_str()) == 0; }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("cli: a full disk stops the event: one line, status 1; the next run completes it") {
+  rtest::TempDir dir;
+  const std::string disk = dir.file("disk");
+  std::filesystem::create_directory(disk);
+  SmallDisk small(disk);
+  if (!small.mounted()) {
+    WARN("no rights to mount a small tmpfs here: the in-process full-disk test covers this");
+    return;
+  }
+  const std::string db = disk + "/t.db";
+  const auto file = tournament_file(dir, "", rtest::kMock);
+  std::string text = rtest::read_text(file);
+  text.replace(text.find("\"cli event\""), 11, "\"cli event\"\ncycles = 100");  // 200 games
+  rtest::write_text(file, text);
+  auto full = referee_cmd({"tournament", file, "-q", "--db", db});
+  INFO(full.out << full.err);
+  CHECK(full.status == 1);
+  auto err = rtest::lines_of(full.err);
+  REQUIRE(err.size() == 1);
+  CHECK(contains(err[0], "referee: storage failure, the event stopped ("));
+  CHECK(contains(err[0], db));
+  long numbers[4] = {-1, -1, -1, -1};
+  REQUIRE(std::sscanf(full.out.substr(full.out.find("games: ")).c_str(),
+                      "games: %ld scheduled, %ld done before, %ld played now, %ld not played",
+                      &numbers[0], &numbers[1], &numbers[2], &numbers[3]) == 4);
+  CHECK(numbers[0] == 200);
+  CHECK(numbers[2] < 200);
+  CHECK(numbers[1] + numbers[2] + numbers[3] == 200);
+  {
+    SQLite::Database sql(db, SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt() ==
+          numbers[2]);
+  }
+  REQUIRE(small.grow());
+  auto again = referee_cmd({"tournament", file, "-q", "--db", db});
+  INFO(again.out << again.err);
+  CHECK(again.status == 0);
+  CHECK(contains(again.out, "games: 200 scheduled, " + std::to_string(numbers[2]) +
+                                " done before, " + std::to_string(200 - numbers[2]) +
+                                " played now, 0 not played"));
+  check_exactly_once(db, 200);
 }
