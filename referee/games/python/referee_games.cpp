@@ -10,11 +10,12 @@
 // - A State is a mutable value: apply() plays in place, child() returns a new state; copy(),
 //   copy.copy() and copy.deepcopy() all make an independent copy (the C++ copy constructor, so
 //   the repetition history comes along).
-// - __hash__ is State.hash(), the position's hash without the ply counters, and __eq__ is the
+// - __hash__ comes from State.hash(), the position's hash without the ply counters; __eq__ is the
 //   library's ==, which also compares the counters: equal states have equal hashes. States are
 //   mutable, so a state used as a dict key must not be changed afterwards.
 // - outcome() is None until the game is over, then an Outcome (scores, ranks, reason).
-// - perft() releases the GIL; nothing else does (every other call is short).
+// - perft() releases the GIL, counting on a copy of the state (so that other threads may use the
+//   original meanwhile); nothing else does (every other call is short).
 // - games() describes the registry (names, aliases, titles, every parameter with its default and
 //   its accepted values) so that an engine can declare every game without a table of its own.
 #include <pybind11/pybind11.h>
@@ -176,8 +177,9 @@ PYBIND11_MODULE(referee_games, m) {
           "perft",
           [](const State& s, int depth) {
             if (depth < 0 || depth > 64) throw py::value_error("perft depth must be from 0 to 64");
+            const State own = s;  // another thread may change `s` while the GIL is released
             py::gil_scoped_release release;
-            return s.perft(depth);
+            return own.perft(depth);
           },
           py::arg("depth"), "Number of move sequences of this length (the GIL is released).")
       .def("copy", [](const State& s) { return State(s); })
