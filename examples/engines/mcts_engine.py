@@ -195,7 +195,7 @@ def choose(state, limits):
                     max_depth=None if limits.depth is None else max(1, limits.depth))
     if len(search.root.untried) == 1:
         return search.root.untried[0]  # one move: nothing to search
-    deadline = limits.deadline()
+    deadline = None if limits.infinite else limits.deadline()
     iterations = None
     if limits.nodes is not None:
         iterations = max(1, limits.nodes)
