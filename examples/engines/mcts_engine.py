@@ -39,6 +39,8 @@ The search:
 """
 
 import gc
+import importlib
+import importlib.util
 import math
 import os
 import random
@@ -48,18 +50,12 @@ import time
 
 def _import_modules():
     """Imports referee_games and referee_engine, looking next to the repository if needed."""
-    try:
-        import referee_games  # noqa: F401
-        import referee_engine  # noqa: F401
-    except ImportError:
-        repo = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-        for folder in (os.path.join(repo, "protocol", "sdk", "python"),
-                       os.path.join(repo, "build", "python")):
-            if folder not in sys.path:
-                sys.path.append(folder)
-    import referee_games
-    import referee_engine
-    return referee_games, referee_engine
+    repo = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    for name, folder in (("referee_engine", os.path.join(repo, "protocol", "sdk", "python")),
+                         ("referee_games", os.path.join(repo, "build", "python"))):
+        if importlib.util.find_spec(name) is None and folder not in sys.path:
+            sys.path.append(folder)
+    return importlib.import_module("referee_games"), importlib.import_module("referee_engine")
 
 
 rg, sdk = _import_modules()
