@@ -1,4 +1,4 @@
-// Subcommands around events and the database: tournament, match, ratings, export, verify.
+// Subcommands around events and the database: tournament, match, export, verify.
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -190,26 +190,6 @@ std::optional<storage::Store> open_existing(const std::string& db, const char* c
 }
 
 }  // namespace
-
-int ratings(const Args& args) {
-  std::string db = "referee.db", game;
-  po::options_description desc("referee ratings [--game G] [--db FILE]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file")(
-      "game,g", po::value(&game), "only this game (name, e.g. awale)");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_existing(db, "ratings");
-  if (!store) return 1;
-  storage::GameFilter filter;
-  filter.game_prefix = game;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee ratings: " << games.error() << "\n";
-    return 1;
-  }
-  std::cout << ratings_report(*games);
-  return 0;
-}
 
 int export_games(const Args& args) {
   std::string db = "referee.db", format, game, output;

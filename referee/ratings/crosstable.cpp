@@ -136,7 +136,7 @@ Crosstable make_crosstable(const std::string& title,
 std::string crosstable_text(const std::vector<Crosstable>& tables) {
   std::string out;
   for (const auto& t : tables) {
-    out += t.title + " (" + std::to_string(t.games) + " games)\n";
+    out += t.title + " (" + text::count_of(t.games, "game") + ")\n";
     const std::size_t n = t.engines.size();
     std::map<std::pair<std::size_t, std::size_t>, std::string> cell;
     std::map<std::string, std::size_t> rank;

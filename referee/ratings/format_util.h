@@ -26,6 +26,11 @@ inline std::string percent(double share, int decimals = 1) {
   return fixed(100 * share, decimals) + "%";
 }
 
+// "1 game", "2 games".
+inline std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 // A share as a percentage as short as it is exact to four digits: 0.95 -> "95%", 0.999 -> "99.9%".
 inline std::string short_percent(double share) {
   char buf[32];

@@ -174,8 +174,8 @@ std::string report_text(const std::vector<RatingReport>& reports, const ReportOp
         anchor_seen = anchor_seen || (!o.anchor.empty() && x.name == o.anchor);
       }
     }
-    out += r.title + " (" + std::to_string(r.games) + " games, " + std::to_string(engines) +
-           " engines)\n";
+    out += r.title + " (" + text::count_of(r.games, "game") + ", " +
+           text::count_of(engines, "engine") + ")\n";
     out += "Elo: maximum likelihood, logistic (400 log10), draws as half points, ";
     out += o.prior_draws > 0 ? "prior " + text::fixed(o.prior_draws, 2) +
                                    " virtual draws per engine against the average"
