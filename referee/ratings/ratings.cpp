@@ -81,6 +81,11 @@ Prepared prepare(const std::vector<RatedGame>& games) {
   return p;
 }
 
+void unique_sorted(std::vector<std::size_t>& list) {
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+}
+
 // A group's fit before the anchor is applied.
 struct GroupFit {
   RatingGroup group;
@@ -132,13 +137,12 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   std::vector<bool> in_main(m, true);
   std::vector<std::size_t> tier(m, 0);
   if (options.prior_draws <= 0) {
-    std::vector<std::set<std::size_t>> scored(m);
-    for (const auto& r : results) {
-      if (r.score > 0) scored[r.i].insert(r.j);
-      if (r.score < 1) scored[r.j].insert(r.i);
-    }
     stats::Adjacency graph(m);
-    for (std::size_t i = 0; i < m; ++i) graph[i].assign(scored[i].begin(), scored[i].end());
+    for (const auto& r : results) {
+      if (r.score > 0) graph[r.i].push_back(r.j);
+      if (r.score < 1) graph[r.j].push_back(r.i);
+    }
+    for (auto& list : graph) unique_sorted(list);
     auto components = stats::strong_components(graph);
     if (components.size() > 1) {
       std::vector<int> component_of(m, 0);
@@ -272,15 +276,25 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
 
   // Draws between the main set's engines, against the fitted expected scores.
   {
-    std::map<std::tuple<std::size_t, std::size_t, int, int>, stats::DrawCell> cells;
-    for (std::size_t k = 0; k < main_results.size(); ++k) {
-      const auto& pr = problem.results[k];
-      auto& cell = cells[{pr.i, pr.j, pr.seat_i, pr.seat_j}];
-      cell.expected = fit.ok ? stats::expected_score(fit, pr) : 0.5;
+    // One cell per engine pair and seating (they share the expected score), by sorting.
+    std::vector<std::size_t> order(problem.results.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto key = [&](std::size_t k) {
+      const auto& r = problem.results[k];
+      return std::tie(r.i, r.j, r.seat_i, r.seat_j);
+    };
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    std::vector<stats::DrawCell> list;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const auto& pr = problem.results[order[k]];
+      if (k == 0 || key(order[k - 1]) != key(order[k])) {
+        list.push_back({});
+        list.back().expected = fit.ok ? stats::expected_score(fit, pr) : 0.5;
+      }
+      auto& cell = list.back();
       (pr.score == 1 ? cell.wins : pr.score == 0 ? cell.losses : cell.draws) += 1;
     }
-    std::vector<stats::DrawCell> list;
-    for (const auto& [key, cell] : cells) list.push_back(cell);
     out.group.draws = stats::estimate_draws(list, options.confidence);
   }
 
@@ -419,13 +433,11 @@ RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& optio
   if (p.names.empty()) return table;
   stats::Adjacency played(p.names.size());
   {
-    std::set<std::pair<std::size_t, std::size_t>> edges;
-    for (const auto& r : p.results)
-      if (edges.insert({r.i, r.j}).second) {
-        played[r.i].push_back(r.j);
-        played[r.j].push_back(r.i);
-        edges.insert({r.j, r.i});
-      }
+    for (const auto& r : p.results) {
+      played[r.i].push_back(r.j);
+      played[r.j].push_back(r.i);
+    }
+    for (auto& list : played) unique_sorted(list);
   }
   std::vector<GroupFit> fits;
   for (const auto& members : stats::connected_components(played))

@@ -142,13 +142,17 @@ std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecor
 std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
                                          const ReportOptions& options) {
   std::vector<RatingReport> out;
+  std::map<std::string, std::string> canonical;
   for (const auto& t : tables_by_game(games, options.min_games)) {
     RatingReport r;
     r.title = t.title;
     r.games = t.games.size();
     std::vector<RatedGame> rated;
+    rated.reserve(t.games.size());
     for (const auto* g : t.games) {
-      rated.push_back({g->players, g->ranks, canonical_game(g->game)});
+      auto it = canonical.find(g->game);
+      if (it == canonical.end()) it = canonical.emplace(g->game, canonical_game(g->game)).first;
+      rated.push_back({g->players, g->ranks, it->second});
       ++r.terminations[g->termination];
     }
     r.table = rate(rated, options.rating);
