@@ -151,20 +151,20 @@ FitResult fit_ratings(const FitProblem& problem) {
   Model model{n, params, std::max(0.0, problem.prior_draws), {}, {}};
   {
     // Sorted and merged rather than looked up in a map: a million results stay cache-friendly.
-    std::vector<Cell> all;
-    all.reserve(problem.results.size());
-    for (const auto& r : problem.results)
-      all.push_back(Cell{r.i, r.j, r.seat_i, r.seat_j, 1, r.score});
-    auto key = [](const Cell& c) { return std::tie(c.i, c.j, c.seat_i, c.seat_j); };
-    std::sort(all.begin(), all.end(),
-              [&](const Cell& a, const Cell& b) { return key(a) < key(b); });
-    for (const auto& c : all) {
-      if (!model.cells.empty() && key(model.cells.back()) == key(c)) {
-        model.cells.back().games += c.games;
-        model.cells.back().points += c.points;
-      } else {
-        model.cells.push_back(c);
-      }
+    const auto& results = problem.results;
+    std::vector<std::size_t> order(results.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto key = [&](std::size_t k) {
+      return std::tie(results[k].i, results[k].j, results[k].seat_i, results[k].seat_j);
+    };
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const PairResult& r = results[order[k]];
+      if (k == 0 || key(order[k - 1]) != key(order[k]))
+        model.cells.push_back(Cell{r.i, r.j, r.seat_i, r.seat_j, 0, 0});
+      model.cells.back().games += 1;
+      model.cells.back().points += r.score;
     }
     for (const auto& c : model.cells)
       model.diffs.push_back(diff_of(n, c.i, c.j, c.seat_i, c.seat_j));

@@ -99,12 +99,7 @@ struct GroupFit {
 // then the one nearest the middle of the ranking (so that bounds go both ways and say the most),
 // then the weaker (a lone winner over one loser is shown as a lower bound).
 std::size_t pick_main(const std::vector<std::vector<std::size_t>>& components,
-                      const std::vector<std::size_t>& ranks, const std::vector<Result>& results,
-                      const std::vector<int>& component_of) {
-  std::vector<double> inside(components.size(), 0);
-  for (const auto& r : results)
-    if (component_of[r.i] == component_of[r.j])
-      inside[static_cast<std::size_t>(component_of[r.i])] += 1;
+                      const std::vector<std::size_t>& ranks, const std::vector<double>& inside) {
   const auto last = static_cast<long>(components.size()) - 1;
   auto key = [&](std::size_t k) {
     const long off_middle = std::labs(2 * static_cast<long>(ranks[k]) - last);
@@ -123,14 +118,17 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   const std::size_t n_all = p.names.size();
   std::vector<int> local(n_all, -1);
   for (std::size_t k = 0; k < members.size(); ++k) local[members[k]] = static_cast<int>(k);
-  std::vector<Result> results;
-  for (const auto& r : p.results)
-    if (local[r.i] >= 0) {
-      Result l = r;
-      l.i = static_cast<std::size_t>(local[r.i]);
-      l.j = static_cast<std::size_t>(local[r.j]);
-      results.push_back(l);
-    }
+  // This group's results as indices into p.results (no copies: there may be millions), read
+  // through `at`, which renumbers the engines locally.
+  std::vector<std::size_t> mine;
+  for (std::size_t k = 0; k < p.results.size(); ++k)
+    if (local[p.results[k].i] >= 0) mine.push_back(k);
+  auto at = [&](std::size_t k) {
+    Result r = p.results[k];
+    r.i = static_cast<std::size_t>(local[r.i]);
+    r.j = static_cast<std::size_t>(local[r.j]);
+    return r;
+  };
   const std::size_t m = members.size();
 
   // The main set: all engines with a prior, else the chosen strongly connected component.
@@ -138,7 +136,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   std::vector<std::size_t> tier(m, 0);
   if (options.prior_draws <= 0) {
     stats::Adjacency graph(m);
-    for (const auto& r : results) {
+    for (std::size_t k : mine) {
+      const Result r = at(k);
       if (r.score > 0) graph[r.i].push_back(r.j);
       if (r.score < 1) graph[r.j].push_back(r.i);
     }
@@ -149,7 +148,13 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       for (std::size_t c = 0; c < components.size(); ++c)
         for (std::size_t v : components[c]) component_of[v] = static_cast<int>(c);
       const auto ranks = stats::component_ranks(graph, components);
-      const std::size_t main = pick_main(components, ranks, results, component_of);
+      std::vector<double> inside(components.size(), 0);
+      for (std::size_t k : mine) {
+        const Result r = at(k);
+        if (component_of[r.i] == component_of[r.j])
+          inside[static_cast<std::size_t>(component_of[r.i])] += 1;
+      }
+      const std::size_t main = pick_main(components, ranks, inside);
       for (std::size_t v = 0; v < m; ++v) {
         in_main[v] = component_of[v] == static_cast<int>(main);
         tier[v] = ranks[static_cast<std::size_t>(component_of[v])];
@@ -163,9 +168,11 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       main_index[v] = main_members.size();
       main_members.push_back(v);
     }
-  std::vector<Result> main_results;
-  for (const auto& r : results)
-    if (in_main[r.i] && in_main[r.j]) main_results.push_back(r);
+  std::vector<std::size_t> main_results;
+  for (std::size_t k : mine) {
+    const Result r = at(k);
+    if (in_main[r.i] && in_main[r.j]) main_results.push_back(k);
+  }
 
   // Seat parameters per variant, when no seat scored all or none of the points against another.
   std::vector<int> seat_base(p.variants.size(), -1);
@@ -173,7 +180,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   if (options.fit_seats) {
     std::map<std::tuple<int, int, int>, std::pair<double, double>> by_seats;  // points, games
     std::set<int> present;
-    for (const auto& r : main_results) {
+    for (std::size_t k : main_results) {
+      const Result r = at(k);
       auto& cell = by_seats[{r.variant, r.seat_i, r.seat_j}];
       cell.first += r.score;
       cell.second += 1;
@@ -205,7 +213,9 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
     problem.engines = main_members.size();
     problem.seat_params = seats ? seat_params : 0;
     problem.prior_draws = options.prior_draws;
-    for (const auto& r : main_results) {
+    problem.results.reserve(main_results.size());
+    for (std::size_t k : main_results) {
+      const Result r = at(k);
       stats::PairResult pr;
       pr.i = main_index[r.i];
       pr.j = main_index[r.j];
@@ -311,7 +321,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       // Logit offsets of v's results against the main set, and whether v won or lost them all.
       std::vector<double> offsets;
       bool all_won = true, all_lost = true;
-      for (const auto& res : results) {
+      for (std::size_t k : mine) {
+        const Result res = at(k);
         const bool v_first = res.i == v && in_main[res.j];
         const bool v_second = res.j == v && in_main[res.i];
         if (!v_first && !v_second) continue;
