@@ -235,9 +235,7 @@ int sprt(const Args& args) {
             << (paired ? "pentanomial" : "trinomial") << "): elo0 " << text::fixed(config.elo0, 2)
             << ", elo1 " << text::fixed(config.elo1, 2) << ", alpha " << config.alpha << ", beta "
             << config.beta << "\n";
-  std::cout << "LLR " << text::fixed(state.llr, 2) << " (bounds " << text::fixed(state.lower, 2)
-            << ", " << text::fixed(state.upper, 2) << "): " << stats::decision_name(state.decision)
-            << "\n";
+  std::cout << stats::sprt_line(state) << "\n";
   return 0;
 }
 

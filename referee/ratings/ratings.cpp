@@ -310,6 +310,11 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
 
   // Entries: finite ratings for the main set, bounds for the rest.
   const double tail = std::log((1 - options.confidence) / 2);
+  std::vector<std::vector<std::size_t>> against_main(m);  // results of outsiders against it
+  for (std::size_t k : mine) {
+    const Result r = at(k);
+    if (in_main[r.i] != in_main[r.j]) against_main[in_main[r.i] ? r.j : r.i].push_back(k);
+  }
   for (std::size_t v = 0; v < m; ++v) {
     Rating r = p.tallies[members[v]];
     int cov = -1;
@@ -321,11 +326,9 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       // Logit offsets of v's results against the main set, and whether v won or lost them all.
       std::vector<double> offsets;
       bool all_won = true, all_lost = true;
-      for (std::size_t k : mine) {
+      for (std::size_t k : against_main[v]) {
         const Result res = at(k);
-        const bool v_first = res.i == v && in_main[res.j];
-        const bool v_second = res.j == v && in_main[res.i];
-        if (!v_first && !v_second) continue;
+        const bool v_first = res.i == v;
         const std::size_t other = v_first ? res.j : res.i;
         const int seat_v = v_first ? res.seat_i : res.seat_j;
         const int seat_o = v_first ? res.seat_j : res.seat_i;

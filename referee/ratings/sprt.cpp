@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "ratings/stats_math.h"
@@ -108,6 +109,13 @@ std::string decision_name(SprtDecision decision) {
     default:
       return "continue";
   }
+}
+
+std::string sprt_line(const SprtState& state) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "LLR %.2f (bounds %.2f, %.2f): ", state.llr, state.lower,
+                state.upper);
+  return buf + decision_name(state.decision);
 }
 
 Status validate_sprt(const SprtConfig& c) {

@@ -58,4 +58,7 @@ SprtState sprt_update(const SprtConfig& config, const Trinomial& games);
 
 std::string decision_name(SprtDecision decision);  // "continue", "H0 accepted", "H1 accepted"
 
+// One line for a live progress display or a report: "LLR 1.23 (bounds -2.94, 2.94): continue".
+std::string sprt_line(const SprtState& state);
+
 }  // namespace referee::stats

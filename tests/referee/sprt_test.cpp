@@ -156,6 +156,20 @@ TEST_CASE("sprt: zero counts are replaced by 1e-3, as fishtest and fastchess do"
         Approx(1.42862210110).epsilon(1e-7));
 }
 
+TEST_CASE("sprt: absurd hypotheses still give a finite LLR of the right sign") {
+  // nElo 2000 has no distribution on five outcomes near these counts (the secular equation has no
+  // root): the closed-form approximation of section 4.2 takes over, and it is strongly for H0.
+  SprtConfig c = config(SprtModel::kNormalized);
+  c.elo1 = 2000;
+  const double llr = sprt_update(c, sample_pairs()).llr;
+  CHECK(std::isfinite(llr));
+  CHECK(llr < -100);
+  c.model = SprtModel::kLogistic;
+  c.elo0 = -1500;
+  c.elo1 = 1500;
+  CHECK(std::isfinite(sprt_update(c, sample_pairs()).llr));
+}
+
 TEST_CASE("sprt: bounds and decisions") {
   // α = β = 0.05: bounds log(0.05/0.95) = −2.944439 and log(0.95/0.05) = 2.944439.
   SprtConfig c = config(SprtModel::kNormalized);
@@ -177,6 +191,7 @@ TEST_CASE("sprt: bounds and decisions") {
   CHECK(h1.llr == Approx(11.3546313122).epsilon(1e-7));
   CHECK(h1.decision == SprtDecision::kAcceptH1);
   CHECK(decision_name(h1.decision) == "H1 accepted");
+  CHECK(sprt_line(h1) == "LLR 11.35 (bounds -2.94, 2.94): H1 accepted");
   // Mirrored counts are evidence the other way: H0 accepted.
   Pentanomial mirrored;
   mirrored.ll = big.ww;
