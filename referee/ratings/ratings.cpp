@@ -45,7 +45,7 @@ Prepared prepare(const std::vector<RatedGame>& games) {
   Prepared p;
   std::map<std::string, std::size_t> index;
   for (const auto& g : games)
-    if (g.ranks.size() == g.players.size())
+    if (g.ranks.size() == g.players.size() && g.players.size() >= 2)
       for (const auto& name : g.players) index.emplace(name, 0);
   for (auto& [name, i] : index) {
     i = p.names.size();

@@ -201,6 +201,30 @@ TEST_CASE("ratings: an engine that lost every game is an upper bound below the r
   CHECK(std::isnan(g.los[2][0]));
 }
 
+TEST_CASE(
+    "ratings: a chain of decisive results is rated from its middle, in the order of the chain") {
+  // a beat g and r every time, g beat r every time: three sets of one. The middle one, g, is the
+  // main set (0); a is above it, r below, each bounded by its 4 games against g:
+  // σ(k·x)^4 = 0.025, σ = 0.397635, x = 400·log10(0.397635/0.602365) = −72.15: a weak bound, since
+  // four games say little, but a is listed first because it beat g every time.
+  std::vector<RatedGame> games;
+  for (int i = 0; i < 2; ++i)
+    for (auto [w, l] : {std::pair{"a", "g"}, std::pair{"a", "r"}, std::pair{"g", "r"}}) {
+      games.push_back(game({w, l}, {1, 2}));
+      games.push_back(game({l, w}, {2, 1}));
+    }
+  const auto& g = only_group(rate(games, no_seats()));
+  REQUIRE(g.ratings.size() == 3);
+  CHECK(g.ratings[0].name == "a");
+  CHECK(g.ratings[0].bound == Bound::kLower);
+  CHECK(g.ratings[0].elo == Approx(-72.1497859).margin(1e-3));
+  CHECK(g.ratings[1].name == "g");
+  CHECK(g.ratings[1].bound == Bound::kNone);
+  CHECK(g.ratings[2].name == "r");
+  CHECK(g.ratings[2].bound == Bound::kUpper);
+  CHECK(g.ratings[2].elo == Approx(72.1497859).margin(1e-3));
+}
+
 TEST_CASE("ratings: an engine that met only bound engines is unrated") {
   // A and B are the main set; C beat B every time (a lower bound); D only lost to C.
   std::vector<RatedGame> games = {game({"A", "B"}, {1, 2}), game({"B", "A"}, {1, 2}),
