@@ -531,7 +531,7 @@ TEST_CASE("cli: two and four tournament processes at once finish exactly the sch
     CHECK(played == 24);
     check_exactly_once(dir.file("shared.db"), 24);
     auto ratings = referee_cmd({"ratings", "--db", dir.file("shared.db")});
-    CHECK(contains(ratings.out, "awale (24 games)"));
+    CHECK(contains(ratings.out, "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=20 (24 games, "));
   }
 }
 
@@ -642,7 +642,7 @@ TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only 
     auto ratings = referee_unprivileged({"ratings", "--db", db});
     INFO(ratings.err);
     CHECK(ratings.status == 0);
-    CHECK(contains(ratings.out, "awale (2 games)"));
+    CHECK(contains(ratings.out, "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=12 (2 games, "));
     auto pgn = referee_unprivileged({"export", "--format", "pgn", "--db", db});
     CHECK(pgn.status == 0);
     CHECK(contains(pgn.out, with_wal ? "[Event \"renamed in the log\"]" : "[Event \"cli event\"]"));
