@@ -33,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -225,6 +225,7 @@ class Store {
 
  private:
   struct Impl;
+  friend struct StoreAccess;  // storage's other files (queries, streams, archives): store_access.h
   static Expected<Store> open_read_only(const std::string& path);
   Expected<std::vector<GameRecord>> query_games(const GameFilter& filter,
                                                 std::optional<std::int64_t> id);

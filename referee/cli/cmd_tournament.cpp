@@ -55,9 +55,10 @@ int run_and_report(const TournamentConfig& config, bool quiet, double lease_seco
   storage::OpenOptions again;
   again.check_integrity = false;  // checked before the run; a plain open leaves no side files
   if (auto store = storage::Store::open(config.database, again)) {
-    storage::GameFilter filter;
-    filter.tournament_id = summary->tournament_id;
-    if (auto games = store->games(filter)) std::cout << "\n" << ratings_report(*games);
+    storage::GameQuery query;  // the event's results, counted in the database
+    query.tournament_id = summary->tournament_id;
+    if (auto results = storage::aggregate_results(*store, query))
+      std::cout << "\n" << ratings_report(*results);
   }
   std::cout << "games: " << summary->scheduled << " scheduled, " << summary->already_done
             << " done before, " << summary->played << " played now, ";

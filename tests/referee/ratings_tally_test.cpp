@@ -1,13 +1,20 @@
-// Ratings from counted results: identical games given once with their count give the same table
-// as the games one by one, error bars included.
+// Ratings from counted results (what `referee ratings` reads from the database): identical games
+// given once with their count give the same table as the games one by one, error bars included;
+// reports from the database's counts equal reports from the records; the SQL filters select what
+// the in-memory filters select.
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <algorithm>
 #include <random>
-#include <tuple>
 
+#include "games/game.h"
 #include "ratings/ratings.h"
+#include "ratings/report.h"
+#include "ratings/selection.h"
+#include "storage/game_query.h"
+#include "storage/results.h"
+#include "storage/store.h"
+#include "tests/referee/rtest_util.h"
 
 using namespace referee;
 
@@ -120,4 +127,104 @@ TEST_CASE("ratings: identical games counted once rate exactly as the games one b
     for (const auto& r : one_by_one.groups[0].ratings) bound = bound || r.bound == Bound::kUpper;
     CHECK(bound == (prior == 0));
   }
+}
+
+TEST_CASE("ratings: reports from the database's counts equal reports from the records") {
+  rtest::TempDir dir;
+  const auto db = dir.file("t.db");
+  auto store = storage::Store::open(db);
+  REQUIRE(store.ok());
+  auto t = store->open_tournament("ev", "{}");
+  REQUIRE(t.ok());
+  REQUIRE(store->begin_batch().ok());
+  std::int64_t slot = 0;
+  for (const auto& g : fixture()) {
+    storage::GameRecord r;
+    r.tournament_id = *t;
+    r.slot = slot++;
+    r.game = games::make_game(g.variant == "g2" ? "awale" : "oware:players=3")->canonical();
+    r.players = g.players;
+    r.time_control = slot % 3 ? "10+0.1" : "5+0";
+    auto id = store->begin_game(r);
+    REQUIRE(id.ok());
+    storage::GameRecord result;
+    result.ranks = g.ranks;
+    result.termination = slot % 7 ? "normal" : "time";
+    result.finished_at = "2026-05-0" + std::to_string(1 + slot % 5) + "T00:00:00Z";
+    REQUIRE(store->finish_game(*id, result).ok());
+  }
+  REQUIRE(store->commit_batch().ok());
+  auto records = store->games({});
+  REQUIRE(records.ok());
+
+  std::vector<GameSelection> selections(1);
+  selections.push_back({});
+  selections.back().game = "oware:players=3";
+  selections.push_back({});
+  selections.back().engines = {"A", "B"};
+  selections.push_back({});
+  selections.back().engines = {"D"};
+  selections.push_back({});
+  selections.back().tc = "5+0";
+  selections.back().since = "2026-05-02";
+  selections.push_back({});
+  selections.back().min_games = 40;
+  selections.push_back({});
+  selections.back().until = "2026-05-03";
+  for (auto& s : selections) {
+    REQUIRE(normalise_selection(s).ok());
+    ReportOptions options;
+    options.min_games = s.min_games;
+    options.game = s.game;
+    INFO("game '" << s.game << "' engines " << s.engines.size() << " tc '" << s.tc << "'");
+    // Records: every filter in memory.
+    const auto from_records =
+        report_text(rating_reports(select_games(*records, s), options), options);
+    // Counts: the filters in SQL (the game string on the tables), as `referee ratings` does.
+    GameSelection every_game = s;
+    every_game.game.clear();
+    auto results = storage::aggregate_results(*store, game_query(every_game));
+    REQUIRE(results.ok());
+    const auto from_counts = report_text(rating_reports(std::move(*results), options), options);
+    CHECK(from_counts == from_records);
+    // The selected records through SQL are the records selected in memory.
+    auto stored = storage::stored_game_strings(*store);
+    REQUIRE(stored.ok());
+    auto queried = storage::query_games(*store, game_query(s, *stored));
+    REQUIRE(queried.ok());
+    std::vector<std::int64_t> a, b;
+    for (const auto& g : *queried) a.push_back(g.id);
+    for (const auto* g : select_games(*records, s)) b.push_back(g->id);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CHECK(a == b);
+  }
+}
+
+TEST_CASE("ratings: names that match nothing stored are named, from the database") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("n.db"));
+  REQUIRE(store.ok());
+  storage::GameRecord r;
+  r.game = "awale";
+  r.players = {"A", "B"};
+  r.time_control = "10+0.1";
+  REQUIRE(store->begin_game(r).ok());
+  auto problem = [&](GameSelection s) {
+    auto p = name_problem(*store, s);
+    REQUIRE(p.ok());
+    return *p;
+  };
+  CHECK(problem({}) == "");
+  GameSelection s;
+  s.engines = {"A", "Z"};
+  CHECK(problem(s) == "--engine: no stored game has an engine named 'Z'");
+  s = {};
+  s.tournament = "nope";
+  CHECK(problem(s) == "--tournament: no stored game belongs to a tournament named 'nope'");
+  s = {};
+  s.tc = "1+0";
+  CHECK(problem(s) == "--tc: no stored game has the time control '1+0'");
+  s.tc = "10+0.1";
+  CHECK(problem(s) == "");
 }
