@@ -244,16 +244,6 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 // players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
 Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
 
-// Exports of finished games (design.md §6); moves[i] are the moves of games[i]. PGN: seven-tag
-// roster plus [Variant], [GameString], [SetUp]/[FEN] (non-standard start only), [TimeControl],
-// [Termination], [PlyCount]; numbered moves with {[%emt ...] [%clk ...]} comments; "1-0", "0-1",
-// "1/2-1/2" for two players, "*" without ranks (multi-player games are exported as one PGN game
-// per pair by rank, marked [Pairwise "yes"]). Details in export.cpp. JSONL: one object per game
-// with every field and its moves. CSV: one row per game, RFC 4180.
-std::string export_pgn(const std::vector<GameRecord>& games,
-                       const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_jsonl(const std::vector<GameRecord>& games,
-                         const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_csv(const std::vector<GameRecord>& games);
+// Exports (PGN, JSON Lines, CSV): storage/export.h.
 
 }  // namespace referee::storage

@@ -1,4 +1,4 @@
-// Subcommands around events and the database: tournament, match, export, verify.
+// Subcommands around events and the database: tournament, match, verify.
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -191,54 +191,6 @@ int match(const Args& args) {
   }
   config.name = name;
   return run_and_report(config, quiet);
-}
-
-
-int export_games(const Args& args) {
-  std::string db = "referee.db", format, game, output;
-  po::options_description desc(
-      "referee export --format pgn|jsonl|csv [--game G] [--db FILE] [--output FILE]");
-  desc.add_options()("help,h", "show this help")(
-      "format,f", po::value(&format), "pgn, jsonl or csv")("db", po::value(&db), "database file")(
-      "game,g", po::value(&game), "only this game")("output,o", po::value(&output),
-                                                    "write to this file instead of stdout");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  if (format != "pgn" && format != "jsonl" && format != "csv") {
-    std::cerr << "referee export: --format must be pgn, jsonl or csv\n";
-    return 2;
-  }
-  auto store = open_database_for_reading(db, "export");
-  if (!store) return 1;
-  storage::GameFilter filter;
-  filter.game_prefix = game;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee export: " << games.error() << "\n";
-    return 1;
-  }
-  std::vector<std::vector<storage::MoveRecord>> moves;
-  for (const auto& g : *games) {
-    auto m = store->moves(g.id);
-    if (!m) {
-      std::cerr << "referee export: " << m.error() << "\n";
-      return 1;
-    }
-    moves.push_back(std::move(*m));
-  }
-  std::string text = format == "pgn"     ? storage::export_pgn(*games, moves)
-                     : format == "jsonl" ? storage::export_jsonl(*games, moves)
-                                         : storage::export_csv(*games);
-  if (output.empty()) {
-    std::cout << text;
-    return 0;
-  }
-  std::ofstream out(output);
-  if (!out || !(out << text)) {
-    std::cerr << "referee export: cannot write '" << output << "'\n";
-    return 1;
-  }
-  return 0;
 }
 
 int verify(const Args& args) {
