@@ -293,8 +293,6 @@ Expected<std::vector<std::vector<std::string>>> read_book(const std::string& pat
 
 Status check_tournament(const TournamentConfig& config) {
   if (config.name.empty()) return Error{"the event has no name"};
-  if (engines::printable(config.name) != config.name)
-    return Error{"the event's name " + quoted(config.name) + " holds a control character"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
   if (config.games.empty()) return Error{"no games"};
@@ -316,6 +314,9 @@ Status check_tournament(const TournamentConfig& config) {
     if (!names.insert(e.config.name).second)
       return Error{"two engines are named " + quoted(e.config.name)};
   }
+  // After the engines: match's event name is made of their names.
+  if (engines::printable(config.name) != config.name)
+    return Error{"the event's name " + quoted(config.name) + " holds a control character"};
   TRY_ASSIGN(size, schedule_size(config));
   if (*size > kMaxScheduleSlots)
     return Error{"the schedule has " + std::to_string(*size) + " games; an event holds at most " +
