@@ -522,3 +522,12 @@ TEST_CASE("check_tournament: the checks shared with the match command") {
   x.format = "swiss";
   CHECK(error_of(x) == "format must be round-robin or gauntlet, not 'swiss'");
 }
+
+TEST_CASE("tournament file: the example tournament files pass every check") {
+  for (const char* name : {"awale.toml", "oware-3.toml", "all-games.toml"}) {
+    const std::string path = std::string(SOURCE_DIR) + "/examples/tournaments/" + name;
+    auto c = load_tournament_file(path);
+    INFO(path << ": " << (c ? std::string() : c.error()));
+    CHECK(c.ok());
+  }
+}
