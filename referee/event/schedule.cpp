@@ -38,25 +38,18 @@ constexpr int kOpeningAttempts = 100;
 constexpr std::uint64_t kTrialSeeds = 8;  // openings tried by check_random_plies
 constexpr std::uint64_t kTrialSeed = 0x6f70656e696e6773;
 
+constexpr std::int64_t kSaturated = std::numeric_limits<std::int64_t>::max();
+
 std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {
   std::int64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) return std::numeric_limits<std::int64_t>::max();
+  if (__builtin_mul_overflow(a, b, &out)) return kSaturated;
   return out;
 }
 
 std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   std::int64_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) return std::numeric_limits<std::int64_t>::max();
+  if (__builtin_add_overflow(a, b, &out)) return kSaturated;
   return out;
-}
-
-std::string too_large(std::int64_t size) {
-  const std::string shown = size == std::numeric_limits<std::int64_t>::max()
-                                ? "more than 9.2 * 10^18"
-                                : std::to_string(size);
-  return "the schedule has " + shown + " games (games x engine groups x seatings x cycles x " +
-         "openings per pairing); an event holds at most " + std::to_string(kMaxScheduleSlots) +
-         ": use fewer cycles, openings per pairing, engines or games";
 }
 
 std::uint64_t text_seed(const std::string& text) {
@@ -153,20 +146,32 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
     const bool gauntlet = config.format == "gauntlet";
     const std::int64_t from = gauntlet ? n - 1 : n, pick = gauntlet ? k - 1 : k;
     std::int64_t groups = 1;
-    for (std::int64_t i = 0; i < pick; ++i)  // exact at each step: C(from, i+1) from C(from, i)
-      groups = saturating_mul(groups, from - i) / (i + 1);
+    for (std::int64_t i = 0; i < pick && groups != kSaturated; ++i) {
+      // Exact at each step: C(from, i+1) = C(from, i) * (from - i) / (i + 1).
+      const std::int64_t product = saturating_mul(groups, from - i);
+      groups = product == kSaturated ? kSaturated : product / (i + 1);
+    }
     std::int64_t slots = saturating_mul(groups, k);
-    slots = saturating_mul(slots, config.cycles);
-    slots = saturating_mul(slots, config.openings.per_pairing);
+    slots = saturating_mul(slots, std::max(0, config.cycles));
+    slots = saturating_mul(slots, std::max(0, config.openings.per_pairing));
     total = saturating_add(total, slots);
   }
   return total;
 }
 
-Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
+Status check_schedule_size(const TournamentConfig& config) {
   auto size = schedule_size(config);
   if (!size) return Error{size.error()};
-  if (*size > kMaxScheduleSlots) return Error{too_large(*size)};
+  if (*size <= kMaxScheduleSlots) return Ok{};
+  return Error{"the schedule has " +
+               (*size == kSaturated ? "more than 9.2 * 10^18" : std::to_string(*size)) +
+               " games; an event holds at most " + std::to_string(kMaxScheduleSlots) +
+               " (use fewer cycles, openings per pairing, engines or games)"};
+}
+
+Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
+  if (auto checked = check_schedule_size(config); !checked) return Error{checked.error()};
+  auto size = schedule_size(config);
   std::vector<Slot> slots;
   slots.reserve(static_cast<std::size_t>(*size));
   const int n = static_cast<int>(config.engines.size());

@@ -36,6 +36,9 @@ constexpr std::int64_t kMaxScheduleSlots = 1'000'000;
 // an error when a game needs more engines than the event has or is not a game.
 Expected<std::int64_t> schedule_size(const TournamentConfig& config);
 
+// An error giving the computed size when the schedule would exceed kMaxScheduleSlots.
+Status check_schedule_size(const TournamentConfig& config);
+
 // Every slot; an error (naming the computed size) beyond kMaxScheduleSlots, or when an opening
 // cannot be made.
 Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config);

@@ -317,11 +317,7 @@ Status check_tournament(const TournamentConfig& config) {
   // After the engines: match's event name is made of their names.
   if (engines::printable(config.name) != config.name)
     return Error{"the event's name " + quoted(config.name) + " holds a control character"};
-  TRY_ASSIGN(size, schedule_size(config));
-  if (*size > kMaxScheduleSlots)
-    return Error{"the schedule has " + std::to_string(*size) + " games; an event holds at most " +
-                 std::to_string(kMaxScheduleSlots) +
-                 " (use fewer cycles, openings per pairing, engines or games)"};
+  TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
     TRY_ASSIGN(game, games::make_game(spec));
     TRY(check_random_plies(*game, config.openings));

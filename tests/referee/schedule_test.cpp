@@ -319,6 +319,16 @@ TEST_CASE("schedule: a schedule beyond the cap is refused with its size, before 
   auto refused = make_schedule(huge);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().find("more than 9.2 * 10^18 games") != std::string::npos);
+  // C(10000, 6) alone is beyond 64 bits: the count of groups saturates and stays saturated.
+  auto crowd = config_with(10000, "oware:players=6", 1);
+  CHECK(*schedule_size(crowd) == std::numeric_limits<std::int64_t>::max());
+  CHECK(check_schedule_size(crowd).error() ==
+        "the schedule has more than 9.2 * 10^18 games; an event holds at most 1000000 (use "
+        "fewer cycles, openings per pairing, engines or games)");
+  // Negative counts (only possible through the API) count no games instead of wrapping.
+  auto negative = config_with(2, "awale", -3);
+  CHECK(*schedule_size(negative) == 0);
+  CHECK(make_schedule(negative)->empty());
 }
 
 TEST_CASE("schedule: a gauntlet of many engines builds only the groups it plays") {
