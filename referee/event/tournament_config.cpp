@@ -295,6 +295,8 @@ Status check_tournament(const TournamentConfig& config) {
   if (config.name.empty()) return Error{"the event has no name"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
+  if (config.database.empty() || engines::printable(config.database) != config.database)
+    return Error{"bad database path " + quoted(config.database, 200)};
   if (config.games.empty()) return Error{"no games"};
   TRY(canonical_games(config.games));
   auto range = [](const char* what, long long v, long long lo, long long hi) -> Status {

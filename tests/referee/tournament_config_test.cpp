@@ -519,6 +519,12 @@ TEST_CASE("check_tournament: the checks shared with the match command") {
   x.name = "";
   CHECK(error_of(x) == "the event has no name");
   x = c;
+  x.database = "a\nb.db";
+  CHECK(error_of(x) == "bad database path 'a\\nb.db'");
+  x = c;
+  x.database = "";
+  CHECK(error_of(x) == "bad database path ''");
+  x = c;
   x.format = "swiss";
   CHECK(error_of(x) == "format must be round-robin or gauntlet, not 'swiss'");
 }
