@@ -1,12 +1,12 @@
-// Subcommands around events and the database: tournament, match, ratings, export, verify.
+// Subcommands around events and the database: tournament, match, export, verify.
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
 #include "event/tournament.h"
@@ -25,24 +25,22 @@ namespace {
 // lines of four plies), few enough that the engines play nearly the whole game.
 constexpr int kMatchRandomPlies = 4;
 
-// For the commands written as one options_description whose caption is the usage line. Boost
-// 1.74 has no caption accessor: the caption is the first line the description prints.
 bool parse_or_help(const Args& args, po::options_description& desc, po::variables_map& vm,
                    const po::positional_options_description* pos = nullptr) {
-  std::ostringstream printed;
-  printed << desc;
-  std::string usage = printed.str().substr(0, printed.str().find('\n'));
-  if (!usage.empty() && usage.back() == ':') usage.pop_back();
-  return !parse_command(args, {usage, ""}, desc, vm, nullptr, pos).has_value();
+  return !parse_captioned(args, desc, vm, pos).has_value();
 }
 
-// Runs the event, then prints its standings and Elo tables.
-int run_and_report(const TournamentConfig& config, bool quiet) {
+// Runs the event, then prints its standings, Elo tables and a summary that adds up. Exit status:
+// 0 every scheduled game is finished; 1 an error, or a storage failure stopped the event; 3 the
+// run ended with games not played (an engine that cannot start, a game an engine does not
+// declare, an engine withdrawn); 130 interrupted (Ctrl-C).
+int run_and_report(const TournamentConfig& config, bool quiet, double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
   RunOptions options;
   options.progress = quiet ? nullptr : &std::cerr;
   options.progress_is_tty = engines::stderr_is_terminal();
   options.stop = &interrupt.flag();
+  options.lease_ms = static_cast<long>(lease_seconds * 1000);
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
               << " engines, database " << config.database << "\n";
@@ -52,25 +50,32 @@ int run_and_report(const TournamentConfig& config, bool quiet) {
     return 1;
   }
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
-  auto store = storage::Store::open(config.database);
-  if (!store) {
-    std::cerr << "referee: " << store.error() << "\n";
-    return 1;
+  storage::OpenOptions again;
+  again.check_integrity = false;  // checked before the run; a plain open leaves no side files
+  if (auto store = storage::Store::open(config.database, again)) {
+    storage::GameFilter filter;
+    filter.tournament_id = summary->tournament_id;
+    if (auto games = store->games(filter)) std::cout << "\n" << ratings_report(*games);
   }
-  storage::GameFilter filter;
-  filter.tournament_id = summary->tournament_id;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee: " << games.error() << "\n";
-    return 1;
-  }
-  std::cout << "\n" << ratings_report(*games);
   std::cout << "games: " << summary->scheduled << " scheduled, " << summary->already_done
-            << " done before, " << summary->played << " played now, " << summary->skipped
-            << " not played\n";
+            << " done before, " << summary->played << " played now, ";
+  if (summary->by_others > 0) std::cout << summary->by_others << " played by other processes, ";
+  std::cout << summary->not_played << " not played\n";
+  for (const auto& r : summary->not_played_reasons) std::cout << "not played: " << r << "\n";
+  if (!summary->storage_error.empty()) {
+    std::cerr << "referee: storage failure, the event stopped (" << summary->played
+              << " games stored by this run; run it again once fixed): " << summary->storage_error
+              << "\n";
+    return 1;
+  }
   if (summary->interrupted) {
     std::cout << "interrupted: run the same command again to play the missing games\n";
     return 130;
+  }
+  if (!summary->complete()) {
+    std::cerr << "referee: " << summary->not_played << " of " << summary->scheduled
+              << " games not played (see the 'not played' lines)\n";
+    return 3;
   }
   return 0;
 }
@@ -81,11 +86,14 @@ int tournament(const Args& args) {
   std::string file, db;
   int concurrency = 0;
   bool quiet = false;
+  double lease = 30;
   po::options_description desc;
   desc.add_options()("concurrency,c", po::value(&concurrency)->value_name("N"),
                      "games at once (default: the file's; 0 = cores)")(
       "db", po::value(&db)->value_name("FILE"), "database file (default: the file's)")(
-      "quiet,q", po::bool_switch(&quiet), "no progress line");
+      "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "lease", po::value(&lease)->value_name("S")->default_value(lease),
+      "seconds a claimed game stays reserved without a heartbeat");
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;
@@ -110,7 +118,11 @@ int tournament(const Args& args) {
   }
   if (vm.count("concurrency")) config->concurrency = concurrency;
   if (!db.empty()) config->database = db;
-  return run_and_report(*config, quiet);
+  if (!(lease >= 0.2 && lease <= 86400)) {
+    std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
+    return 2;
+  }
+  return run_and_report(*config, quiet, lease);
 }
 
 namespace {
@@ -217,45 +229,6 @@ int match(const Args& args) {
   return run_and_report(*config, quiet);
 }
 
-namespace {
-
-// Opens the database read side for ratings/export/verify, with one error line on failure.
-std::optional<storage::Store> open_existing(const std::string& db, const char* command) {
-  if (!std::filesystem::exists(db)) {
-    std::cerr << "referee " << command << ": no database '" << db << "'\n";
-    return std::nullopt;
-  }
-  auto store = storage::Store::open(db);
-  if (!store) {
-    std::cerr << "referee " << command << ": " << store.error() << "\n";
-    return std::nullopt;
-  }
-  return std::move(*store);
-}
-
-}  // namespace
-
-int ratings(const Args& args) {
-  std::string db = "referee.db", game;
-  po::options_description desc("referee ratings [--game G] [--db FILE]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
-                                                 "database file")(
-      "game,g", po::value(&game), "only this game (name, e.g. awale)");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_existing(db, "ratings");
-  if (!store) return 1;
-  storage::GameFilter filter;
-  filter.game_prefix = game;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee ratings: " << games.error() << "\n";
-    return 1;
-  }
-  std::cout << ratings_report(*games);
-  return 0;
-}
-
 int export_games(const Args& args) {
   std::string db = "referee.db", format, game, output;
   po::options_description desc(
@@ -271,7 +244,7 @@ int export_games(const Args& args) {
     std::cerr << "referee export: --format must be pgn, jsonl or csv\n";
     return 2;
   }
-  auto store = open_existing(db, "export");
+  auto store = open_database_for_reading(db, "export");
   if (!store) return 1;
   storage::GameFilter filter;
   filter.game_prefix = game;
@@ -311,8 +284,21 @@ int verify(const Args& args) {
                                                  "database file");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_existing(db, "verify");
+  auto store = open_database_for_reading(db, "verify");
   if (!store) return 1;
+  // The file's integrity first (PRAGMA integrity_check), then every game through the rules.
+  auto problems = store->integrity_problems();
+  if (!problems) {
+    std::cerr << "referee verify: " << problems.error() << "\n";
+    return 1;
+  }
+  if (problems->empty()) {
+    std::cout << "integrity: ok\n";
+  } else {
+    std::cout << "integrity: " << problems->size() << (problems->size() >= 20 ? "+" : "")
+              << " problems\n";
+    for (const auto& p : *problems) std::cout << "DAMAGED " << p << "\n";
+  }
   storage::GameFilter filter;
   filter.finished_only = false;
   auto games = store->games(filter);
@@ -330,7 +316,7 @@ int verify(const Args& args) {
     }
   }
   std::cout << games->size() << " games replayed, " << bad << " mismatches\n";
-  return bad ? 1 : 0;
+  return bad || !problems->empty() ? 1 : 0;
 }
 
 }  // namespace referee::cli

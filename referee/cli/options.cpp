@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <iostream>
+#include <sstream>
 
 #include "referee_version.h"
 
@@ -52,6 +53,21 @@ std::optional<int> parse_command(const Args& args, const CommandHelp& help,
   }
   po::notify(vm);
   return std::nullopt;
+}
+
+std::optional<int> parse_captioned(const Args& args, const po::options_description& desc,
+                                   po::variables_map& vm,
+                                   const po::positional_options_description* positional) {
+  // Boost 1.74 has no caption accessor: the caption is what the description prints before the
+  // ":" that ends it.
+  std::ostringstream printed;
+  printed << desc;
+  const std::string text = printed.str();
+  const std::string caption = text.substr(0, text.find(":\n"));
+  const auto newline = caption.find('\n');
+  CommandHelp help{caption.substr(0, newline),
+                   newline == std::string::npos ? "" : caption.substr(newline + 1)};
+  return parse_command(args, help, desc, vm, nullptr, positional);
 }
 
 }  // namespace referee::cli

@@ -43,4 +43,10 @@ std::optional<int> parse_command(const Args& args, const CommandHelp& help,
                                  const po::options_description* hidden = nullptr,
                                  const po::positional_options_description* positional = nullptr);
 
+// The same for a command written as one options_description whose caption holds the usage line
+// (and, on further lines, what the command does): the caption is split into those two.
+std::optional<int> parse_captioned(const Args& args, const po::options_description& desc,
+                                   po::variables_map& vm,
+                                   const po::positional_options_description* positional = nullptr);
+
 }  // namespace referee::cli

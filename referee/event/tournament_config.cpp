@@ -351,6 +351,7 @@ Expected<TournamentConfig> parse_tournament(const std::string& text, const std::
   TRY(t.integer("concurrency", concurrency, 0, kMaxConcurrency));
   TRY(t.integer("seed", seed, 0, (1LL << 62)));
   TRY(t.integer("max_crashes", crashes, 1, 1000000));
+  TRY(t.boolean("withdraw_on_time", config.withdraw_on_time));
   config.cycles = static_cast<int>(cycles);
   config.concurrency = static_cast<int>(concurrency);
   config.seed = static_cast<unsigned long long>(seed);
