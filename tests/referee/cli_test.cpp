@@ -166,6 +166,34 @@ TEST_CASE("cli: moves at a game end prints an empty list and the result, status 
   CHECK(contains(ranks.out, " maxplies\n"));
 }
 
+// Every `$ referee moves ...` transcript in the documentation (PROTOCOL.md §11, the rules index)
+// is what the command prints, status included.
+TEST_CASE("cli: the referee moves transcripts in the documentation are what it prints") {
+  int transcripts = 0;
+  for (const char* doc : {"/protocol/PROTOCOL.md", "/protocol/rules/README.md"}) {
+    const auto lines = rtest::read_lines(std::string(SOURCE_DIR) + doc);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const auto at = lines[i].find("$ referee moves ");
+      if (at == std::string::npos) continue;
+      std::vector<std::string> args;
+      std::istringstream words(lines[i].substr(at + 10));
+      for (std::string w; words >> w;) args.push_back(w);
+      std::string expected;
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        const std::string line = lines[j].size() > at ? lines[j].substr(at) : "";
+        if (line.rfind("$ ", 0) == 0 || line.rfind("```", 0) == 0) break;
+        expected += line + "\n";
+      }
+      INFO(doc << ":" << i + 1 << ": " << lines[i]);
+      auto r = referee_cmd(args);
+      CHECK(r.out == expected);
+      CHECK(r.status == (contains(expected, "\nresult: ") ? 3 : 0));
+      ++transcripts;
+    }
+  }
+  CHECK(transcripts >= 4);
+}
+
 TEST_CASE("cli: show, games, rules") {
   auto show = referee_cmd({"show", "awale", "--moves", "3"});
   CHECK(show.status == 0);
