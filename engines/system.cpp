@@ -31,4 +31,14 @@ std::string make_temp_dir(const std::string& prefix) {
   return pattern;
 }
 
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
+}
+
+long process_id() {
+  return static_cast<long>(getpid());
+}
+
 }  // namespace referee::engines

@@ -20,5 +20,8 @@ bool stderr_is_terminal();
 std::string executable_dir();
 // A new empty directory under the system's temporary directory.
 std::string make_temp_dir(const std::string& prefix);
+// This machine's host name and this process's id (an event's owners table names who plays what).
+std::string host_name();
+long process_id();
 
 }  // namespace referee::engines

@@ -2,8 +2,12 @@
 
 namespace referee::storage {
 
-Recorder::Recorder(Store store, std::chrono::milliseconds interval)
-    : store_(std::move(store)), interval_(interval), thread_([this] { run(); }) {}
+Recorder::Recorder(Store store, std::chrono::milliseconds interval,
+                   std::function<void(const std::string&)> on_failure)
+    : store_(std::move(store)),
+      interval_(interval),
+      on_failure_(std::move(on_failure)),
+      thread_([this] { run(); }) {}
 
 Recorder::~Recorder() {
   {
@@ -14,10 +18,10 @@ Recorder::~Recorder() {
   thread_.join();
 }
 
-void Recorder::enqueue(Write write, bool urgent) {
+void Recorder::enqueue(Write write, bool urgent, bool alone) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(write));
+    queue_.push_back(Queued{std::move(write), alone});
     ++queued_;
     urgent_ = urgent_ || urgent;
   }
@@ -37,15 +41,7 @@ void Recorder::finish_game(std::int64_t game_id, GameRecord result) {
 }
 
 Expected<std::int64_t> Recorder::begin_game(const GameRecord& game) {
-  Expected<std::int64_t> id = Error{"not recorded"};
-  enqueue(
-      [&](Store& s) {
-        id = s.begin_game(game);
-        return id ? Status(Ok{}) : Status(Error{id.error()});
-      },
-      true);
-  flush();
-  return id;
+  return call<std::int64_t>([&](Store& s) { return s.begin_game(game); });
 }
 
 void Recorder::flush() {
@@ -63,6 +59,30 @@ std::vector<std::string> Recorder::take_errors() {
   return out;
 }
 
+bool Recorder::failed() const {
+  std::lock_guard lock(mutex_);
+  return !first_error_.empty();
+}
+
+std::string Recorder::first_error() const {
+  std::lock_guard lock(mutex_);
+  return first_error_;
+}
+
+// Called on the writer thread without the lock.
+void Recorder::fail(std::vector<std::string>& failures, const std::string& error) {
+  bool first = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (first_error_.empty()) {
+      first_error_ = error.empty() ? "unknown storage failure" : error;
+      first = true;
+    }
+  }
+  failures.push_back(error);
+  if (first && on_failure_) on_failure_(error);
+}
+
 void Recorder::run() {
   std::unique_lock lock(mutex_);
   while (true) {
@@ -72,19 +92,33 @@ void Recorder::run() {
       urgent_ = false;
       continue;
     }
-    std::deque<Write> batch;
+    std::deque<Queued> batch;
     batch.swap(queue_);
     urgent_ = false;
     lock.unlock();
     std::vector<std::string> failures;
-    const bool grouped = batch.size() > 1 && store_.begin_batch().ok();
-    for (auto& write : batch) {
-      auto status = write(store_);
-      if (!status) failures.push_back(status.error());
-    }
-    if (grouped) {
-      auto status = store_.commit_batch();
-      if (!status) failures.push_back(status.error());
+    std::size_t i = 0;
+    while (i < batch.size()) {
+      if (batch[i].alone) {
+        auto status = batch[i].write(store_);
+        if (!status) fail(failures, status.error());
+        ++i;
+        continue;
+      }
+      std::size_t end = i;
+      while (end < batch.size() && !batch[end].alone) ++end;
+      const bool grouped = end - i > 1 && store_.begin_batch().ok();
+      for (; i < end; ++i) {
+        // After a failure, queued writes are dropped: a game's moves in the file stay a
+        // contiguous prefix (never a later move without the one before it).
+        if (failed()) continue;
+        auto status = batch[i].write(store_);
+        if (!status) fail(failures, status.error());
+      }
+      if (grouped) {
+        auto status = store_.commit_batch();
+        if (!status) fail(failures, status.error());
+      }
     }
     lock.lock();
     committed_ += batch.size();

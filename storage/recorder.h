@@ -3,6 +3,15 @@
 // transaction. One commit per batch instead of one per move keeps the referee's cost per ply low
 // (a commit costs ~100 µs of file-system work here); a move is durable within `interval` of being
 // played, and a killed run loses at most that much of a game that resume replays anyway.
+//
+// Decisions:
+// - Synchronous calls (begin_game, claims, finishing a claimed game) run alone, in their own
+//   transaction, after the writes queued before them are committed: their answer is what the file
+//   holds, so a game is counted only once its finish is committed.
+// - Any failed write is a storage failure: it is kept (take_errors, first_error) and the
+//   on_failure callback is called once, so the runner can stop the event. The queued writes after
+//   it are dropped (a game's moves stay a contiguous prefix); synchronous calls are still tried
+//   (releasing claims, reading what was stored).
 #pragma once
 
 #include <chrono>
@@ -21,7 +30,8 @@ namespace referee::storage {
 
 class Recorder {
  public:
-  explicit Recorder(Store store, std::chrono::milliseconds interval = std::chrono::milliseconds(2));
+  explicit Recorder(Store store, std::chrono::milliseconds interval = std::chrono::milliseconds(2),
+                    std::function<void(const std::string&)> on_failure = {});
   ~Recorder();  // commits everything still queued
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -32,27 +42,51 @@ class Recorder {
   void add_move(std::int64_t game_id, MoveRecord move);
   void add_logs(std::int64_t game_id, std::vector<LogLine> lines);
   void finish_game(std::int64_t game_id, GameRecord result);
+  // Runs `op` on the writer's connection, alone in its transaction, after everything queued
+  // before it; returns its answer.
+  template <class T>
+  Expected<T> call(std::function<Expected<T>(Store&)> op) {
+    Expected<T> out = Error{"not recorded"};
+    enqueue(
+        [&](Store& s) {
+          out = op(s);
+          return out ? Status(Ok{}) : Status(Error{out.error()});
+        },
+        true, true);
+    flush();
+    return out;
+  }
   // Waits until everything queued so far is committed.
   void flush();
   // Errors of queued writes since the last call (one line each).
   std::vector<std::string> take_errors();
+  // Whether any write failed since the recorder started, and the first failure.
+  bool failed() const;
+  std::string first_error() const;
 
  private:
   using Write = std::function<Status(Store&)>;
-  void enqueue(Write write, bool urgent);
+  struct Queued {
+    Write write;
+    bool alone = false;
+  };
+  void enqueue(Write write, bool urgent, bool alone = false);
   void run();
+  void fail(std::vector<std::string>& failures, const std::string& error);
 
   Store store_;
   std::chrono::milliseconds interval_;
-  std::mutex mutex_;
+  std::function<void(const std::string&)> on_failure_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  std::deque<Write> queue_;
+  std::deque<Queued> queue_;
   std::uint64_t queued_ = 0;     // writes ever queued
   std::uint64_t committed_ = 0;  // writes ever committed (or failed)
   bool urgent_ = false;
   bool stopping_ = false;
   std::vector<std::string> errors_;
+  std::string first_error_;
   std::thread thread_;
 };
 

@@ -104,6 +104,62 @@ DROP TABLE engine_logs;
 ALTER TABLE moves ADD COLUMN note TEXT NOT NULL DEFAULT '';
 )sql";
 
+// v3: events shared by many processes (see claims in store.h).
+// - tournaments gets the event's whole normalized specification (JSON; a worker rebuilds the
+//   event from it), its state and priority; `config` keeps the v2 schedule fingerprint.
+// - owners: one row per referee process that plays games.
+// - slots: the schedule materialized once, with the claim of each slot (owner, lease).
+// - games get the owner that played them, and a unique index makes a second finished game for one
+//   slot impossible. Slots finished twice by concurrent v2 runs keep their first finished game;
+//   the later ones become "unfinished" with termination "duplicate" (kept, never rated).
+const char* const kV3 = R"sql(
+ALTER TABLE tournaments ADD COLUMN spec TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN state TEXT NOT NULL DEFAULT 'running'
+  CHECK (state IN ('queued', 'running', 'paused', 'cancelled', 'finished'));
+ALTER TABLE tournaments ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tournaments ADD COLUMN updated_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN finished_at TEXT NOT NULL DEFAULT '';
+CREATE TABLE owners (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL DEFAULT '',
+  host TEXT NOT NULL DEFAULT '',
+  pid INTEGER NOT NULL DEFAULT 0,
+  kind TEXT NOT NULL CHECK (kind IN ('tournament', 'serve', 'worker')),
+  started_at INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL,
+  stopped_at INTEGER
+);
+CREATE TABLE slots (
+  tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+  slot INTEGER NOT NULL CHECK (slot >= 0),
+  game TEXT NOT NULL,
+  seats TEXT NOT NULL,
+  opening TEXT NOT NULL DEFAULT '[]',
+  cycle INTEGER NOT NULL DEFAULT 0,
+  round INTEGER NOT NULL DEFAULT 0,
+  pair INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'claimed', 'done', 'skipped')),
+  owner INTEGER REFERENCES owners(id),
+  lease_expires_at INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  game_id INTEGER REFERENCES games(id),
+  reason TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (tournament_id, slot)
+) WITHOUT ROWID;
+CREATE INDEX slots_by_state ON slots(state, tournament_id, slot);
+CREATE INDEX slots_by_owner ON slots(owner) WHERE owner IS NOT NULL;
+ALTER TABLE games ADD COLUMN owner INTEGER REFERENCES owners(id);
+UPDATE games SET status = 'unfinished', termination = 'duplicate',
+  reason = 'slot ' || slot || ' was already finished by game ' ||
+           (SELECT min(o.id) FROM games o WHERE o.tournament_id = games.tournament_id
+            AND o.slot = games.slot AND o.status = 'finished')
+  WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL
+    AND id > (SELECT min(o.id) FROM games o WHERE o.tournament_id = games.tournament_id
+              AND o.slot = games.slot AND o.status = 'finished');
+CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
+  WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
+)sql";
+
 bool has_table(const std::vector<std::string>& tables, const std::string& name) {
   for (const auto& t : tables)
     if (t == name) return true;
@@ -124,12 +180,15 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}};
   return all;
 }
 
-Status prepare_database(SQLite::Database& db, const std::string& path) {
-  // 1. Read-only checks. The first read fails here on garbage or a damaged first page.
+namespace {
+
+// The read-only checks shared by both opens; returns the schema version (0: no referee tables).
+Expected<int> check_tables(SQLite::Database& db, const std::string& path) {
+  // The first read fails here on garbage or a damaged first page.
   std::vector<std::string> tables;
   {
     SQLite::Statement q(db,
@@ -144,9 +203,34 @@ Status prepare_database(SQLite::Database& db, const std::string& path) {
     return Error{path + " is not a referee database (it has tables " + names +
                  " but no schema_version)"};
   }
-  if (has_table(tables, "schema_version")) {
-    int version = read_version(db);
-    if (version > kSchemaVersion) return Error{newer_message(path, version)};
+  if (!has_table(tables, "schema_version")) return 0;
+  int version = read_version(db);
+  if (version > kSchemaVersion) return Error{newer_message(path, version)};
+  return version;
+}
+
+}  // namespace
+
+Status check_readable(SQLite::Database& db, const std::string& path) {
+  auto version = check_tables(db, path);
+  if (!version) return Error{version.error()};
+  if (*version == 0) return Error{path + " is an empty database (no referee tables)"};
+  if (*version < 2)
+    return Error{path + " has schema version " + std::to_string(*version) +
+                 "; open it once with a command that writes (referee tournament) to migrate it"};
+  return Ok{};
+}
+
+Status prepare_database(SQLite::Database& db, const std::string& path, bool quick_check) {
+  // 1. Read-only checks.
+  auto version = check_tables(db, path);
+  if (!version) return Error{version.error()};
+  if (quick_check && *version > 0) {
+    // Never write into a damaged file: the first problem found is the error.
+    SQLite::Statement q(db, "PRAGMA quick_check(1)");
+    std::string first = q.executeStep() ? q.getColumn(0).getString() : "no answer";
+    if (first != "ok")
+      return Error{path + " is corrupt (quick_check: " + first + "); nothing was written to it"};
   }
 
   // 2. Connection settings. WAL is persistent in the file; the others are per connection.
@@ -165,9 +249,9 @@ Status prepare_database(SQLite::Database& db, const std::string& path) {
   for (const Migration& m : migrations()) {
     SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
     db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-    int version = read_version(db);
-    if (version > kSchemaVersion) return Error{newer_message(path, version)};
-    if (version >= m.version) continue;  // already applied (maybe by another connection)
+    int current = read_version(db);
+    if (current > kSchemaVersion) return Error{newer_message(path, current)};
+    if (current >= m.version) continue;  // already applied (maybe by another connection)
     db.exec(m.sql);
     db.exec("DELETE FROM schema_version");
     SQLite::Statement set(db, "INSERT INTO schema_version (version) VALUES (?)");

@@ -20,6 +20,9 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -78,7 +81,7 @@ std::string open_error(const std::string& path, const SQLite::Exception& e) {
     case SQLITE_NOTADB:
       return path + " is not a SQLite database (or is encrypted)";
     case SQLITE_CORRUPT:
-      return path + " is corrupt (" + e.what() + ")";
+      return path + " is corrupt (" + e.what() + "); nothing was written to it";
     case SQLITE_CANTOPEN:
       return "cannot open " + path + " (" + e.what() + ")";
     case SQLITE_READONLY:
@@ -120,17 +123,57 @@ const char* const kGameWhere =
     " AND (?3 = 0 OR g.status = 'finished')"
     " AND (?4 IS NULL OR g.id = ?4)";
 
+// The per-game statements of events and claims, prepared once per connection. A method that uses
+// them holds a Resets guard so that every statement it stepped is reset when it returns: a
+// half-stepped SELECT would otherwise keep an old read snapshot open on the connection.
+class StatementCache {
+ public:
+  explicit StatementCache(SQLite::Database& db) : db_(db) {}
+  SQLite::Statement& get(const std::string& sql) {
+    auto& slot = statements_[sql];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db_, sql);
+    slot->tryReset();
+    slot->clearBindings();
+    used_.push_back(slot.get());
+    return *slot;
+  }
+  void reset_used() {
+    for (auto* q : used_) q->tryReset();
+    used_.clear();
+  }
+  SQLite::Database& db() { return db_; }
+
+ private:
+  SQLite::Database& db_;
+  std::map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
+  std::vector<SQLite::Statement*> used_;
+};
+
+class Resets {
+ public:
+  explicit Resets(StatementCache& cache) : cache_(cache) {}
+  Resets(const Resets&) = delete;
+  Resets& operator=(const Resets&) = delete;
+  ~Resets() { cache_.reset_used(); }
+
+ private:
+  StatementCache& cache_;
+};
+
 }  // namespace
 
 struct Store::Impl {
   std::string path;
+  bool read_only = false;
   SQLite::Database db;
   // Cached statements (destroyed before db: declared after it).
   std::optional<SQLite::Statement> insert_move, insert_log, insert_game, ensure_engine,
       insert_player;
 
-  explicit Impl(const std::string& file)
-      : path(file), db(file, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs) {}
+  StatementCache cache{db};
+
+  Impl(const std::string& file, const std::string& open_name, int flags)
+      : path(file), db(open_name, flags, kBusyTimeoutMs) {}
 
   void prepare() {
     insert_move.emplace(db,
@@ -140,7 +183,7 @@ struct Store::Impl {
     insert_game.emplace(
         db,
         "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)");
+        "time_control, status, started_at, owner) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)");
     ensure_engine.emplace(db, "INSERT OR IGNORE INTO engines (name) VALUES (?)");
     insert_player.emplace(db, "INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
   }
@@ -159,25 +202,79 @@ const std::string& Store::path() const {
   return impl_->path;
 }
 
-Expected<Store> Store::open(const std::string& path) {
+Expected<Store> Store::open(const std::string& path, const OpenOptions& options) {
   namespace fs = std::filesystem;
   if (path.empty()) return Error{"no database file given"};
   std::error_code ec;
   fs::path file(path);
   if (fs::is_directory(file, ec)) return Error{path + " is a directory, not a database file"};
+  if (options.read_only) return open_read_only(path);
   fs::path dir = file.parent_path();
   if (dir.empty()) dir = ".";
   if (!fs::exists(dir, ec))
     return Error{"cannot create " + path + ": directory " + dir.string() + " does not exist"};
   if (!fs::is_directory(dir, ec))
     return Error{"cannot create " + path + ": " + dir.string() + " is not a directory"};
-  if (!fs::exists(file, ec) && ::access(dir.c_str(), W_OK) != 0)
+  const bool existed = fs::exists(file, ec);
+  if (!existed && ::access(dir.c_str(), W_OK) != 0)
     return Error{"cannot create " + path + ": directory " + dir.string() + " is not writable"};
   try {
-    auto impl = std::make_unique<Impl>(path);
-    Status ready = prepare_database(impl->db, path);
+    auto impl = std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    Status ready = prepare_database(impl->db, path, options.check_integrity && existed);
     if (!ready) return Error{ready.error()};
+    if (options.max_page_count > 0)
+      impl->db.exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
     impl->prepare();
+    return Store(std::move(impl));
+  } catch (const SQLite::Exception& e) {
+    return Error{open_error(path, e)};
+  } catch (const std::exception& e) {
+    return Error{path + ": " + e.what()};
+  }
+}
+
+// Read-only: SQLITE_OPEN_READONLY, so the database file is never created or changed. Where the
+// file or its directory is not writable and there is no write-ahead log to read, SQLite cannot
+// create the -shm file a WAL reader needs: the file is then opened `immutable` (no locks, no
+// -shm), which is safe because nobody can be writing it (a writer would need that directory). A
+// -wal with frames in a read-only directory is read through SQLite's read-only WAL support, which
+// needs its -shm file there too. In a writable directory the open is a plain read-only one, safe
+// beside a running tournament; SQLite may then leave its empty -wal/-shm side files.
+Expected<Store> Store::open_read_only(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return Error{"no database " + path};
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const bool writable = ::access(dir.c_str(), W_OK) == 0 && ::access(path.c_str(), W_OK) == 0;
+  const auto wal_size = fs::file_size(path + "-wal", ec);
+  const bool has_wal = !ec && wal_size > 0;
+  const bool immutable = !writable && !has_wal;
+  if (!writable && has_wal && !fs::exists(path + "-shm", ec))
+    return Error{path + ": its write-ahead log " + path +
+                 "-wal cannot be read without its -shm file in a read-only directory (copy the "
+                 "files to a writable directory)"};
+  try {
+    std::string open_name = path;
+    int flags = SQLite::OPEN_READONLY;
+    if (immutable) {
+      open_name = "file:";
+      for (char c : fs::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#') {
+          char buf[4];
+          std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+          open_name += buf;
+        } else {
+          open_name += c;
+        }
+      }
+      open_name += "?immutable=1";
+      flags |= SQLite::OPEN_URI;
+    }
+    auto impl = std::make_unique<Impl>(path, open_name, flags);
+    Status ready = check_readable(impl->db, path);
+    if (!ready) return Error{ready.error()};
+    impl->read_only = true;
     return Store(std::move(impl));
   } catch (const SQLite::Exception& e) {
     return Error{open_error(path, e)};
@@ -258,6 +355,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(5, to_json(game.opening));
     g.bind(6, game.time_control);
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
+    bind_optional(g, 8, game.owner);
     g.exec();
     std::int64_t id = s.db.getLastInsertRowid();
     for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
@@ -361,55 +459,67 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
   }
 }
 
-Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
+namespace {
+
+// The body of finish_game, inside the caller's transaction. Throws on SQLite errors; returns an
+// error for records that do not fit the game.
+Status write_finish(StatementCache& cache, const std::string& path, std::int64_t game_id,
+                    const GameRecord& result, bool finished) {
   const std::string what = "finish game " + std::to_string(game_id);
-  const bool finished = result.status != "unfinished";
+  auto& count = cache.get("SELECT count(*) FROM game_players WHERE game_id = ?");
+  count.bind(1, static_cast<std::int64_t>(game_id));
+  count.executeStep();
+  const std::size_t players = static_cast<std::size_t>(count.getColumn(0).getInt());
+  if (players == 0) return Error{path + ": cannot " + what + ": no such game"};
+  if (finished && result.ranks.size() != players)
+    return Error{path + ": cannot " + what + ": " + std::to_string(result.ranks.size()) +
+                 " ranks for " + std::to_string(players) + " players"};
+  if (!result.ranks.empty() && result.ranks.size() != players)
+    return Error{path + ": cannot " + what + ": ranks do not match the players"};
+  if (!result.scores.empty() && result.scores.size() != players)
+    return Error{path + ": cannot " + what + ": " + std::to_string(result.scores.size()) +
+                 " scores for " + std::to_string(players) + " players"};
+  auto& g = cache.get(
+      "UPDATE games SET status = ?, termination = ?, reason = ?, finished_at = ?, "
+      "plies = ? WHERE id = ?");
+  g.bind(1, finished ? "finished" : "unfinished");
+  g.bind(2, result.termination);
+  g.bind(3, result.reason);
+  g.bind(4, result.finished_at.empty() ? now_utc() : result.finished_at);
+  g.bind(5, static_cast<std::int64_t>(result.plies));
+  g.bind(6, static_cast<std::int64_t>(game_id));
+  g.exec();
+  auto& p = cache.get("UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
+  for (std::size_t seat = 0; seat < players; ++seat) {
+    p.tryReset();
+    if (finished && seat < result.ranks.size())
+      p.bind(1, result.ranks[seat]);
+    else
+      p.bind(1);
+    if (finished && seat < result.scores.size())
+      p.bind(2, result.scores[seat]);
+    else
+      p.bind(2);
+    p.bind(3, static_cast<std::int64_t>(game_id));
+    p.bind(4, static_cast<int>(seat + 1));
+    p.exec();
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   try {
+    Resets resets(impl_->cache);
     WriteTx tx(impl_->db);
-    SQLite::Statement count(impl_->db, "SELECT count(*) FROM game_players WHERE game_id = ?");
-    count.bind(1, static_cast<std::int64_t>(game_id));
-    count.executeStep();
-    const std::size_t players = static_cast<std::size_t>(count.getColumn(0).getInt());
-    if (players == 0) return Error{impl_->path + ": cannot " + what + ": no such game"};
-    if (finished && result.ranks.size() != players)
-      return Error{impl_->path + ": cannot " + what + ": " + std::to_string(result.ranks.size()) +
-                   " ranks for " + std::to_string(players) + " players"};
-    if (!result.ranks.empty() && result.ranks.size() != players)
-      return Error{impl_->path + ": cannot " + what + ": ranks do not match the players"};
-    if (!result.scores.empty() && result.scores.size() != players)
-      return Error{impl_->path + ": cannot " + what + ": " + std::to_string(result.scores.size()) +
-                   " scores for " + std::to_string(players) + " players"};
-    SQLite::Statement g(
-        impl_->db,
-        "UPDATE games SET status = ?, termination = ?, reason = ?, finished_at = ?, "
-        "plies = ? WHERE id = ?");
-    g.bind(1, finished ? "finished" : "unfinished");
-    g.bind(2, result.termination);
-    g.bind(3, result.reason);
-    g.bind(4, result.finished_at.empty() ? now_utc() : result.finished_at);
-    g.bind(5, static_cast<std::int64_t>(result.plies));
-    g.bind(6, static_cast<std::int64_t>(game_id));
-    g.exec();
-    SQLite::Statement p(
-        impl_->db, "UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
-    for (std::size_t seat = 0; seat < players; ++seat) {
-      p.tryReset();
-      if (seat < result.ranks.size())
-        p.bind(1, result.ranks[seat]);
-      else
-        p.bind(1);
-      if (seat < result.scores.size())
-        p.bind(2, result.scores[seat]);
-      else
-        p.bind(2);
-      p.bind(3, static_cast<std::int64_t>(game_id));
-      p.bind(4, static_cast<int>(seat + 1));
-      p.exec();
-    }
+    Status st =
+        write_finish(impl_->cache, impl_->path, game_id, result, result.status != "unfinished");
+    if (!st) return st;
     tx.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    return impl_->fail(what, e);
+    return impl_->fail("finish game " + std::to_string(game_id), e);
   }
 }
 
@@ -586,6 +696,442 @@ Expected<std::vector<std::int64_t>> Store::finished_slots(std::int64_t tournamen
     return out;
   } catch (const std::exception& e) {
     return impl_->fail("read the finished slots of tournament " + std::to_string(tournament_id), e);
+  }
+}
+
+// ---- Events and claims ----
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+SlotRecord read_slot(SQLite::Statement& q, int first) {
+  SlotRecord r;
+  r.slot = q.getColumn(first).getInt64();
+  r.game = q.getColumn(first + 1).getString();
+  r.seats = from_json(q.getColumn(first + 2).getString());
+  r.opening = from_json(q.getColumn(first + 3).getString());
+  r.cycle = q.getColumn(first + 4).getInt();
+  r.round = q.getColumn(first + 5).getInt();
+  r.pair = q.getColumn(first + 6).getInt();
+  r.state = q.getColumn(first + 7).getString();
+  if (!q.getColumn(first + 8).isNull()) r.owner = q.getColumn(first + 8).getInt64();
+  r.attempts = q.getColumn(first + 9).getInt();
+  r.reason = q.getColumn(first + 10).getString();
+  return r;
+}
+
+const char* const kSlotColumns =
+    "s.slot, s.game, s.seats, s.opening, s.cycle, s.round, s.pair, s.state, s.owner, s.attempts, "
+    "s.reason";
+
+// Marks the event finished once no slot is left to play.
+void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
+  auto& q = cache.get(
+      "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
+      " WHERE id = ?2 AND state <> 'finished' AND NOT EXISTS (SELECT 1 FROM slots"
+      " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
+  q.bind(1, now_utc());
+  q.bind(2, static_cast<std::int64_t>(event));
+  q.exec();
+}
+
+void insert_slots(SQLite::Database& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
+  SQLite::Statement q(db,
+                      "INSERT OR IGNORE INTO slots (tournament_id, slot, game, seats, opening, "
+                      "cycle, round, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const SlotRecord& s : slots) {
+    q.tryReset();
+    q.bind(1, static_cast<std::int64_t>(event));
+    q.bind(2, static_cast<std::int64_t>(s.slot));
+    q.bind(3, s.game);
+    q.bind(4, to_json(s.seats));
+    q.bind(5, to_json(s.opening));
+    q.bind(6, s.cycle);
+    q.bind(7, s.round);
+    q.bind(8, s.pair);
+    q.exec();
+  }
+}
+
+}  // namespace
+
+Expected<EventRow> Store::open_event(const std::string& name, const std::string& spec,
+                                     const std::string& config,
+                                     const std::vector<SlotRecord>& slots) {
+  if (name.empty()) return Error{impl_->path + ": an event needs a name"};
+  try {
+    auto& db = impl_->db;
+    Resets resets(impl_->cache);
+    WriteTx tx(db);
+    EventRow row;
+    row.name = name;
+    SQLite::Statement find(
+        db, "SELECT id, spec, config, state, priority FROM tournaments WHERE name = ?");
+    find.bind(1, name);
+    if (find.executeStep()) {
+      row.id = find.getColumn(0).getInt64();
+      row.spec = find.getColumn(1).getString();
+      row.config = find.getColumn(2).getString();
+      row.state = find.getColumn(3).getString();
+      row.priority = find.getColumn(4).getInt();
+      if (!row.spec.empty() || row.config != config) return row;  // the caller compares
+      // A v2 event: adopt it. Its slots with a finished game (the first one) are done.
+      SQLite::Statement set(db, "UPDATE tournaments SET spec = ?, updated_at = ? WHERE id = ?");
+      set.bind(1, spec);
+      set.bind(2, now_utc());
+      set.bind(3, static_cast<std::int64_t>(row.id));
+      set.exec();
+      insert_slots(db, row.id, slots);
+      SQLite::Statement done(
+          db,
+          "UPDATE slots SET state = 'done', game_id = (SELECT min(g.id) FROM games g WHERE"
+          " g.tournament_id = slots.tournament_id AND g.slot = slots.slot AND g.status ="
+          " 'finished') WHERE tournament_id = ?1 AND EXISTS (SELECT 1 FROM games g WHERE"
+          " g.tournament_id = ?1 AND g.slot = slots.slot AND g.status = 'finished')");
+      done.bind(1, static_cast<std::int64_t>(row.id));
+      done.exec();
+      finish_event_if_complete(impl_->cache, row.id);
+      tx.commit();
+      row.spec = spec;
+      return row;
+    }
+    SQLite::Statement add(db,
+                          "INSERT INTO tournaments (name, config, spec, state, updated_at)"
+                          " VALUES (?, ?, ?, 'running', ?)");
+    add.bind(1, name);
+    add.bind(2, config);
+    add.bind(3, spec);
+    add.bind(4, now_utc());
+    add.exec();
+    row.id = db.getLastInsertRowid();
+    row.spec = spec;
+    row.config = config;
+    row.state = "running";
+    row.created = true;
+    insert_slots(db, row.id, slots);
+    finish_event_if_complete(impl_->cache, row.id);  // an empty schedule is finished at once
+    if (slots.empty()) row.state = "finished";
+    tx.commit();
+    return row;
+  } catch (const std::exception& e) {
+    return impl_->fail("open event \"" + name + "\"", e);
+  }
+}
+
+Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
+  try {
+    const auto now = static_cast<std::int64_t>(now_ms());
+    SQLite::Statement add(impl_->db,
+                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at)"
+                          " VALUES (?, ?, ?, ?, ?, ?)");
+    add.bind(1, owner.name);
+    add.bind(2, owner.host);
+    add.bind(3, static_cast<std::int64_t>(owner.pid));
+    add.bind(4, owner.kind);
+    add.bind(5, now);
+    add.bind(6, now);
+    add.exec();
+    return static_cast<std::int64_t>(impl_->db.getLastInsertRowid());
+  } catch (const std::exception& e) {
+    return impl_->fail("register this process as an owner", e);
+  }
+}
+
+Status Store::stop_owner(std::int64_t owner) {
+  try {
+    WriteTx tx(impl_->db);
+    SQLite::Statement rel(impl_->db,
+                          "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                          " WHERE owner = ? AND state = 'claimed'");
+    rel.bind(1, static_cast<std::int64_t>(owner));
+    rel.exec();
+    SQLite::Statement stop(impl_->db,
+                           "UPDATE owners SET stopped_at = ?, heartbeat_at = ? WHERE id = ?");
+    const auto now = static_cast<std::int64_t>(now_ms());
+    stop.bind(1, now);
+    stop.bind(2, now);
+    stop.bind(3, static_cast<std::int64_t>(owner));
+    stop.exec();
+    tx.commit();
+    return Ok{};
+  } catch (const std::exception& e) {
+    return impl_->fail("release the claims of owner " + std::to_string(owner), e);
+  }
+}
+
+Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
+                                                std::optional<std::int64_t> event, int max,
+                                                long lease_ms,
+                                                const std::vector<std::string>& exclude_engines) {
+  try {
+    auto& db = impl_->db;
+    Resets resets(impl_->cache);
+    WriteTx tx(db);
+    const auto now = static_cast<std::int64_t>(now_ms());
+    // Events in the order they are served, then per event the expired claims and the pending
+    // slots, each through the (state, tournament_id, slot) index: a claim costs the same on the
+    // first slot of an event and on its last.
+    std::vector<std::int64_t> events;
+    {
+      auto& q = impl_->cache.get(
+          "SELECT id FROM tournaments WHERE state IN ('queued', 'running') AND"
+          " (?1 IS NULL OR id = ?1) ORDER BY priority DESC, id");
+      bind_optional(q, 1, event);
+      while (q.executeStep()) events.push_back(q.getColumn(0).getInt64());
+    }
+    const std::string excluded = to_json(exclude_engines);
+    auto pick_sql = [](const char* state_test) {
+      return std::string("SELECT ") + kSlotColumns +
+             " FROM slots s INDEXED BY slots_by_state WHERE s.state = " + state_test +
+             " AND s.tournament_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM"
+             " json_each(s.seats) a, json_each(?3) b WHERE a.value = b.value))"
+             " ORDER BY s.slot LIMIT ?4";
+    };
+    auto& expired = impl_->cache.get(pick_sql("'claimed' AND s.lease_expires_at < ?2"));
+    auto& pending = impl_->cache.get(pick_sql("'pending' AND ?2 = ?2"));
+    std::vector<Claim> out;
+    for (std::int64_t e : events) {
+      std::vector<Claim> found;
+      for (SQLite::Statement* q : {&expired, &pending}) {
+        q->tryReset();
+        q->bind(1, static_cast<std::int64_t>(e));
+        q->bind(2, now);
+        q->bind(3, excluded);
+        q->bind(4, max - static_cast<int>(out.size()));
+        while (q->executeStep()) {
+          Claim c;
+          c.tournament_id = e;
+          c.slot = read_slot(*q, 0);
+          found.push_back(std::move(c));
+        }
+      }
+      std::sort(found.begin(), found.end(),
+                [](const Claim& a, const Claim& b) { return a.slot.slot < b.slot.slot; });
+      for (auto& c : found)
+        if (static_cast<int>(out.size()) < max) out.push_back(std::move(c));
+      if (static_cast<int>(out.size()) >= max) break;
+    }
+    auto& take = impl_->cache.get(
+        "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
+        " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
+    // The game a dead owner (or a v2 run) left running is kept as interrupted.
+    auto& orphan = impl_->cache.get(
+        "UPDATE games SET status = 'unfinished', termination = 'interrupted', reason = ?"
+        " WHERE tournament_id = ? AND slot = ? AND status = 'running'");
+    for (Claim& c : out) {
+      // No game of a slot being claimed can still be played: any left running is an orphan.
+      orphan.tryReset();
+      orphan.bind(1, c.slot.state == "claimed"
+                         ? "its process stopped renewing the claim (owner " +
+                               std::to_string(c.slot.owner.value_or(0)) +
+                               "); the slot is played again"
+                         : std::string("the run stopped before the game ended"));
+      orphan.bind(2, static_cast<std::int64_t>(c.tournament_id));
+      orphan.bind(3, static_cast<std::int64_t>(c.slot.slot));
+      orphan.exec();
+      take.tryReset();
+      take.bind(1, static_cast<std::int64_t>(owner));
+      take.bind(2, now + lease_ms);
+      take.bind(3, static_cast<std::int64_t>(c.tournament_id));
+      take.bind(4, static_cast<std::int64_t>(c.slot.slot));
+      take.exec();
+      c.slot.state = "claimed";
+      c.slot.owner = owner;
+      ++c.slot.attempts;
+    }
+    tx.commit();
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("claim games", e);
+  }
+}
+
+Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
+  try {
+    Resets resets(impl_->cache);
+    WriteTx tx(impl_->db);
+    const auto now = static_cast<std::int64_t>(now_ms());
+    auto& renew = impl_->cache.get(
+        "UPDATE slots SET lease_expires_at = ? WHERE owner = ? AND state ="
+        " 'claimed'");
+    renew.bind(1, now + lease_ms);
+    renew.bind(2, static_cast<std::int64_t>(owner));
+    const int n = renew.exec();
+    auto& beat = impl_->cache.get("UPDATE owners SET heartbeat_at = ? WHERE id = ?");
+    beat.bind(1, now);
+    beat.bind(2, static_cast<std::int64_t>(owner));
+    beat.exec();
+    tx.commit();
+    return n;
+  } catch (const std::exception& e) {
+    return impl_->fail("renew the claims of owner " + std::to_string(owner), e);
+  }
+}
+
+Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord& result,
+                                         std::int64_t owner) {
+  const std::string what = "finish game " + std::to_string(game_id);
+  try {
+    auto& db = impl_->db;
+    Resets resets(impl_->cache);
+    WriteTx tx(db);
+    auto& find = impl_->cache.get(
+        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g LEFT JOIN slots s ON"
+        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?");
+    find.bind(1, static_cast<std::int64_t>(game_id));
+    if (!find.executeStep()) return Error{impl_->path + ": cannot " + what + ": no such game"};
+    if (find.getColumn(0).isNull() || find.getColumn(2).isNull())
+      return Error{impl_->path + ": cannot " + what + ": it belongs to no slot of an event"};
+    const std::int64_t event = find.getColumn(0).getInt64();
+    const std::int64_t slot = find.getColumn(1).getInt64();
+    const bool held = find.getColumn(2).getString() == "claimed" && !find.getColumn(3).isNull() &&
+                      find.getColumn(3).getInt64() == owner;
+    const bool finished = result.status != "unfinished";
+    ClaimEnd end = ClaimEnd::Released;
+    Status st = Ok{};
+    if (finished && held) {
+      // A game is done only with every move in the file (a failed batch may have lost some).
+      auto& moves = impl_->cache.get("SELECT count(*) FROM moves WHERE game_id = ?");
+      moves.bind(1, static_cast<std::int64_t>(game_id));
+      moves.executeStep();
+      const std::int64_t stored = moves.getColumn(0).getInt64();
+      if (stored != result.plies)
+        return Error{impl_->path + ": cannot " + what + ": " + std::to_string(stored) + " of its " +
+                     std::to_string(result.plies) + " moves are stored"};
+      st = write_finish(impl_->cache, impl_->path, game_id, result, true);
+      end = ClaimEnd::Done;
+    } else if (finished) {
+      GameRecord lost = result;
+      lost.termination = "lost-claim";
+      lost.reason = "the claim on slot " + std::to_string(slot) +
+                    " expired and was taken by another process before the game ended (it ended: " +
+                    result.reason + ")";
+      st = write_finish(impl_->cache, impl_->path, game_id, lost, false);
+      end = ClaimEnd::Lost;
+    } else {
+      st = write_finish(impl_->cache, impl_->path, game_id, result, false);
+      end = held ? ClaimEnd::Released : ClaimEnd::Lost;
+    }
+    if (!st) return Error{st.error()};
+    if (held) {
+      auto& up = impl_->cache.get(
+          end == ClaimEnd::Done
+              ? "UPDATE slots SET state = 'done', game_id = ?1, lease_expires_at = 0"
+                " WHERE tournament_id = ?2 AND slot = ?3"
+              : "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                " WHERE tournament_id = ?2 AND slot = ?3 AND ?1 = ?1");
+      up.bind(1, static_cast<std::int64_t>(game_id));
+      up.bind(2, static_cast<std::int64_t>(event));
+      up.bind(3, static_cast<std::int64_t>(slot));
+      up.exec();
+      if (end == ClaimEnd::Done) finish_event_if_complete(impl_->cache, event);
+    }
+    tx.commit();
+    return end;
+  } catch (const std::exception& e) {
+    return impl_->fail(what, e);
+  }
+}
+
+Status Store::release_slot(std::int64_t event, std::int64_t slot, std::int64_t owner) {
+  try {
+    SQLite::Statement q(impl_->db,
+                        "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                        " WHERE tournament_id = ? AND slot = ? AND owner = ? AND state ="
+                        " 'claimed'");
+    q.bind(1, static_cast<std::int64_t>(event));
+    q.bind(2, static_cast<std::int64_t>(slot));
+    q.bind(3, static_cast<std::int64_t>(owner));
+    q.exec();
+    return Ok{};
+  } catch (const std::exception& e) {
+    return impl_->fail("release slot " + std::to_string(slot), e);
+  }
+}
+
+Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64_t>& slots,
+                                const std::string& reason) {
+  try {
+    Resets resets(impl_->cache);
+    WriteTx tx(impl_->db);
+    SQLite::Statement q(impl_->db,
+                        "UPDATE slots SET state = 'skipped', reason = ?, owner = NULL,"
+                        " lease_expires_at = 0 WHERE tournament_id = ? AND slot = ? AND state"
+                        " IN ('pending', 'claimed')");
+    int n = 0;
+    for (std::int64_t slot : slots) {
+      q.tryReset();
+      q.bind(1, reason);
+      q.bind(2, static_cast<std::int64_t>(event));
+      q.bind(3, static_cast<std::int64_t>(slot));
+      n += q.exec();
+    }
+    finish_event_if_complete(impl_->cache, event);
+    tx.commit();
+    return n;
+  } catch (const std::exception& e) {
+    return impl_->fail("skip games of event " + std::to_string(event), e);
+  }
+}
+
+Expected<SlotCounts> Store::slot_counts(std::int64_t event, std::int64_t owner) {
+  try {
+    SQLite::Statement q(impl_->db,
+                        "SELECT state, coalesce(owner = ?2, 0), count(*) FROM slots"
+                        " WHERE tournament_id = ?1 GROUP BY 1, 2");
+    q.bind(1, static_cast<std::int64_t>(event));
+    q.bind(2, static_cast<std::int64_t>(owner));
+    SlotCounts c;
+    while (q.executeStep()) {
+      const std::string state = q.getColumn(0).getString();
+      const bool mine = q.getColumn(1).getInt() != 0;
+      const std::int64_t n = q.getColumn(2).getInt64();
+      if (state == "pending")
+        c.pending += n;
+      else if (state == "claimed")
+        (mine ? c.claimed_mine : c.claimed_others) += n;
+      else if (state == "done")
+        c.done += n;
+      else
+        c.skipped += n;
+    }
+    return c;
+  } catch (const std::exception& e) {
+    return impl_->fail("count the games of event " + std::to_string(event), e);
+  }
+}
+
+Expected<std::vector<SlotRecord>> Store::slots(std::int64_t event) {
+  try {
+    SQLite::Statement q(impl_->db, std::string("SELECT ") + kSlotColumns +
+                                       " FROM slots s WHERE s.tournament_id = ? ORDER BY s.slot");
+    q.bind(1, static_cast<std::int64_t>(event));
+    std::vector<SlotRecord> out;
+    while (q.executeStep()) out.push_back(read_slot(q, 0));
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("read the slots of event " + std::to_string(event), e);
+  }
+}
+
+Expected<std::vector<std::string>> Store::integrity_problems(int max) {
+  try {
+    SQLite::Statement q(impl_->db, "PRAGMA integrity_check(" + std::to_string(max) + ")");
+    std::vector<std::string> out;
+    while (q.executeStep()) {
+      std::string line = q.getColumn(0).getString();
+      if (line != "ok") out.push_back(std::move(line));
+    }
+    return out;
+  } catch (const SQLite::Exception& e) {
+    return Error{open_error(impl_->path, e)};
+  } catch (const std::exception& e) {
+    return impl_->fail("check integrity", e);
   }
 }
 

@@ -1,6 +1,26 @@
 // The referee's database: the only place that knows SQL (design.md §6). SQLite through SQLiteCpp,
 // WAL mode, a versioned schema with migrations, moves durable as they are played. One Store per
 // thread (SQLite connections are not shared).
+//
+// Events, slots and claims: how any number of processes share one event.
+// - An event (a `tournaments` row) is created once with its whole specification (JSON) and its
+//   schedule materialized as `slots` rows, in one transaction.
+// - Every process that plays games registers as an owner (register_owner). A claim is a slot in
+//   state "claimed" with its owner and a lease: the time (unix ms) after which anyone may take it.
+//   claim_slots takes pending slots, or claimed ones whose lease expired, in schedule order, in
+//   one write transaction (SQLite: BEGIN IMMEDIATE, so two processes never take the same slot;
+//   PostgreSQL later: SELECT ... FOR UPDATE SKIP LOCKED). Taking an expired claim closes the game
+//   its dead owner left "running" as unfinished/interrupted.
+// - The owner renews its leases on a heartbeat (renew_claims, every lease/4); a killed process
+//   stops renewing, its leases expire, and the slots are played again by whoever claims them.
+// - finish_claimed records a game's end and its slot's new state in one transaction that first
+//   checks the slot is still claimed by this owner. Exactly once: a slot becomes "done" only in
+//   that transaction, under the write lock, by the owner holding the claim; an owner whose lease
+//   expired and was taken finds the claim gone and its game is kept unfinished ("lost-claim"),
+//   never rated. A partial unique index (one finished game per event and slot) makes a second
+//   finish impossible whatever the code above does.
+// - An interrupted game releases its slot at once (pending again); a slot that cannot be played
+//   (an engine does not declare the game) is "skipped" once, with a reason, and never claimed.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -43,6 +63,7 @@ struct GameRecord {
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
+  std::optional<std::int64_t> owner;  // the owner (process) that played it, when known
 };
 
 struct MoveRecord {
@@ -53,7 +74,7 @@ struct MoveRecord {
   long clock_ms = -1;  // the mover's clock left after the move (increment included); -1 if none
   std::string info;    // last "info" line of the search, verbatim (may be empty)
   std::string source = "engine";  // engine | opening | forced
-  std::string note;   // set by the referee: "round 2" when the move began a new round
+  std::string note;               // set by the referee: "round 2" when the move began a new round
 };
 
 struct LogLine {
@@ -69,12 +90,70 @@ struct GameFilter {
   bool finished_only = true;
 };
 
+struct OpenOptions {
+  // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes a file (a missing
+  // file is an error). Works on a read-only file in a read-only directory, WAL or not.
+  bool read_only = false;
+  // Before writing into an existing file, PRAGMA quick_check; a damaged file is refused.
+  bool check_integrity = true;
+  // Test hook: > 0 caps the file at this many pages (PRAGMA max_page_count), a full disk.
+  long max_page_count = 0;
+};
+
+// One game of an event's schedule, as stored in `slots`.
+struct SlotRecord {
+  std::int64_t slot = 0;
+  std::string game;                  // canonical game string
+  std::vector<std::string> seats;    // engine names by seat
+  std::vector<std::string> opening;  // played by the referee
+  int cycle = 0;
+  int round = 0;
+  int pair = 0;  // the opening group: the slots of one pair are one opening in every seating
+  std::string state = "pending";  // pending | claimed | done | skipped (read back only)
+  std::string reason;             // why a slot was skipped (read back only)
+  std::optional<std::int64_t> owner;
+  int attempts = 0;
+};
+
+struct EventRow {
+  std::int64_t id = 0;
+  std::string name;
+  std::string spec;    // the normalized specification (JSON) it was created with
+  std::string config;  // v2: the schedule fingerprint
+  std::string state;   // queued | running | paused | cancelled | finished
+  int priority = 0;
+  bool created = false;  // created by this call
+};
+
+struct OwnerInfo {
+  std::string name;  // for people: "tournament awale.toml"
+  std::string host;
+  long pid = 0;
+  std::string kind = "tournament";  // tournament | serve | worker
+};
+
+struct Claim {
+  std::int64_t tournament_id = 0;
+  SlotRecord slot;  // attempts counts this one
+};
+
+struct SlotCounts {
+  std::int64_t pending = 0, claimed_mine = 0, claimed_others = 0, done = 0, skipped = 0;
+  std::int64_t total() const { return pending + claimed_mine + claimed_others + done + skipped; }
+};
+
+enum class ClaimEnd {
+  Done,      // the game finished and its slot is done
+  Released,  // the game did not finish (interrupted): the slot is pending again
+  Lost,      // the claim had been taken by another owner: game kept unfinished ("lost-claim")
+};
+
 class Store {
  public:
   // Opens or creates the database and migrates it to kSchemaVersion. Errors are one line naming
   // the file: unwritable directory, not a database / corrupt, a schema version newer than this
   // program knows ("referee.db has schema version 7; this referee reads up to 2").
-  static Expected<Store> open(const std::string& path);
+  static Expected<Store> open(const std::string& path, const OpenOptions& options = {});
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
   ~Store();
@@ -103,6 +182,38 @@ class Store {
   // another run writes the same tournament. Returns how many games it closed.
   Expected<int> close_running(std::optional<std::int64_t> tournament_id);
 
+  // ---- Events and claims (see the top of this file) ----
+  // Creates the event with its slots, or returns the existing one of that name unchanged (the
+  // caller compares `spec`). A v2 event (no spec yet) whose `config` fingerprint matches is
+  // adopted: its spec is set and its slots materialized, finished ones done.
+  Expected<EventRow> open_event(const std::string& name, const std::string& spec,
+                                const std::string& config, const std::vector<SlotRecord>& slots);
+  Expected<std::int64_t> register_owner(const OwnerInfo& owner);
+  // The owner stops: its claims are released, stopped_at is set.
+  Status stop_owner(std::int64_t owner);
+  // Up to `max` slots of the event (or of any running event), pending or with an expired lease,
+  // in schedule order, none with an engine of `exclude_engines`; they become claimed by `owner`
+  // until now + lease_ms.
+  Expected<std::vector<Claim>> claim_slots(std::int64_t owner, std::optional<std::int64_t> event,
+                                           int max, long lease_ms,
+                                           const std::vector<std::string>& exclude_engines);
+  // Extends every claim of `owner` to now + lease_ms and beats its heartbeat; returns how many.
+  Expected<int> renew_claims(std::int64_t owner, long lease_ms);
+  // Ends a game begun for a claimed slot (see ClaimEnd), in one transaction with the slot.
+  // `result` as for finish_game.
+  Expected<ClaimEnd> finish_claimed(std::int64_t game_id, const GameRecord& result,
+                                    std::int64_t owner);
+  // A claimed slot given back without a game (its engine could not start): pending again.
+  Status release_slot(std::int64_t event, std::int64_t slot, std::int64_t owner);
+  // Slots that will not be played (an engine does not declare the game): skipped with a reason,
+  // unless already done. Returns how many changed.
+  Expected<int> skip_slots(std::int64_t event, const std::vector<std::int64_t>& slots,
+                           const std::string& reason);
+  Expected<SlotCounts> slot_counts(std::int64_t event, std::int64_t owner);
+  Expected<std::vector<SlotRecord>> slots(std::int64_t event);
+  // PRAGMA integrity_check: empty when the file is sound, else its findings (at most `max`).
+  Expected<std::vector<std::string>> integrity_problems(int max = 20);
+
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
   Expected<GameRecord> game(std::int64_t game_id);
   Expected<std::vector<MoveRecord>> moves(std::int64_t game_id);
@@ -114,6 +225,7 @@ class Store {
 
  private:
   struct Impl;
+  static Expected<Store> open_read_only(const std::string& path);
   Expected<std::vector<GameRecord>> query_games(const GameFilter& filter,
                                                 std::optional<std::int64_t> id);
   explicit Store(std::unique_ptr<Impl> impl);

@@ -31,13 +31,17 @@ bool parse_or_help(const Args& args, po::options_description& desc, po::variable
   return true;
 }
 
-// Runs the event, then prints its standings and Elo tables.
-int run_and_report(const TournamentConfig& config, bool quiet) {
+// Runs the event, then prints its standings, Elo tables and a summary that adds up. Exit status:
+// 0 every scheduled game is finished; 1 an error, or a storage failure stopped the event; 3 the
+// run ended with games not played (an engine that cannot start, a game an engine does not
+// declare, an engine withdrawn); 130 interrupted (Ctrl-C).
+int run_and_report(const TournamentConfig& config, bool quiet, double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
   RunOptions options;
   options.progress = quiet ? nullptr : &std::cerr;
   options.progress_is_tty = engines::stderr_is_terminal();
   options.stop = &interrupt.flag();
+  options.lease_ms = static_cast<long>(lease_seconds * 1000);
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
               << " engines, database " << config.database << "\n";
@@ -47,25 +51,32 @@ int run_and_report(const TournamentConfig& config, bool quiet) {
     return 1;
   }
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
-  auto store = storage::Store::open(config.database);
-  if (!store) {
-    std::cerr << "referee: " << store.error() << "\n";
-    return 1;
+  storage::OpenOptions again;
+  again.check_integrity = false;  // checked before the run; a plain open leaves no side files
+  if (auto store = storage::Store::open(config.database, again)) {
+    storage::GameFilter filter;
+    filter.tournament_id = summary->tournament_id;
+    if (auto games = store->games(filter)) std::cout << "\n" << ratings_report(*games);
   }
-  storage::GameFilter filter;
-  filter.tournament_id = summary->tournament_id;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee: " << games.error() << "\n";
-    return 1;
-  }
-  std::cout << "\n" << ratings_report(*games);
   std::cout << "games: " << summary->scheduled << " scheduled, " << summary->already_done
-            << " done before, " << summary->played << " played now, " << summary->skipped
-            << " not played\n";
+            << " done before, " << summary->played << " played now, ";
+  if (summary->by_others > 0) std::cout << summary->by_others << " played by other processes, ";
+  std::cout << summary->not_played << " not played\n";
+  for (const auto& r : summary->not_played_reasons) std::cout << "not played: " << r << "\n";
+  if (!summary->storage_error.empty()) {
+    std::cerr << "referee: storage failure, the event stopped (" << summary->played
+              << " games stored by this run; run it again once fixed): " << summary->storage_error
+              << "\n";
+    return 1;
+  }
   if (summary->interrupted) {
     std::cout << "interrupted: run the same command again to play the missing games\n";
     return 130;
+  }
+  if (!summary->complete()) {
+    std::cerr << "referee: " << summary->not_played << " of " << summary->scheduled
+              << " games not played (see the 'not played' lines)\n";
+    return 3;
   }
   return 0;
 }
@@ -76,11 +87,14 @@ int tournament(const Args& args) {
   std::string file, db;
   int concurrency = -1;
   bool quiet = false;
+  double lease = 30;
   po::options_description desc("referee tournament FILE [options]");
   desc.add_options()("help,h", "show this help")("concurrency,c", po::value(&concurrency),
                                                  "games at once (overrides the file; 0 = cores)")(
       "db", po::value(&db), "database file (overrides the file)")(
-      "quiet,q", po::bool_switch(&quiet), "no progress line");
+      "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "lease", po::value(&lease),
+      "seconds a claimed game stays reserved without a heartbeat (default 30)");
   po::options_description all;
   all.add(desc).add_options()("file", po::value(&file));
   po::positional_options_description pos;
@@ -98,7 +112,11 @@ int tournament(const Args& args) {
   }
   if (concurrency >= 0) config->concurrency = concurrency;
   if (!db.empty()) config->database = db;
-  return run_and_report(*config, quiet);
+  if (!(lease >= 0.2 && lease <= 86400)) {
+    std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
+    return 2;
+  }
+  return run_and_report(*config, quiet, lease);
 }
 
 int match(const Args& args) {
@@ -181,7 +199,9 @@ std::optional<storage::Store> open_existing(const std::string& db, const char* c
     std::cerr << "referee " << command << ": no database '" << db << "'\n";
     return std::nullopt;
   }
-  auto store = storage::Store::open(db);
+  storage::OpenOptions read_only;
+  read_only.read_only = true;  // never creates or changes a file
+  auto store = storage::Store::open(db, read_only);
   if (!store) {
     std::cerr << "referee " << command << ": " << store.error() << "\n";
     return std::nullopt;
@@ -266,6 +286,19 @@ int verify(const Args& args) {
   if (!parse_or_help(args, desc, vm)) return 0;
   auto store = open_existing(db, "verify");
   if (!store) return 1;
+  // The file's integrity first (PRAGMA integrity_check), then every game through the rules.
+  auto problems = store->integrity_problems();
+  if (!problems) {
+    std::cerr << "referee verify: " << problems.error() << "\n";
+    return 1;
+  }
+  if (problems->empty()) {
+    std::cout << "integrity: ok\n";
+  } else {
+    std::cout << "integrity: " << problems->size() << (problems->size() >= 20 ? "+" : "")
+              << " problems\n";
+    for (const auto& p : *problems) std::cout << "DAMAGED " << p << "\n";
+  }
   storage::GameFilter filter;
   filter.finished_only = false;
   auto games = store->games(filter);
@@ -283,7 +316,7 @@ int verify(const Args& args) {
     }
   }
   std::cout << games->size() << " games replayed, " << bad << " mismatches\n";
-  return bad ? 1 : 0;
+  return bad || !problems->empty() ? 1 : 0;
 }
 
 }  // namespace referee::cli

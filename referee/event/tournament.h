@@ -1,7 +1,16 @@
-// Runs a tournament (design.md §5): the schedule's missing games on N worker threads, each with its
-// own engine sessions and database connection; crashed engines restarted, an engine that keeps
-// crashing withdrawn; a live progress line; Ctrl-C (the stop flag) ends cleanly and the next run
-// resumes with the games still missing.
+// Runs a tournament (design.md §5): any number of processes may run the same event on one
+// database at once. The event's schedule lives in the database (storage/store.h: events, slots,
+// claims); each worker thread claims one slot at a time, plays it with its own engine sessions and
+// records it through the one writer (storage::Recorder). A heartbeat thread renews the claims;
+// a killed process's claims expire and are played again by whoever runs the event next.
+//
+// Before the first game every engine that still has games to play is started once and checked
+// (handshake, declared games, rejected options): one line per engine. An engine that cannot start
+// has its games left unplayed this run; a game an engine does not declare is decided there once
+// (its slots are skipped, never stored as games). Crashes, stalls and protocol faults in a row
+// withdraw an engine after max_crashes (time losses too with withdraw_on_time). Any storage
+// failure stops the event (storage_error); Ctrl-C (the stop flag) ends cleanly, its games'
+// claims released. The summary counts only games whose finish was committed.
 #pragma once
 
 #include <atomic>
@@ -12,6 +21,7 @@
 
 #include "event/tournament_config.h"
 #include "games/expected.h"
+#include "storage/store.h"
 
 namespace referee {
 
@@ -20,19 +30,27 @@ struct RunOptions {
   bool progress_is_tty = false;             // rewrite one line with '\r' instead of printing lines
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C
   bool keep_logs = true;                    // store every line exchanged
+  long lease_ms = 30000;                    // a claim's lease; renewed every lease/4
+  storage::OpenOptions store_options;       // test hooks (max_page_count)
 };
 
 struct RunSummary {
   std::int64_t tournament_id = 0;
   std::int64_t scheduled = 0;
-  std::int64_t already_done = 0;  // finished before this run (resume)
-  std::int64_t played = 0;        // finished by this run
-  std::int64_t skipped = 0;       // not played: engine withdrawn, failed to start, unsupported game
-  std::int64_t plies = 0;         // plies played by this run
-  std::int64_t engine_moves = 0;  // plies the engines chose (not openings, not forced moves)
-  std::int64_t round_trips = 0;   // request/reply exchanges with engines during this run
-  bool interrupted = false;
-  std::vector<std::string> messages;  // withdrawals and other notices
+  std::int64_t already_done = 0;     // finished before this run
+  std::int64_t played = 0;           // finished by this run, committed
+  std::int64_t by_others = 0;        // finished meanwhile by other processes
+  std::int64_t not_played = 0;       // scheduled - already_done - played - by_others
+  std::int64_t plies = 0;            // plies played by this run
+  std::int64_t engine_moves = 0;     // plies the engines chose (not openings, not forced moves)
+  std::int64_t round_trips = 0;      // request/reply exchanges with engines during this run
+  bool interrupted = false;          // stopped by the stop flag before the event was complete
+  std::string storage_error;         // a storage failure stopped the event (one line)
+  std::vector<std::string> engines;  // the engine check: one line per engine
+  std::vector<std::string> not_played_reasons;  // "4 games: engine 'x' cannot start: ..."
+  std::vector<std::string> messages;            // withdrawals, lost claims and other notices
+  // Every scheduled game is finished (by this run or others).
+  bool complete() const { return already_done + played + by_others == scheduled; }
 };
 
 Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options);

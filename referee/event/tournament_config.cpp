@@ -222,6 +222,7 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path) {
   TRY(t.integer("concurrency", concurrency, 0, 256));
   TRY(t.integer("seed", seed, 0, (1LL << 62)));
   TRY(t.integer("max_crashes", crashes, 1, 1000000));
+  TRY(t.boolean("withdraw_on_time", config.withdraw_on_time));
   config.cycles = static_cast<int>(cycles);
   config.concurrency = static_cast<int>(concurrency);
   config.seed = static_cast<unsigned long long>(seed);

@@ -39,6 +39,7 @@ struct TournamentConfig {
   int concurrency = 0;  // 0 = number of cores
   unsigned long long seed = 1;
   int max_crashes = 3;  // consecutive crashes before an engine is withdrawn
+  bool withdraw_on_time = false;  // time losses count toward max_crashes (they are shown anyway)
   OpeningSettings openings;
   std::string source;  // the file it was read from
 };

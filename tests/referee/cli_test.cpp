@@ -3,10 +3,17 @@
 // and of ratings, export and verify on a database with games; damaged, foreign-version and
 // unwritable databases.
 #include <SQLiteCpp/Database.h>
+#include <sqlite3.h>
 
 #include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <thread>
 
 #include "games/game.h"
@@ -258,7 +265,7 @@ TEST_CASE("cli: a tournament file, then ratings, export and verify on its databa
 
   auto verify = referee_cmd({"verify", "--db", db});
   CHECK(verify.status == 0);
-  CHECK(verify.out == "2 games replayed, 0 mismatches\n");
+  CHECK(verify.out == "integrity: ok\n2 games replayed, 0 mismatches\n");
 
   // A tampered move is found by verify.
   {
@@ -267,6 +274,7 @@ TEST_CASE("cli: a tournament file, then ratings, export and verify on its databa
   }
   auto tampered = referee_cmd({"verify", "--db", db});
   CHECK(tampered.status == 1);
+  CHECK(contains(tampered.out, "integrity: ok\n"));
   CHECK(contains(tampered.out, "MISMATCH game "));
   CHECK(contains(tampered.out, "2 games replayed, 2 mismatches"));
 }
@@ -291,18 +299,65 @@ TEST_CASE("cli: match runs engines given on the command line") {
   one_error_line(tc, "'fast'");
 }
 
-TEST_CASE("cli: a tournament with a missing engine binary scores nothing and says why") {
+TEST_CASE("cli: an engine that cannot start: status 3, the reason per engine, nothing stored") {
   rtest::TempDir dir;
   const auto file = tournament_file(dir, "", dir.file("no-such-engine"));
   auto r = referee_cmd({"tournament", file, "-q"});
   INFO(r.out << r.err);
-  // The event itself ran: status 0; the games that could not be played are counted and explained.
-  CHECK(r.status == 0);
-  CHECK(contains(r.out, "0 played now, 2 not played"));
-  one_error_line(r, "notice: engine 'm1': cannot start engine '" + dir.file("no-such-engine"));
+  CHECK(r.status == 3);
+  CHECK(contains(r.out, "games: 2 scheduled, 0 done before, 0 played now, 2 not played\n"));
+  CHECK(contains(r.out, "not played: 2 games: engine 'm1' cannot start: cannot start engine '" +
+                            dir.file("no-such-engine")));
+  auto err = rtest::lines_of(r.err);
+  REQUIRE(err.size() == 2);
+  CHECK(contains(err[0], "notice: engine 'm1' cannot start: "));
+  CHECK(err[1] == "referee: 2 of 2 games not played (see the 'not played' lines)");
   auto verify = referee_cmd({"verify", "--db", dir.file("t.db")});
   CHECK(verify.status == 0);
-  CHECK(verify.out == "2 games replayed, 0 mismatches\n");  // unfinished, not scored
+  CHECK(verify.out == "integrity: ok\n0 games replayed, 0 mismatches\n");
+}
+
+TEST_CASE("cli: without a terminal, the engine check and a started and finished line per game") {
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir, "", rtest::kMock);
+  auto r = referee_cmd({"tournament", file});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  auto lines = rtest::lines_of(r.err);
+  int engines = 0, started = 0, finished = 0;
+  for (const auto& l : lines) {
+    engines += l.rfind("engine m", 0) == 0;
+    started += l.rfind("started  slot ", 0) == 0;
+    finished += l.rfind("finished slot ", 0) == 0;
+    if (l.rfind("finished slot ", 0) == 0) {
+      CHECK(contains(l, "score m0 "));  // a running score for a two-engine event
+      CHECK(contains(l, " games/s  ETA "));
+      CHECK_FALSE(contains(l, " 0.00 games/s"));
+    }
+  }
+  CHECK(engines == 2);
+  CHECK(started == 2);
+  CHECK(finished == 2);
+}
+
+TEST_CASE("cli: a finished line names the engine that forfeited and why") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("crash.toml");
+  rtest::write_text(path, "name = \"crash\"\ndatabase = \"" + dir.file("c.db") +
+                              "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0\"\n"
+                              "concurrency = 1\nmax_crashes = 5\n[[engine]]\nname = \"a\"\n"
+                              "command = \"" +
+                              rtest::kMock +
+                              "\"\n[[engine]]\nname = \"b\"\n"
+                              "command = \"" +
+                              rtest::kMock + "\"\nargs = [\"--crash-on-go\"]\n");
+  auto r = referee_cmd({"tournament", path});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  int forfeits = 0;
+  for (const auto& l : rtest::lines_of(r.err))
+    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b forfeits: ");
+  CHECK(forfeits == 2);
 }
 
 TEST_CASE("cli: tournament file errors") {
@@ -412,7 +467,23 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") 
   REQUIRE(WIFEXITED(status));
   INFO(rtest::read_text(out_path) << rtest::read_text(err_path));
   CHECK(WEXITSTATUS(status) == 130);
-  CHECK(contains(rtest::read_text(out_path), "interrupted: run the same command again"));
+  const std::string out = rtest::read_text(out_path);
+  CHECK(contains(out, "interrupted: run the same command again"));
+  // The summary adds up: scheduled = done before + played now + not played, with the reason.
+  long numbers[4] = {-1, -1, -1, -1};
+  REQUIRE(std::sscanf(out.substr(out.find("games: ")).c_str(),
+                      "games: %ld scheduled, %ld done before, %ld played now, %ld not played",
+                      &numbers[0], &numbers[1], &numbers[2], &numbers[3]) == 4);
+  CHECK(numbers[0] == 8);
+  CHECK(numbers[1] == 0);
+  CHECK(numbers[2] >= 2);
+  CHECK(numbers[1] + numbers[2] + numbers[3] == 8);
+  CHECK(contains(out, "not played: " + std::to_string(numbers[3]) + " games: interrupted\n"));
+  {
+    auto store = referee::storage::Store::open(db);
+    REQUIRE(store.ok());
+    CHECK(static_cast<long>(store->games({})->size()) == numbers[2]);
+  }
 
   auto again = referee_cmd({"tournament", path, "-q"});
   CHECK(again.status == 0);
@@ -424,4 +495,395 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") 
   auto finished = store->games({});
   REQUIRE(finished.ok());
   CHECK(finished->size() == 8u);
+}
+
+namespace {
+
+// A program started in the background, stdin from /dev/null, output into files of `dir`.
+struct Background {
+  pid_t pid = -1;
+  std::string out_path, err_path;
+};
+
+Background start_referee(const std::vector<std::string>& args, const rtest::TempDir& dir,
+                         const std::string& tag) {
+  Background b;
+  b.out_path = dir.file(tag + ".out");
+  b.err_path = dir.file(tag + ".err");
+  std::vector<std::string> text = {REFEREE_BIN};
+  text.insert(text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  b.pid = ::fork();
+  if (b.pid == 0) {
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(b.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(b.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execv(REFEREE_BIN, argv.data());
+    ::_exit(127);
+  }
+  return b;
+}
+
+rtest::RunResult wait_for(const Background& b) {
+  rtest::RunResult r;
+  int status = 0;
+  if (::waitpid(b.pid, &status, 0) != b.pid) return r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = rtest::read_text(b.out_path);
+  r.err = rtest::read_text(b.err_path);
+  return r;
+}
+
+// "N played now" of a summary line.
+long played_now(const std::string& out) {
+  auto at = out.find(" played now");
+  if (at == std::string::npos) return -1;
+  auto start = out.rfind(' ', at - 1);
+  return std::stol(out.substr(start + 1, at - start - 1));
+}
+
+// A file of `engines` mock engines, `cycles` cycles of awale:maxplies=`plies`.
+std::string event_file(const rtest::TempDir& dir, int engines, int cycles, int plies,
+                       const std::string& engine_args = "") {
+  const std::string path = dir.file("shared.toml");
+  std::string text = "name = \"shared\"\ndatabase = \"" + dir.file("shared.db") +
+                     "\"\ngames = [\"awale:maxplies=" + std::to_string(plies) +
+                     "\"]\ntc = \"10+0.1\"\ncycles = " + std::to_string(cycles) +
+                     "\nconcurrency = 1\n[openings]\nrandom_plies = 2\n";
+  for (int e = 0; e < engines; ++e)
+    text += "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + rtest::kMock +
+            "\"\n" + engine_args;
+  rtest::write_text(path, text);
+  return path;
+}
+
+// Every slot of the event finished exactly once; nothing else rated; the file verifies.
+void check_exactly_once(const std::string& db, std::size_t scheduled) {
+  SQLite::Database sql(db, SQLite::OPEN_READONLY);
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots WHERE state = 'done'").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt64() ==
+        static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(DISTINCT slot) FROM games WHERE status = 'finished'")
+            .getInt64() == static_cast<std::int64_t>(scheduled));
+  CHECK(sql.execAndGet("SELECT count(*) FROM slots s JOIN games g ON g.id = s.game_id WHERE "
+                       "g.slot = s.slot AND g.status = 'finished'")
+            .getInt64() == static_cast<std::int64_t>(scheduled));
+  auto verify = referee_cmd({"verify", "--db", db});
+  CHECK(verify.status == 0);
+  CHECK(contains(verify.out, "integrity: ok\n"));
+}
+
+}  // namespace
+
+TEST_CASE("cli: two and four tournament processes at once finish exactly the schedule") {
+  for (int processes : {2, 4}) {
+    INFO(processes << " processes");
+    rtest::TempDir dir;
+    const auto file = event_file(dir, 4, 2, 20);  // 6 pairings x 2 seatings x 2 cycles = 24
+    std::vector<Background> runs;
+    for (int p = 0; p < processes; ++p)
+      runs.push_back(start_referee({"tournament", file, "-q"}, dir, "run" + std::to_string(p)));
+    long played = 0;
+    for (const auto& b : runs) {
+      auto r = wait_for(b);
+      INFO(r.out << r.err);
+      CHECK(r.status == 0);
+      CHECK(r.err.empty());
+      CHECK(contains(r.out, "games: 24 scheduled, "));
+      CHECK(contains(r.out, " 0 not played\n"));
+      played += played_now(r.out);
+    }
+    CHECK(played == 24);
+    check_exactly_once(dir.file("shared.db"), 24);
+    auto ratings = referee_cmd({"ratings", "--db", dir.file("shared.db")});
+    CHECK(contains(ratings.out, "awale (24 games)"));
+  }
+}
+
+TEST_CASE("cli: a process killed mid-event leaves claims that expire; the next run plays them") {
+  rtest::TempDir dir;
+  const auto file = event_file(dir, 2, 4, 10, "args = [\"--slow-ms=20\"]\n");  // 8 games
+  const std::string db = dir.file("shared.db");
+  auto victim = start_referee({"tournament", file, "-q", "--lease", "1"}, dir, "victim");
+  // Wait for a finished game and another one under way, then SIGKILL.
+  bool ready = false;
+  for (int i = 0; i < 1000 && !ready; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    try {
+      SQLite::Database sql(db, SQLite::OPEN_READONLY);
+      ready =
+          sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt() >= 1 &&
+          sql.execAndGet(
+                 "SELECT count(*) FROM games g JOIN moves m ON m.game_id = g.id "
+                 "WHERE g.status = 'running'")
+                  .getInt() >= 3;
+    } catch (const std::exception&) {
+    }
+  }
+  REQUIRE(ready);
+  ::kill(victim.pid, SIGKILL);
+  auto killed = wait_for(victim);
+  CHECK(killed.status == 128 + SIGKILL);
+  auto next = referee_cmd({"tournament", file, "-q", "--lease", "1"});
+  INFO(next.out << next.err);
+  CHECK(next.status == 0);
+  CHECK(contains(next.out, " 0 not played\n"));
+  check_exactly_once(db, 8);
+  SQLite::Database sql(db, SQLite::OPEN_READONLY);
+  // The half-played game of the killed process is kept, as interrupted.
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'unfinished' AND termination = "
+                       "'interrupted' AND reason LIKE '%stopped renewing the claim%'")
+            .getInt() == 1);
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'running'").getInt() == 0);
+}
+
+namespace {
+
+// Runs the referee unable to write: as user nobody when the tests run as root (root writes
+// through any permission), else as this user (the permissions are enough).
+rtest::RunResult referee_unprivileged(const std::vector<std::string>& args) {
+  rtest::TempDir scratch;
+  ::chmod(scratch.path().c_str(), 0777);
+  const std::string out_path = scratch.file("out"), err_path = scratch.file("err");
+  std::vector<std::string> text = {REFEREE_BIN};
+  text.insert(text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(125);
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (in < 0 || out < 0 || err < 0) ::_exit(126);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    ::execv(REFEREE_BIN, argv.data());
+    ::_exit(127);
+  }
+  rtest::RunResult r;
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return r;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = rtest::read_text(out_path);
+  r.err = rtest::read_text(err_path);
+  return r;
+}
+
+// Every file of a directory with its bytes.
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    out[e.path().filename().string()] = rtest::read_text(e.path().string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only directory") {
+  for (const bool with_wal : {false, true}) {
+    INFO((with_wal ? "with a write-ahead log" : "a clean file"));
+    rtest::TempDir dir;
+    ::chmod(dir.path().c_str(), 0755);
+    const std::string ro = dir.file("ro");
+    std::filesystem::create_directory(ro);
+    const std::string db = ro + "/t.db";
+    const auto file = tournament_file(dir);
+    REQUIRE(referee_cmd({"tournament", file, "-q", "--db", db}).status == 0);
+    if (with_wal) {
+      // A committed change left in the write-ahead log (no checkpoint when the connection closes).
+      SQLite::Database sql(db, SQLite::OPEN_READWRITE);
+      sqlite3_db_config(sql.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+      sql.exec("PRAGMA wal_autocheckpoint = 0");
+      sql.exec("UPDATE tournaments SET name = 'renamed in the log'");
+    }
+    CHECK(std::filesystem::exists(db + "-wal") == with_wal);
+    for (const auto& e : std::filesystem::directory_iterator(ro)) ::chmod(e.path().c_str(), 0444);
+    ::chmod(ro.c_str(), 0555);
+    const auto before = snapshot(ro);
+
+    auto ratings = referee_unprivileged({"ratings", "--db", db});
+    INFO(ratings.err);
+    CHECK(ratings.status == 0);
+    CHECK(contains(ratings.out, "awale (2 games)"));
+    auto pgn = referee_unprivileged({"export", "--format", "pgn", "--db", db});
+    CHECK(pgn.status == 0);
+    CHECK(contains(pgn.out, with_wal ? "[Event \"renamed in the log\"]" : "[Event \"cli event\"]"));
+    auto csv = referee_unprivileged({"export", "--format", "csv", "--db", db});
+    CHECK(csv.status == 0);
+    CHECK(rtest::lines_of(csv.out).size() == 3);
+    auto verify = referee_unprivileged({"verify", "--db", db});
+    CHECK(verify.status == 0);
+    CHECK(verify.out == "integrity: ok\n2 games replayed, 0 mismatches\n");
+    auto missing = referee_unprivileged({"ratings", "--db", ro + "/none.db"});
+    CHECK(missing.status == 1);
+    one_error_line(missing, "no database '" + ro + "/none.db'");
+    // A command that writes is refused with one line, the file untouched.
+    auto write = referee_unprivileged({"tournament", file, "-q", "--db", db});
+    CHECK(write.status == 1);
+    CHECK(rtest::lines_of(write.err).size() == 1);
+    CHECK(snapshot(ro) == before);  // nothing created, nothing changed
+    if (with_wal) {
+      ::chmod(ro.c_str(), 0755);
+      std::filesystem::remove(db + "-shm");
+      ::chmod(ro.c_str(), 0555);
+      auto no_shm = referee_unprivileged({"ratings", "--db", db});
+      CHECK(no_shm.status == 1);
+      one_error_line(no_shm, "cannot be read without its -shm file in a read-only directory");
+    }
+    ::chmod(ro.c_str(), 0755);
+  }
+}
+
+TEST_CASE("cli: commands that only read never create a database") {
+  rtest::TempDir dir;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"ratings", "--db", dir.file("a.db")},
+           {"export", "--format", "csv", "--db", dir.file("a.db")},
+           {"verify", "--db", dir.file("a.db")}}) {
+    auto r = referee_cmd(args);
+    CHECK(r.status == 1);
+    one_error_line(r, "no database '" + dir.file("a.db") + "'");
+  }
+  CHECK(std::filesystem::is_empty(dir.path()));
+}
+
+TEST_CASE("cli: a database damaged in the middle is refused before any write; verify says so") {
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir);
+  const std::string db = dir.file("t.db");
+  REQUIRE(referee_cmd({"tournament", file, "-q"}).status == 0);
+  // More games, so that the file has pages in the middle to damage.
+  for (int i = 0; i < 3; ++i) {
+    std::string text = rtest::read_text(file);
+    text.replace(text.find("\"cli event\""), 11,
+                 "\"cli event " + std::to_string(i) + "\"\ncycles = 4");
+    const std::string more = dir.file("more.toml");
+    rtest::write_text(more, text);
+    REQUIRE(referee_cmd({"tournament", more, "-q"}).status == 0);
+  }
+  std::string bytes = rtest::read_text(db);
+  const std::size_t page = 4096, pages = bytes.size() / page;
+  REQUIRE(pages > 24);
+  // 16 pages in the middle overwritten with random bytes.
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (std::size_t p = pages / 2 - 8; p < pages / 2 + 8; ++p)
+    for (std::size_t i = 0; i < page; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      bytes[p * page + i] = static_cast<char>(x & 0xFF);
+    }
+  rtest::write_text(db, bytes);
+  auto run = referee_cmd({"tournament", file, "-q"});
+  CHECK(run.status == 1);
+  one_error_line(run, db + " is corrupt (");
+  CHECK(contains(run.err, "nothing was written to it"));
+  CHECK(rtest::read_text(db) == bytes);
+  auto verify = referee_cmd({"verify", "--db", db});
+  INFO(verify.out << verify.err);
+  CHECK(verify.status == 1);
+  CHECK(rtest::read_text(db) == bytes);
+  CHECK((contains(verify.out, "integrity: ") || contains(verify.err, "corrupt")));
+  CHECK_FALSE(contains(verify.out, "integrity: ok"));
+}
+
+TEST_CASE("cli: a game an engine does not declare: status 3, decided once, never stored") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("oware.toml");
+  rtest::write_text(path, "name = \"undeclared\"\ndatabase = \"" + dir.file("u.db") +
+                              "\"\ngames = [\"awale:maxplies=6\", \"oware\"]\ntc = \"10+0\"\n"
+                              "concurrency = 1\n[[engine]]\nname = \"m\"\ncommand = \"" +
+                              rtest::kMock + "\"\n[[engine]]\nname = \"py\"\ncommand = \"" +
+                              SOURCE_DIR + "/examples/engines/random_engine.py\"\n");
+  for (int run = 0; run < 2; ++run) {
+    auto r = referee_cmd({"tournament", path, "-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 3);
+    CHECK(contains(r.out, "not played: 2 games: engine 'py' does not declare oware\n"));
+    CHECK(contains(r.err, "referee: 2 of 4 games not played"));
+    SQLite::Database sql(dir.file("u.db"), SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM games").getInt() == 2);  // the awale games only
+    CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE game LIKE 'oware%'").getInt() == 0);
+    CHECK(sql.execAndGet("SELECT count(*) FROM slots WHERE state = 'skipped'").getInt() == 2);
+  }
+}
+
+namespace {
+
+// A small tmpfs for a real full disk; unmounted when done. Needs root and mount rights.
+class SmallDisk {
+ public:
+  explicit SmallDisk(const std::string& dir) : dir_(dir) {
+    mounted_ =
+        ::geteuid() == 0 &&
+        std::system(("mount -t tmpfs -o size=512k tmpfs '" + dir + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~SmallDisk() {
+    if (mounted_) [[maybe_unused]]
+      int r = std::system(("umount '" + dir_ + "'").c_str());
+  }
+  SmallDisk(const SmallDisk&) = delete;
+  SmallDisk& operator=(const SmallDisk&) = delete;
+  bool mounted() const { return mounted_; }
+  bool grow() { return std::system(("mount -o remount,size=64m '" + dir_ + "'").c_str()) == 0; }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("cli: a full disk stops the event: one line, status 1; the next run completes it") {
+  rtest::TempDir dir;
+  const std::string disk = dir.file("disk");
+  std::filesystem::create_directory(disk);
+  SmallDisk small(disk);
+  if (!small.mounted()) {
+    WARN("no rights to mount a small tmpfs here: the in-process full-disk test covers this");
+    return;
+  }
+  const std::string db = disk + "/t.db";
+  const auto file = tournament_file(dir, "", rtest::kMock);
+  std::string text = rtest::read_text(file);
+  text.replace(text.find("\"cli event\""), 11, "\"cli event\"\ncycles = 100");  // 200 games
+  rtest::write_text(file, text);
+  auto full = referee_cmd({"tournament", file, "-q", "--db", db});
+  INFO(full.out << full.err);
+  CHECK(full.status == 1);
+  auto err = rtest::lines_of(full.err);
+  REQUIRE(err.size() == 1);
+  CHECK(contains(err[0], "referee: storage failure, the event stopped ("));
+  CHECK(contains(err[0], db));
+  long numbers[4] = {-1, -1, -1, -1};
+  REQUIRE(std::sscanf(full.out.substr(full.out.find("games: ")).c_str(),
+                      "games: %ld scheduled, %ld done before, %ld played now, %ld not played",
+                      &numbers[0], &numbers[1], &numbers[2], &numbers[3]) == 4);
+  CHECK(numbers[0] == 200);
+  CHECK(numbers[2] < 200);
+  CHECK(numbers[1] + numbers[2] + numbers[3] == 200);
+  {
+    SQLite::Database sql(db, SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt() ==
+          numbers[2]);
+  }
+  REQUIRE(small.grow());
+  auto again = referee_cmd({"tournament", file, "-q", "--db", db});
+  INFO(again.out << again.err);
+  CHECK(again.status == 0);
+  CHECK(contains(again.out, "games: 200 scheduled, " + std::to_string(numbers[2]) +
+                                " done before, " + std::to_string(200 - numbers[2]) +
+                                " played now, 0 not played"));
+  check_exactly_once(db, 200);
 }

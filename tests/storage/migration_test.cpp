@@ -73,3 +73,77 @@ TEST_CASE("logs: any text round-trips through a transcript") {
     CHECK((*back)[i].at_ms == want.at_ms);
   }
 }
+
+TEST_CASE("migration: v2 events keep their games; slots finished twice keep the first finish") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("v2.db");
+  const char* game = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";
+  {
+    // A version-2 database where two concurrent runs finished slot 0 twice.
+    SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+    db.exec(migrations()[0].sql);
+    db.exec(migrations()[1].sql);
+    db.exec("INSERT INTO schema_version VALUES (2)");
+    db.exec("INSERT INTO tournaments (id, name, config) VALUES (1, 'old', '{\"fp\":1}')");
+    db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
+    for (int id : {1, 2, 3, 4}) {
+      const int slot = id == 1 || id == 2 ? 0 : id == 3 ? 1 : 2;
+      const char* status = id == 4 ? "running" : "finished";
+      db.exec("INSERT INTO games (id, tournament_id, slot, game, status) VALUES (" +
+              std::to_string(id) + ", 1, " + std::to_string(slot) + ", '" + game + "', '" + status +
+              "')");
+      db.exec("INSERT INTO game_players VALUES (" + std::to_string(id) + ", 1, 'a', " +
+              (id == 4 ? "NULL" : "1") + ", NULL), (" + std::to_string(id) + ", 2, 'b', " +
+              (id == 4 ? "NULL" : "2") + ", NULL)");
+    }
+  }
+  auto store = Store::open(path);
+  REQUIRE(store.ok());
+  auto games = store->games({});
+  REQUIRE(games.ok());
+  REQUIRE(games->size() == 2);  // games 1 and 3: the second finish of slot 0 is not rated
+  CHECK((*games)[0].id == 1);
+  CHECK((*games)[1].id == 3);
+  auto dup = store->game(2);
+  REQUIRE(dup.ok());
+  CHECK(dup->status == "unfinished");
+  CHECK(dup->termination == "duplicate");
+  CHECK(dup->reason == "slot 0 was already finished by game 1");
+
+  std::vector<SlotRecord> slots(4);
+  for (int i = 0; i < 4; ++i) {
+    slots[static_cast<std::size_t>(i)].slot = i;
+    slots[static_cast<std::size_t>(i)].game = game;
+    slots[static_cast<std::size_t>(i)].seats = {"a", "b"};
+  }
+  // A changed file: the v2 fingerprint differs, nothing is adopted (the runner refuses).
+  auto changed = store->open_event("old", "{\"spec\":1}", "{\"fp\":2}", slots);
+  REQUIRE(changed.ok());
+  CHECK(changed->spec.empty());
+  CHECK(store->slots(changed->id)->empty());
+  // The same file: the event is adopted, its finished slots done.
+  auto adopted = store->open_event("old", "{\"spec\":1}", "{\"fp\":1}", slots);
+  REQUIRE(adopted.ok());
+  CHECK_FALSE(adopted->created);
+  CHECK(adopted->spec == "{\"spec\":1}");
+  auto rows = store->slots(adopted->id);
+  REQUIRE(rows.ok());
+  REQUIRE(rows->size() == 4);
+  CHECK((*rows)[0].state == "done");
+  CHECK((*rows)[1].state == "done");
+  CHECK((*rows)[2].state == "pending");
+  CHECK((*rows)[3].state == "pending");
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT game_id FROM slots WHERE slot = 0").getInt() == 1);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == 3);
+  // The game a v2 run left running is closed when its slot is claimed.
+  auto owner = store->register_owner({"t", "h", 1, "tournament"});
+  auto claims = store->claim_slots(*owner, adopted->id, 1, 60000, {});
+  REQUIRE(claims.ok());
+  REQUIRE(claims->size() == 1);
+  CHECK(claims->front().slot.slot == 2);
+  auto left = store->game(4);
+  CHECK(left->status == "unfinished");
+  CHECK(left->termination == "interrupted");
+}

@@ -1,5 +1,6 @@
 // The Recorder: queued writes land in the database, in order, grouped in batches; errors are
 // reported, not thrown; everything is committed by flush() and by the destructor.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <thread>
 
@@ -70,24 +71,57 @@ TEST_CASE("recorder: queued moves, logs and results are all committed by flush")
   CHECK(games->front().ranks == std::vector<int>{1, 2});
 }
 
-TEST_CASE("recorder: a failed write is reported and does not stop the others") {
+TEST_CASE("recorder: a failed write is a storage failure, told once; later writes are dropped") {
   storage_test::TempDir dir;
   const auto path = dir.file("r.db");
-  Recorder recorder(open_store(path));
+  std::atomic<int> told{0};
+  std::string told_text;
+  Recorder recorder(open_store(path), std::chrono::milliseconds(2), [&](const std::string& e) {
+    told_text = e;
+    ++told;
+  });
   auto id = recorder.begin_game(game_of("a", "b"));
   REQUIRE(id.ok());
+  CHECK_FALSE(recorder.failed());
   recorder.add_move(*id, move_of(1, 1, "1"));
   recorder.add_move(*id, move_of(1, 2, "7"));  // the same ply twice: refused by the schema
-  recorder.add_move(*id, move_of(2, 2, "7"));
+  recorder.add_move(*id, move_of(2, 2, "7"));  // after the failure: dropped, not a gap-filler
+  recorder.add_move(*id, move_of(3, 1, "2"));
   recorder.flush();
   auto errors = recorder.take_errors();
   REQUIRE(errors.size() == 1);
   CHECK(errors.front().find(path) != std::string::npos);
   CHECK(recorder.take_errors().empty());
+  CHECK(recorder.failed());
+  CHECK(recorder.first_error() == errors.front());
+  CHECK(told == 1);
+  CHECK(told_text == errors.front());
+  // Synchronous calls still run (releasing claims and reading what was stored need them).
+  auto count = recorder.call<std::vector<MoveRecord>>([&](Store& s) { return s.moves(*id); });
+  REQUIRE(count.ok());
+  CHECK(count->size() == 1);
   Store reader = open_store(path);
   auto stored = reader.moves(*id);
   REQUIRE(stored.ok());
-  CHECK(stored->size() == 2);
+  CHECK(stored->size() == 1);  // a contiguous prefix of the game's moves
+}
+
+TEST_CASE("recorder: a synchronous call sees every write queued before it, committed") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("r.db");
+  Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
+  auto id = recorder.begin_game(game_of("a", "b"));
+  REQUIRE(id.ok());
+  for (int ply = 1; ply <= 30; ++ply) recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+  // A second connection sees them as soon as the call returns: they were committed first.
+  auto seen = recorder.call<std::size_t>([&](Store&) -> referee::Expected<std::size_t> {
+    Store other = open_store(path);
+    auto m = other.moves(*id);
+    if (!m) return referee::Error{m.error()};
+    return m->size();
+  });
+  REQUIRE(seen.ok());
+  CHECK(*seen == 30);
 }
 
 TEST_CASE("recorder: the destructor commits what is still queued") {

@@ -52,7 +52,7 @@ GameRecord result(std::vector<int> ranks, std::vector<double> scores) {
 
 MoveRecord mv(int ply, int player, std::string move, long time_ms = -1, long clock_ms = -1,
               std::string info = "", std::string source = "engine") {
-  return MoveRecord{ply,      player,          std::move(move),  time_ms,
+  return MoveRecord{ply,      player,          std::move(move),   time_ms,
                     clock_ms, std::move(info), std::move(source), ""};
 }
 
@@ -380,7 +380,8 @@ TEST_CASE("store: open errors name the file and leave existing files untouched")
     const std::string before = read_bytes(path);
     auto s = Store::open(path);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.error() == path + " has schema version 7; this referee reads up to " + std::to_string(kSchemaVersion));
+    CHECK(s.error() == path + " has schema version 7; this referee reads up to " +
+                           std::to_string(kSchemaVersion));
     CHECK(read_bytes(path) == before);
   }
   SECTION("a foreign database") {

@@ -1,0 +1,193 @@
+#include "event/event_spec.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace referee {
+
+namespace {
+
+using nlohmann::json;
+
+json engine_json(const TournamentEngine& e) {
+  const auto& c = e.config;
+  json j;
+  j["name"] = c.name;
+  j["command"] = c.command;
+  j["args"] = c.args;
+  j["dir"] = c.working_dir;
+  j["env"] = c.env;
+  j["options"] = c.options;
+  j["protocol0"] = c.protocol0;
+  j["limits"] = {{"memory_mb", c.limits.memory_mb},
+                 {"cpu_seconds", c.limits.cpu_seconds},
+                 {"processes", c.limits.processes}};
+  j["tc"] = e.tc ? e.tc->to_string() : "";
+  j["run"] = {{"start_timeout_ms", c.start_timeout_ms},
+              {"ready_timeout_ms", c.ready_timeout_ms},
+              {"setgame_timeout_ms", c.setgame_timeout_ms}};
+  return j;
+}
+
+json without_run(json j) {
+  if (j.is_object()) {
+    j.erase("run");
+    for (auto& [key, value] : j.items()) value = without_run(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_run(value);
+  }
+  return j;
+}
+
+std::string names_of(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+}  // namespace
+
+std::string event_spec(const TournamentConfig& config) {
+  json j;
+  j["name"] = config.name;
+  j["format"] = config.format;
+  j["games"] = config.games;
+  j["cycles"] = config.cycles;
+  j["seed"] = config.seed;
+  j["tc"] = config.tc.to_string();
+  j["openings"] = {{"random_plies", config.openings.random_plies},
+                   {"per_pairing", config.openings.per_pairing},
+                   {"book_lines", config.openings.book_lines}};
+  j["engines"] = json::array();
+  for (const auto& e : config.engines) j["engines"].push_back(engine_json(e));
+  j["run"] = {{"concurrency", config.concurrency},
+              {"max_crashes", config.max_crashes},
+              {"withdraw_on_time", config.withdraw_on_time}};
+  return j.dump();
+}
+
+Expected<TournamentConfig> config_from_spec(const std::string& spec) {
+  try {
+    const json j = json::parse(spec);
+    TournamentConfig c;
+    c.database.clear();
+    c.name = j.at("name").get<std::string>();
+    c.format = j.at("format").get<std::string>();
+    c.games = j.at("games").get<std::vector<std::string>>();
+    c.cycles = j.at("cycles").get<int>();
+    c.seed = j.at("seed").get<unsigned long long>();
+    c.tc_text = j.at("tc").get<std::string>();
+    auto tc = parse_time_control(c.tc_text);
+    if (!tc) return Error{"stored event '" + c.name + "': " + tc.error()};
+    c.tc = *tc;
+    const json& o = j.at("openings");
+    c.openings.random_plies = o.at("random_plies").get<int>();
+    c.openings.per_pairing = o.at("per_pairing").get<int>();
+    c.openings.book_lines = o.at("book_lines").get<std::vector<std::vector<std::string>>>();
+    for (const json& e : j.at("engines")) {
+      TournamentEngine te;
+      auto& ec = te.config;
+      ec.name = e.at("name").get<std::string>();
+      ec.command = e.at("command").get<std::string>();
+      ec.args = e.at("args").get<std::vector<std::string>>();
+      ec.working_dir = e.at("dir").get<std::string>();
+      ec.env = e.at("env").get<std::map<std::string, std::string>>();
+      ec.options = e.at("options").get<std::map<std::string, std::string>>();
+      ec.protocol0 = e.at("protocol0").get<bool>();
+      ec.limits.memory_mb = e.at("limits").at("memory_mb").get<long>();
+      ec.limits.cpu_seconds = e.at("limits").at("cpu_seconds").get<long>();
+      ec.limits.processes = e.at("limits").at("processes").get<long>();
+      ec.start_timeout_ms = e.at("run").at("start_timeout_ms").get<long>();
+      ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
+      ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
+      const auto etc = e.at("tc").get<std::string>();
+      if (!etc.empty()) {
+        auto parsed = parse_time_control(etc);
+        if (!parsed)
+          return Error{"stored event '" + c.name + "': engine " + ec.name + ": " + parsed.error()};
+        te.tc = *parsed;
+      }
+      c.engines.push_back(std::move(te));
+    }
+    const json& run = j.at("run");
+    c.concurrency = run.at("concurrency").get<int>();
+    c.max_crashes = run.at("max_crashes").get<int>();
+    c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
+    return c;
+  } catch (const json::exception& e) {
+    return Error{std::string("stored event specification is not readable: ") + e.what()};
+  }
+}
+
+std::string spec_changes(const std::string& stored, const std::string& wanted) {
+  const json a = json::parse(stored, nullptr, false), b = json::parse(wanted, nullptr, false);
+  if (a.is_discarded() || !a.is_object()) return "the stored specification is missing";
+  if (b.is_discarded() || !b.is_object()) return "the new specification is not readable";
+  const json x = without_run(a), y = without_run(b);
+  std::vector<std::string> changes;
+  std::vector<std::string> keys;
+  for (auto& [k, v] : x.items()) keys.push_back(k);
+  for (auto& [k, v] : y.items())
+    if (!x.contains(k)) keys.push_back(k);
+  for (const auto& k : keys) {
+    if (k == "engines") continue;
+    if (!x.contains(k) || !y.contains(k) || x[k] != y[k]) changes.push_back(k);
+  }
+  // Engines: by name, what was added, removed, reordered or changed.
+  const json ex = x.value("engines", json::array()), ey = y.value("engines", json::array());
+  std::vector<std::string> nx, ny;
+  for (const auto& e : ex) nx.push_back(e.value("name", ""));
+  for (const auto& e : ey) ny.push_back(e.value("name", ""));
+  for (const auto& n : nx)
+    if (std::find(ny.begin(), ny.end(), n) == ny.end())
+      changes.push_back("engine '" + n + "' removed");
+  for (const auto& n : ny)
+    if (std::find(nx.begin(), nx.end(), n) == nx.end())
+      changes.push_back("engine '" + n + "' added");
+  for (std::size_t i = 0; i < ey.size(); ++i) {
+    auto it = std::find(nx.begin(), nx.end(), ny[i]);
+    if (it == nx.end()) continue;
+    const json& old = ex[static_cast<std::size_t>(it - nx.begin())];
+    std::vector<std::string> fields;
+    for (auto& [k, v] : ey[i].items())
+      if (!old.contains(k) || old[k] != v) fields.push_back(k);
+    if (!fields.empty()) changes.push_back("engine '" + ny[i] + "': " + names_of(fields));
+  }
+  if (changes.empty() && nx != ny) changes.push_back("order of the engines");
+  std::string out;
+  for (const auto& c : changes) out += (out.empty() ? "" : "; ") + c;
+  return out;
+}
+
+std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
+                                              const std::vector<Slot>& schedule) {
+  std::vector<storage::SlotRecord> out;
+  int pair = -1;
+  const Slot* previous = nullptr;
+  for (const Slot& s : schedule) {
+    auto seated = s.seats;
+    std::sort(seated.begin(), seated.end());
+    bool same = false;
+    if (previous) {
+      auto before = previous->seats;
+      std::sort(before.begin(), before.end());
+      same = previous->game == s.game && previous->cycle == s.cycle && previous->round == s.round &&
+             previous->opening == s.opening && before == seated;
+    }
+    if (!same) ++pair;
+    previous = &s;
+    storage::SlotRecord r;
+    r.slot = s.index;
+    r.game = s.game;
+    for (int e : s.seats)
+      r.seats.push_back(config.engines[static_cast<std::size_t>(e)].config.name);
+    r.opening = s.opening;
+    r.cycle = s.cycle;
+    r.round = s.round;
+    r.pair = pair;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,42 @@
+// An event's normalized specification: what the database stores with the event (JSON) so that
+// any referee process (another `referee tournament`, the daemon, a remote worker) can rebuild the
+// event from the database row alone, and so that reopening an event with a changed file is
+// refused with a message naming what changed.
+//
+// Decisions:
+// - Everything that decides which games are played and how is compared: games, format, cycles,
+//   seed, openings (the book's lines, not its file name), the time control, and each engine's
+//   command, args, dir, env, options, limits, protocol quirk and time control.
+// - Keys under "run" (at the top and in each engine) say how a run goes, not what is played:
+//   concurrency, max_crashes, withdraw_on_time, engine timeouts. They are stored but may change
+//   between runs of one event.
+// - The database path and the file the event was read from are not part of it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "event/schedule.h"
+#include "event/tournament_config.h"
+#include "games/expected.h"
+#include "storage/store.h"
+
+namespace referee {
+
+// The specification as canonical JSON text (keys sorted).
+std::string event_spec(const TournamentConfig& config);
+
+// The event rebuilt from a stored specification (database and source left empty).
+Expected<TournamentConfig> config_from_spec(const std::string& spec);
+
+// What differs between two specifications, for people ("cycles; engine 'b': command, options"),
+// ignoring the "run" keys; empty when nothing that decides the games differs.
+std::string spec_changes(const std::string& stored, const std::string& wanted);
+
+// The schedule as slots rows: seats by engine name, and `pair` = the index of the opening group
+// (the consecutive slots of one game, cycle, round and opening played by every seating of one
+// set of engines).
+std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
+                                              const std::vector<Slot>& schedule);
+
+}  // namespace referee

@@ -1,0 +1,340 @@
+// Events, slots and claims (store.h): an event is created once with its slots; claims are taken
+// in schedule order by one owner at a time; leases expire and are renewed; finishing a game checks
+// the claim in the same transaction (a lost claim is never rated); interrupted games release their
+// slot; skipped slots are never claimed; a second finished game for one slot is impossible in the
+// database itself; threads with their own connections claim every slot exactly once.
+#include <SQLiteCpp/Database.h>
+
+#include <catch2/catch.hpp>
+#include <latch>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "storage/store.h"
+#include "storage/temp_dir.h"
+
+using namespace referee::storage;
+
+namespace {
+
+const char* const kGame = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";
+
+Store open_ok(const std::string& path) {
+  auto store = Store::open(path);
+  INFO((store ? std::string() : store.error()));
+  REQUIRE(store.ok());
+  return std::move(*store);
+}
+
+std::vector<SlotRecord> slots_of(int n) {
+  std::vector<SlotRecord> out;
+  for (int i = 0; i < n; ++i) {
+    SlotRecord s;
+    s.slot = i;
+    s.game = kGame;
+    s.seats = i % 2 ? std::vector<std::string>{"b", i % 4 == 1 ? "a" : "c"}
+                    : std::vector<std::string>{i % 4 == 0 ? "a" : "c", "b"};
+    s.opening = {"3"};
+    s.cycle = 0;
+    s.round = 1 + i / 4;
+    s.pair = i / 2;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::int64_t event_of(Store& store, int slots, const std::string& name = "ev") {
+  auto row = store.open_event(name, "{\"spec\":1}", "{}", slots_of(slots));
+  REQUIRE(row.ok());
+  return row->id;
+}
+
+std::int64_t owner_of(Store& store, const std::string& name) {
+  auto id = store.register_owner({name, "host", 42, "tournament"});
+  REQUIRE(id.ok());
+  return *id;
+}
+
+// Begins the game of a claim with `plies` moves recorded.
+std::int64_t begin(Store& store, const Claim& c, std::int64_t owner, int plies = 1) {
+  GameRecord g;
+  g.tournament_id = c.tournament_id;
+  g.slot = c.slot.slot;
+  g.game = c.slot.game;
+  g.players = c.slot.seats;
+  g.owner = owner;
+  auto id = store.begin_game(g);
+  REQUIRE(id.ok());
+  for (int p = 1; p <= plies; ++p)
+    REQUIRE(store.add_move(*id, MoveRecord{p, 2 - p % 2, "3", 1, -1, "", "engine", ""}).ok());
+  return *id;
+}
+
+GameRecord won(int plies = 1) {
+  GameRecord r;
+  r.status = "finished";
+  r.ranks = {1, 2};
+  r.termination = "normal";
+  r.reason = "rules";
+  r.plies = plies;
+  return r;
+}
+
+std::string slot_state(Store& store, std::int64_t event, std::int64_t slot) {
+  auto all = store.slots(event);
+  REQUIRE(all.ok());
+  return (*all)[static_cast<std::size_t>(slot)].state;
+}
+
+}  // namespace
+
+TEST_CASE("claims: an event is created once with its slots; reopening returns it unchanged") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  auto first = store.open_event("ev", "{\"a\":1}", "{}", slots_of(6));
+  REQUIRE(first.ok());
+  CHECK(first->created);
+  CHECK(first->state == "running");
+  auto again = store.open_event("ev", "{\"a\":2}", "{}", slots_of(9));
+  REQUIRE(again.ok());
+  CHECK_FALSE(again->created);
+  CHECK(again->id == first->id);
+  CHECK(again->spec == "{\"a\":1}");  // the caller compares and refuses
+  auto slots = store.slots(first->id);
+  REQUIRE(slots.ok());
+  REQUIRE(slots->size() == 6);
+  CHECK((*slots)[1].seats == std::vector<std::string>{"b", "a"});
+  CHECK((*slots)[3].pair == 1);
+  CHECK((*slots)[5].opening == std::vector<std::string>{"3"});
+  for (const auto& s : *slots) CHECK(s.state == "pending");
+  CHECK_FALSE(store.open_event("", "{}", "{}", {}).ok());
+  // An empty schedule is finished at once.
+  auto empty = store.open_event("empty", "{}", "{}", {});
+  REQUIRE(empty.ok());
+  CHECK(empty->state == "finished");
+  SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
+  CHECK(sql.execAndGet("SELECT state FROM tournaments WHERE name = 'empty'").getString() ==
+        "finished");
+}
+
+TEST_CASE("claims: owners take distinct slots in schedule order, excluded engines left alone") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  const auto event = event_of(store, 6);
+  const auto a = owner_of(store, "a"), b = owner_of(store, "b");
+  auto c1 = store.claim_slots(a, event, 2, 60000, {});
+  auto c2 = store.claim_slots(b, event, 1, 60000, {});
+  REQUIRE(c1.ok());
+  REQUIRE(c2.ok());
+  REQUIRE(c1->size() == 2);
+  REQUIRE(c2->size() == 1);
+  CHECK((*c1)[0].slot.slot == 0);
+  CHECK((*c1)[1].slot.slot == 1);
+  CHECK((*c2)[0].slot.slot == 2);
+  CHECK((*c2)[0].slot.attempts == 1);
+  CHECK((*c2)[0].slot.owner == b);
+  // Slots 3 (b, c), 4 (a, b) and 5 (b, a): without engine a, only slot 3.
+  auto without_a = store.claim_slots(b, event, 10, 60000, {"a"});
+  REQUIRE(without_a.ok());
+  REQUIRE(without_a->size() == 1);
+  CHECK((*without_a)[0].slot.slot == 3);
+  auto counts = store.slot_counts(event, b);
+  REQUIRE(counts.ok());
+  CHECK(counts->claimed_mine == 2);
+  CHECK(counts->claimed_others == 2);
+  CHECK(counts->pending == 2);
+  CHECK(counts->total() == 6);
+  auto rest = store.claim_slots(b, std::nullopt, 10, 60000, {});  // any event
+  REQUIRE(rest.ok());
+  CHECK(rest->size() == 2);
+  CHECK(store.claim_slots(a, event, 10, 60000, {})->empty());
+}
+
+TEST_CASE("claims: an expired lease is taken over; the late finish is kept unfinished, unrated") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  const auto event = event_of(store, 2);
+  const auto dead = owner_of(store, "dead"), alive = owner_of(store, "alive");
+  auto mine = store.claim_slots(dead, event, 1, 1, {});  // a 1 ms lease
+  REQUIRE(mine.ok());
+  REQUIRE(mine->size() == 1);
+  const auto late_game = begin(store, mine->front(), dead);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto taken = store.claim_slots(alive, event, 1, 60000, {});
+  REQUIRE(taken.ok());
+  REQUIRE(taken->size() == 1);
+  CHECK(taken->front().slot.slot == 0);
+  CHECK(taken->front().slot.attempts == 2);
+  // The game of the expired claim is closed as interrupted when the slot is taken.
+  auto closed = store.game(late_game);
+  REQUIRE(closed.ok());
+  CHECK(closed->status == "unfinished");
+  CHECK(closed->termination == "interrupted");
+  // The old owner ends its game: not done, not rated.
+  auto end = store.finish_claimed(late_game, won(), dead);
+  REQUIRE(end.ok());
+  CHECK(*end == ClaimEnd::Lost);
+  auto lost = store.game(late_game);
+  CHECK(lost->status == "unfinished");
+  CHECK(lost->termination == "lost-claim");
+  CHECK(lost->ranks.empty());
+  CHECK(slot_state(store, event, 0) == "claimed");
+  // The new owner finishes it.
+  const auto game = begin(store, taken->front(), alive);
+  auto done = store.finish_claimed(game, won(), alive);
+  REQUIRE(done.ok());
+  CHECK(*done == ClaimEnd::Done);
+  CHECK(slot_state(store, event, 0) == "done");
+  CHECK(store.games({})->size() == 1);
+}
+
+TEST_CASE("claims: renewed leases are not taken; stopping an owner releases its claims") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  const auto event = event_of(store, 3);
+  const auto a = owner_of(store, "a"), b = owner_of(store, "b");
+  REQUIRE(store.claim_slots(a, event, 2, 100, {})->size() == 2);
+  auto renewed = store.renew_claims(a, 60000);
+  REQUIRE(renewed.ok());
+  CHECK(*renewed == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  auto other = store.claim_slots(b, event, 5, 60000, {});
+  REQUIRE(other.ok());
+  REQUIRE(other->size() == 1);
+  CHECK(other->front().slot.slot == 2);
+  REQUIRE(store.stop_owner(a).ok());
+  CHECK(slot_state(store, event, 0) == "pending");
+  CHECK(slot_state(store, event, 1) == "pending");
+  CHECK(slot_state(store, event, 2) == "claimed");
+  CHECK(*store.renew_claims(a, 60000) == 0);
+}
+
+TEST_CASE("claims: an interrupted game releases its slot; a released slot is claimed again") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  const auto event = event_of(store, 1);
+  const auto a = owner_of(store, "a");
+  auto c = store.claim_slots(a, event, 1, 60000, {});
+  REQUIRE(c->size() == 1);
+  const auto game = begin(store, c->front(), a);
+  GameRecord stop;
+  stop.status = "unfinished";
+  stop.termination = "interrupted";
+  stop.reason = "Ctrl-C";
+  auto end = store.finish_claimed(game, stop, a);
+  REQUIRE(end.ok());
+  CHECK(*end == ClaimEnd::Released);
+  CHECK(slot_state(store, event, 0) == "pending");
+  auto again = store.claim_slots(a, event, 1, 60000, {});
+  REQUIRE(again->size() == 1);
+  CHECK(again->front().slot.attempts == 2);
+  REQUIRE(store.release_slot(event, 0, a).ok());
+  CHECK(slot_state(store, event, 0) == "pending");
+}
+
+TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
+  storage_test::TempDir dir;
+  Store store = open_ok(dir.file("c.db"));
+  const auto event = event_of(store, 3);
+  const auto a = owner_of(store, "a");
+  auto c = store.claim_slots(a, event, 1, 60000, {});
+  const auto game = begin(store, c->front(), a);
+  REQUIRE(*store.finish_claimed(game, won(), a) == ClaimEnd::Done);
+  auto skipped = store.skip_slots(event, {0, 1, 2}, "engine 'c' does not declare awale");
+  REQUIRE(skipped.ok());
+  CHECK(*skipped == 2);  // the done slot stays done
+  auto all = store.slots(event);
+  CHECK((*all)[0].state == "done");
+  CHECK((*all)[1].state == "skipped");
+  CHECK((*all)[2].reason == "engine 'c' does not declare awale");
+  CHECK(store.claim_slots(a, event, 5, 60000, {})->empty());
+  SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
+  CHECK(sql.execAndGet("SELECT state FROM tournaments").getString() == "finished");
+}
+
+TEST_CASE("claims: a finish without every move stored is refused; a second finish is impossible") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("c.db");
+  Store store = open_ok(path);
+  const auto event = event_of(store, 1);
+  const auto a = owner_of(store, "a");
+  auto c = store.claim_slots(a, event, 1, 60000, {});
+  const auto game = begin(store, c->front(), a, 2);
+  auto short_of_moves = store.finish_claimed(game, won(3), a);
+  REQUIRE_FALSE(short_of_moves.ok());
+  CHECK(short_of_moves.error() ==
+        path + ": cannot finish game " + std::to_string(game) + ": 2 of its 3 moves are stored");
+  CHECK(slot_state(store, event, 0) == "claimed");
+  REQUIRE(*store.finish_claimed(game, won(2), a) == ClaimEnd::Done);
+  // Whatever the code does, the database holds one finished game per slot.
+  const auto second = begin(store, c->front(), a);
+  auto twice = store.finish_game(second, won());
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.error().find("UNIQUE") != std::string::npos);
+  CHECK(store.game(second)->status == "running");
+  auto not_in_event = store.begin_game([] {
+    GameRecord g;
+    g.game = kGame;
+    g.players = {"a", "b"};
+    return g;
+  }());
+  REQUIRE(not_in_event.ok());
+  auto outside = store.finish_claimed(*not_in_event, won(0), a);
+  REQUIRE_FALSE(outside.ok());
+  CHECK(outside.error().find("belongs to no slot") != std::string::npos);
+}
+
+TEST_CASE("claims: threads with their own connections claim every slot exactly once") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("c.db");
+  std::int64_t event = 0;
+  {
+    Store store = open_ok(path);
+    event = event_of(store, 40);
+  }
+  constexpr int kThreads = 4;
+  std::latch start(kThreads);
+  std::mutex mutex;
+  std::map<std::int64_t, int> claimed;
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      auto store = Store::open(path);
+      if (!store) {
+        errors[static_cast<std::size_t>(t)] = store.error();
+        return;
+      }
+      auto owner = store->register_owner({"t", "host", t, "worker"});
+      start.arrive_and_wait();
+      while (owner) {
+        auto c = store->claim_slots(*owner, event, 1, 60000, {});
+        if (!c) {
+          errors[static_cast<std::size_t>(t)] = c.error();
+          return;
+        }
+        if (c->empty()) return;
+        GameRecord g;
+        g.tournament_id = event;
+        g.slot = c->front().slot.slot;
+        g.game = kGame;
+        g.players = c->front().slot.seats;
+        auto id = store->begin_game(g);
+        auto end = id ? store->finish_claimed(*id, won(0), *owner)
+                      : referee::Expected<ClaimEnd>(referee::Error{id.error()});
+        if (!end || *end != ClaimEnd::Done) {
+          errors[static_cast<std::size_t>(t)] = end ? "not done" : end.error();
+          return;
+        }
+        std::lock_guard lock(mutex);
+        ++claimed[c->front().slot.slot];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const auto& e : errors) CHECK(e == "");
+  CHECK(claimed.size() == 40);
+  for (const auto& [slot, n] : claimed) CHECK(n == 1);
+  Store store = open_ok(path);
+  CHECK(store.games({})->size() == 40);
+}
