@@ -39,11 +39,13 @@ def positions(referee, rng):
         # A random line of legal moves, as text, and the position it reaches.
         moves = []
         for _ in range(12):
-            out = run(referee, "moves", spec, "--moves", *moves).strip() if moves else \
-                run(referee, "moves", spec).strip()
-            if not out or out.startswith("(") or out.startswith("setup:"):
+            # "key: value" lines: position, player, setup, forced, legal (result once over).
+            out = run(referee, "moves", spec, *(["--moves", *moves] if moves else []))
+            keys = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+            legal = keys.get("legal", "").split()
+            if "setup" in keys or "result" in keys or not legal:
                 break
-            moves.append(rng.choice(out.split()))
+            moves.append(rng.choice(legal))
         if moves:
             write("positions", name + "-moves", spec + "\n\n" + "\n".join(moves) + "\n")
             shown = run(referee, "show", spec, "--moves", *moves)
