@@ -87,6 +87,9 @@ Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
     case ReadStatus::BadByte:
       detail = "line with a NUL or control byte";
       return Fault::Protocol;
+    case ReadStatus::Flood:
+      detail = "output flood";
+      return Fault::Protocol;
     case ReadStatus::Timeout:
     case ReadStatus::Line:
       break;
@@ -105,8 +108,10 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
     return Error{"engine '" + spec.command + "' failed to start: " + why};
   };
   ++session.round_trips_;
-  if (!session.write({"ugi"}, settings.start_timeout))
+  if (!session.write({"ugi"}, settings.start_timeout)) {
+    session.process_->shut_down(Millis(200), settings.term_grace);  // to say how it ended
     return fail("cannot write to it (" + session.process_->exit_description() + ")");
+  }
   while (true) {
     auto r = session.process_->read_line(deadline);
     if (r.status == ReadStatus::Timeout)
@@ -208,8 +213,7 @@ MoveReply EngineSession::request(const std::string& start_position,
     reply.detail = "cannot write to the engine (" + process_->exit_description() + ")";
     return reply;
   }
-  process_->reset_output_count();
-  std::size_t lines = 0;
+  process_->set_budget({settings_.max_lines_per_move, settings_.max_bytes_per_move});
   while (true) {
     auto wait_until = deadline;
     if (stop) wait_until = std::min(deadline, Clock::now() + Millis(100));
@@ -222,19 +226,18 @@ MoveReply EngineSession::request(const std::string& start_position,
       reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms";
       return reply;
     }
-    if (r.status != ReadStatus::Line) {
-      reply.fault = read_failure(r.status, reply.detail);
-      return reply;
-    }
-    log('<', r.line);
-    if (++lines > settings_.max_lines_per_move ||
-        process_->output_count() > settings_.max_bytes_per_move) {
+    if (r.status == ReadStatus::Flood) {
       reply.fault = Fault::Protocol;
       reply.detail = "output flood: more than " + std::to_string(settings_.max_lines_per_move) +
                      " lines or " + std::to_string(settings_.max_bytes_per_move) +
                      " bytes for one move";
       return reply;
     }
+    if (r.status != ReadStatus::Line) {
+      reply.fault = read_failure(r.status, reply.detail);
+      return reply;
+    }
+    log('<', r.line);
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) {
       if (msg.error().rfind("protocol violation", 0) == 0) {
