@@ -218,6 +218,26 @@ TEST_CASE("lifetime: an engine that forks without end is stopped, its whole tree
   CHECK(count_processes_with_arg(marker) == 0);  // shut_down returns once the tree is gone
 }
 
+TEST_CASE("lifetime: if its keeper is killed, the engine dies with it and the exit is unknown") {
+  Process p = mock({"--ignore-quit"});
+  // The keeper is the engine's parent: field 4 of /proc/<pid>/stat.
+  std::ifstream stat("/proc/" + std::to_string(p.pid()) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  std::istringstream rest(text.substr(text.rfind(')') + 2));
+  std::string state;
+  long keeper = 0;
+  rest >> state >> keeper;
+  REQUIRE(keeper > 1);
+  REQUIRE(keeper != ::getpid());
+  ::kill(static_cast<pid_t>(keeper), SIGKILL);
+  CHECK(p.read_line(in(5000ms)).status == ReadStatus::Eof);  // PR_SET_PDEATHSIG
+  CHECK(all_die_within({p.pid()}, 2000ms));
+  CHECK_FALSE(p.running());
+  CHECK(p.exit_description() == "unknown (its keeper process was killed)");
+  CHECK_FALSE(p.exit_code().has_value());
+}
+
 // The keeper's two ways of finding its children, run in a helper process (they kill every child
 // of their caller): two sleeping children, both must be found and die of SIGKILL.
 TEST_CASE("lifetime: the keeper finds its children in /proc, both ways") {
