@@ -644,8 +644,8 @@ ReadResult Process::read_line(Clock::time_point deadline) {
     // The engine has exited: what it wrote is in the pipe already; do not wait for an end of file
     // that a descendant holding stdout may delay.
     if (p.exited) {
-      if (p.fill()) continue;
-      return {ReadStatus::Eof, {}};
+      if (!p.fill()) p.out_eof = true;  // a last line without its '\n' comes next, then Eof
+      continue;
     }
     if (Clock::now() >= deadline) return {ReadStatus::Timeout, {}};
     // Right after a request the answer is not there yet: wait first, saving a read() that would
@@ -664,8 +664,8 @@ ReadResult Process::poll_line() {
   for (;;) {
     if (auto r = p.next_buffered()) return *r;
     if (p.fill()) continue;
-    if (p.exited) return {ReadStatus::Eof, {}};
-    return {ReadStatus::Timeout, {}};
+    if (!p.exited) return {ReadStatus::Timeout, {}};
+    p.out_eof = true;
   }
 }
 

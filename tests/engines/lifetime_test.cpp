@@ -133,6 +133,19 @@ TEST_CASE("lifetime: an engine's exit is seen at once while a child still holds 
   CHECK(all_die_within({child}, 2000ms));  // the keeper killed the rest of the tree
 }
 
+TEST_CASE("lifetime: what an engine wrote before it exited is read first, a last line too") {
+  Process p = sh("sleep 300 & printf 'one\\ntwo\\nlast'; exit 0");
+  CHECK(p.read_line(in(5000ms)).line == "one");
+  CHECK(p.read_line(in(5000ms)).line == "two");
+  auto t0 = Clock::now();
+  auto last = p.read_line(in(20000ms));
+  CHECK(last.status == ReadStatus::Line);
+  CHECK(last.line == "last");
+  CHECK(p.read_line(in(20000ms)).status == ReadStatus::Eof);
+  CHECK(p.poll_line().status == ReadStatus::Eof);
+  CHECK(ms_since(t0) < 5000);
+}
+
 TEST_CASE("lifetime: the mock's --fork-exit-on-go is a crash seen at once") {
   Process p = mock({"--fork-exit-on-go"});
   REQUIRE(p.write_lines({"position startpos", "go"}, in(1000ms)).ok());
