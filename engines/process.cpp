@@ -422,7 +422,7 @@ struct Process::Impl {
 
   // Waits for stdout, stderr or the keeper until `deadline`; serves stderr and the keeper's
   // reports. Returns whether stdout is ready.
-  bool wait_io(Clock::time_point deadline) {
+  bool wait_io(Clock::time_point deadline, Clock::time_point now = Clock::now()) {
     pollfd fds[3];
     int n = 0, out_i = -1, err_i = -1, status_i = -1;
     if (!out_eof && out_fd >= 0) {
@@ -437,7 +437,7 @@ struct Process::Impl {
       status_i = n;
       fds[n++] = {status_fd, POLLIN, 0};
     }
-    timespec ts = to_timespec(deadline - Clock::now());
+    timespec ts = to_timespec(deadline - now);
     int r = ::ppoll(fds, static_cast<nfds_t>(n), &ts, nullptr);
     if (r <= 0) return false;  // timeout or EINTR: the caller re-checks its deadline
     if (err_i >= 0 && fds[err_i].revents) drain_stderr();
@@ -647,12 +647,13 @@ ReadResult Process::read_line(Clock::time_point deadline) {
       if (!p.fill()) p.out_eof = true;  // a last line without its '\n' comes next, then Eof
       continue;
     }
-    if (Clock::now() >= deadline) return {ReadStatus::Timeout, {}};
+    const auto now = Clock::now();
+    if (now >= deadline) return {ReadStatus::Timeout, {}};
     // Right after a request the answer is not there yet: wait first, saving a read() that would
     // fail with EAGAIN. Otherwise read first: a talkative engine's bytes are usually there.
     if (p.poll_first) {
       p.poll_first = false;
-      p.wait_io(deadline);
+      p.wait_io(deadline, now);
     }
     if (p.fill()) continue;
     p.wait_io(deadline);

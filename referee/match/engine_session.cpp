@@ -62,6 +62,10 @@ void EngineSession::log(char direction, const std::string& text) {
   log_->add(direction, text);
 }
 
+void EngineSession::log(char direction, const std::string& text, Clock::time_point at) {
+  log_->add(direction, text, at);
+}
+
 void EngineSession::start_log(Clock::time_point since, int seat) {
   log_->start(since, seat);  // lines from the handshake go with this game
 }
@@ -82,8 +86,14 @@ std::string EngineSession::flood_detail(const std::string& when, std::size_t lin
 }
 
 Status EngineSession::write(const std::vector<std::string>& lines, Millis timeout) {
-  for (const auto& l : lines) log('>', l);
-  return process_->write_lines(lines, Clock::now() + timeout);
+  const auto now = Clock::now();
+  return write(lines, now, now + timeout);
+}
+
+Status EngineSession::write(const std::vector<std::string>& lines, Clock::time_point now,
+                            Clock::time_point deadline) {
+  for (const auto& l : lines) log('>', l, now);
+  return process_->write_lines(lines, deadline);
 }
 
 // A write failed: the engine exited, closed its input or does not read it. Its end is waited for
@@ -291,7 +301,7 @@ MoveReply EngineSession::request(const std::string& start_position,
   last_go_ = LastGo::Unanswered;
   if (auto st = write({protocol::format_position(start_position, moves),
                        protocol::format(protocol::RefereeMessage{go})},
-                      budget);
+                      sent, deadline);
       !st) {
     reply.fault = write_failure(st, reply.detail);
     return reply;
@@ -319,7 +329,8 @@ MoveReply EngineSession::request(const std::string& start_position,
       reply.fault = read_failure(r.status, reply.detail);
       return reply;
     }
-    log('<', r.line);
+    const auto got = Clock::now();
+    log('<', r.line, got);
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) {
       if (msg.error().rfind("protocol violation", 0) == 0) {
@@ -330,14 +341,14 @@ MoveReply EngineSession::request(const std::string& start_position,
       if (r.line.rfind("bestmove", 0) == 0) {  // a malformed bestmove is an illegal move
         reply.fault = Fault::Illegal;
         reply.move = r.line;
-        reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+        reply.elapsed = std::chrono::duration_cast<Millis>(got - sent);
         reply.detail = "unparseable move line '" + r.line.substr(0, 200) + "'";
         return reply;
       }
       continue;
     }
     if (auto* best = std::get_if<protocol::BestMove>(&*msg)) {
-      reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+      reply.elapsed = std::chrono::duration_cast<Millis>(got - sent);
       reply.move = best->move;
       last_go_ = LastGo::Answered;
       last_bestmove_ = r.line;

@@ -121,11 +121,15 @@ class EngineSession {
 
   EngineSession(engines::Process process, SessionSettings settings);
   Status write(const std::vector<std::string>& lines, Millis timeout);
+  // The clock is read once per request: the lines are logged at `now`, due by `deadline`.
+  Status write(const std::vector<std::string>& lines, std::chrono::steady_clock::time_point now,
+               std::chrono::steady_clock::time_point deadline);
   Fault await_ready(Millis timeout, std::string& detail);
   // Reads what the engine wrote since its last answer, without waiting.
   Fault between_requests(std::string& detail);
   std::string stray_bestmove(const std::string& line) const;
   void log(char direction, const std::string& text);
+  void log(char direction, const std::string& text, std::chrono::steady_clock::time_point at);
   Fault read_failure(engines::ReadStatus status, std::string& detail);
   Fault write_failure(const Status& status, std::string& detail);
   engines::ReadBudget phase_budget() const;

@@ -16,9 +16,9 @@ void Transcript::start(Clock::time_point since, int seat) {
   seat_ = seat;
 }
 
-void Transcript::add(char direction, std::string_view text) {
+void Transcript::add(char direction, std::string_view text, Clock::time_point at) {
   if (!enabled_) return;
-  Entry entry{seq_++, Clock::now(), direction, std::string(text)};
+  Entry entry{seq_++, at, direction, std::string(text)};
   if (direction == '<')
     add_to(output_, std::move(entry));
   else if (direction == '!')

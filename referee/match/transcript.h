@@ -36,8 +36,9 @@ class Transcript {
 
   // Times are kept relative to `since` (earlier lines at 0); every line is given to `seat`.
   void start(Clock::time_point since, int seat);
-  // One line: '>' referee to engine, '<' engine stdout, '!' engine stderr. Stamped now.
-  void add(char direction, std::string_view text);
+  // One line: '>' referee to engine, '<' engine stdout, '!' engine stderr, stamped `at`.
+  void add(char direction, std::string_view text, Clock::time_point at);
+  void add(char direction, std::string_view text) { add(direction, text, Clock::now()); }
   // The lines since the last take(), in time order, with the dropped-lines notes.
   std::vector<storage::LogLine> take();
 
