@@ -50,9 +50,9 @@ void Transcript::add_to(Stream& s, Entry entry) {
   }
 }
 
-storage::LogLine Transcript::line_of(const Entry& e) const {
+storage::LogLine Transcript::line_of(Entry&& e) const {
   const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(e.at - since_).count();
-  return {seat_, e.direction, e.text, std::max<long>(0, static_cast<long>(at))};
+  return {seat_, e.direction, std::move(e.text), std::max<long>(0, static_cast<long>(at))};
 }
 
 std::vector<storage::LogLine> Transcript::take() {
@@ -81,7 +81,7 @@ std::vector<storage::LogLine> Transcript::take() {
               [](const Entry& a, const Entry& b) { return a.seq < b.seq; });
   std::vector<storage::LogLine> out;
   out.reserve(entries.size());
-  for (const auto& e : entries) out.push_back(line_of(e));
+  for (auto& e : entries) out.push_back(line_of(std::move(e)));
   return out;
 }
 

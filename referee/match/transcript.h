@@ -61,7 +61,7 @@ class Transcript {
   };
 
   void add_to(Stream& stream, Entry entry);
-  storage::LogLine line_of(const Entry& e) const;
+  storage::LogLine line_of(Entry&& e) const;
 
   bool enabled_;
   Clock::time_point since_ = Clock::now();
