@@ -15,6 +15,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/stored_games.h"
 #include "storage/export.h"
 #include "storage/game_stream.h"
@@ -37,10 +38,13 @@ int export_games(const Args& args) {
   bool no_moves = false, no_clock = false, pairwise = false;
   GameSelection selection;
   po::options_description desc(
-      "referee export --format pgn|jsonl|csv [filters] [--db FILE] [--output FILE]");
-  desc.add_options()("help,h", "show this help")(
-      "format,f", po::value(&format), "pgn, jsonl or csv")("db", po::value(&db), "database file")(
-      "output,o", po::value(&output), "write to this file instead of stdout");
+      "referee export --format pgn|jsonl|csv [filters] [options]\n"
+      "Stored games as PGN, JSON Lines or CSV, in the order they were scheduled, written as\n"
+      "they are read (memory stays flat whatever the number of games).");
+  desc.add_options()("format,f", po::value(&format)->value_name("F"), "pgn, jsonl or csv")(
+      "db", po::value(&db)->value_name("FILE")->default_value(db), "database file")(
+      "output,o", po::value(&output)->value_name("FILE"),
+      "write to this file (whole or not at all) instead of standard output");
   add_selection_options(desc, selection);
   desc.add_options()("no-moves", po::bool_switch(&no_moves),
                      "PGN: tags and results only (what rating tools read)")(
@@ -48,12 +52,7 @@ int export_games(const Args& args) {
       "pairwise", po::bool_switch(&pairwise),
       "PGN, CSV: a game of more than two players as one game (row) per pair of seats");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (auto done = parse_captioned(args, desc, vm)) return *done;
   storage::ExportFormat kind;
   if (format == "pgn")
     kind = storage::ExportFormat::kPgn;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 
 namespace {
 
@@ -17,7 +18,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"games", referee::cli::games, "list the games and their parameters"},
     {"rules", referee::cli::rules, "GAME: the canonical game string and its parameters"},
-    {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: legal moves"},
+    {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: position and legal moves"},
     {"perft", referee::cli::perft, "GAME DEPTH [--position P] [--moves M...]: move-path counts"},
     {"show", referee::cli::show, "GAME [--position P] [--moves M...]: draw a position"},
     {"tournament", referee::cli::tournament, "FILE: run or resume a tournament file"},
@@ -34,7 +35,7 @@ constexpr Command kCommands[] = {
 
 void usage(std::ostream& out) {
   out << "usage: referee COMMAND [ARGS...]   (referee COMMAND --help for its "
-         "options)\n\ncommands:\n";
+         "options)\n       referee --version\n\ncommands:\n";
   for (const auto& c : kCommands)
     out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     usage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << referee::cli::version_line() << "\n";
     return 0;
   }
   for (const auto& c : kCommands) {
