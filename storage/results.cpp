@@ -37,7 +37,7 @@ bool engines_match(const ResultPattern& p, const std::set<std::uint32_t>& engine
   return true;
 }
 
-// "seat:engine_id:rank ..." (schema v4) into the pattern's seats; false when it is malformed.
+// "seat:engine_id:rank ..." (schema v5) into the pattern's seats; false when it is malformed.
 bool parse_seats(const char* text, const std::map<std::int64_t, std::uint32_t>& engine_index,
                  ResultPattern& p, std::string& problem) {
   std::array<bool, kMaxSeats> seen{};
@@ -81,7 +81,7 @@ bool has_results_table(SQLite::Database& db) {
   return q.executeStep();
 }
 
-// Files older than schema v4 opened read-only have no results table: their games are read one at
+// Files older than schema v5 opened read-only have no results table: their games are read one at
 // a time and counted here (slower, the same figures, memory still bounded by the patterns).
 Expected<ResultSet> count_games(Store& store, const GameQuery& query) {
   ResultSet out;

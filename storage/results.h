@@ -7,7 +7,7 @@
 // results, so each is one cluster, counted `count` times (see ratings/elo_fit.h).
 //
 // Decisions:
-// - SQLite counts: the `results` table of schema v4 (schema.cpp) holds one narrow row per
+// - SQLite counts: the `results` table of schema v5 (schema.cpp) holds one narrow row per
 //   finished game, clustered by (kind, seats), and `GROUP BY kind, seats` walks it once in that
 //   order. On a million games this is 0.1 s of CPU, where reading the games and their players
 //   (3 rows and 230 bytes per game) cost 0.4 s in SQLite alone and a GROUP BY over their join
@@ -15,7 +15,7 @@
 // - Filters: tournament, game string and time control select kinds; since/until test the row's
 //   finish time; the engine filter is applied to the counted patterns (exactly the games the SQL
 //   of game_query.h selects, at no cost per game).
-// - A file older than v4 opened read-only (no results table) is counted from its games instead.
+// - A file older than v5 opened read-only (no results table) is counted from its games instead.
 // - Names are interned: patterns hold indices into `games`, `engines` and `terminations`. The
 //   same pattern may appear twice; every use adds the counts up.
 // - At most kMaxSeats players per game (oware has up to 6); a stored result with more, or with a

@@ -160,7 +160,7 @@ CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
   WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
 )sql";
 
-// v4: results, what rating tables count, in a form a million games are read from in a tenth of a
+// v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
 // - result_kinds: one row per (game string, termination, time control, tournament; 0 = none),
@@ -172,6 +172,8 @@ CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
 //   change to a finished game's status, game string, termination, time control, tournament or
 //   finish time, or to its players, recomputes its row (a game being played costs nothing: the
 //   triggers test its status first). Existing finished games are counted once here.
+// - Self-contained: it reads only tables of v1–v3 (games, game_players, engines), so it applies
+//   on a v3 file as well as on one with the daemon's v4 (version 4 is the daemon's number).
 std::string refresh_results(const std::string& id) {
   return "DELETE FROM results WHERE game_id = " + id +
          ";\n"
@@ -191,7 +193,7 @@ std::string refresh_results(const std::string& id) {
          " AND g.status = 'finished' AND s.n > 0 AND s.ranked = s.n AND s.known = s.n;\n";
 }
 
-std::string v4() {
+std::string v5() {
   const std::string finished_or_counted =
       "(SELECT status FROM games WHERE id = NEW.game_id) = 'finished' OR EXISTS (SELECT 1 FROM "
       "results WHERE game_id = NEW.game_id)";
@@ -264,7 +266,7 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {4, v4()}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {5, v5()}};
   return all;
 }
 

@@ -33,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line

@@ -1,4 +1,4 @@
-// Results counted in SQL (schema v4): the results table follows every way a game is finished,
+// Results counted in SQL (schema v5): the results table follows every way a game is finished,
 // demoted, changed or deleted; aggregate_results gives the same counts as counting the stored
 // games one by one, for every filter; v3 files are migrated, and read-only ones counted from
 // their games; damaged rows are errors.
@@ -278,15 +278,30 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
   CHECK(t.begin()->second == 2);
 }
 
-TEST_CASE("migration: v3 games are counted into v4 results, demoted duplicates left out") {
+TEST_CASE("migration: v3 games are counted into v5 results, demoted duplicates left out") {
   storage_test::TempDir dir;
   const auto path = dir.file("v3.db");
+  // v5 is self-contained: it applies on a v3 file and on one with the daemon's v4 (columns added
+  // to tournaments and engines, as in the daemon's branch).
+  const bool daemon_v4 = GENERATE(false, true);
+  INFO((daemon_v4 ? "from v4" : "from v3"));
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
     for (const auto& m : migrations())
       if (m.version <= 3) db.exec(m.sql);
-    db.exec("INSERT INTO schema_version VALUES (3)");
+    if (daemon_v4)  // the daemon's v4 as written on its branch (serve)
+      db.exec(
+          "ALTER TABLE tournaments ADD COLUMN kind TEXT NOT NULL DEFAULT 'tournament' "
+          "CHECK (kind IN ('tournament', 'ladder', 'sprt'));"
+          "ALTER TABLE engines ADD COLUMN args TEXT NOT NULL DEFAULT '[]';"
+          "ALTER TABLE engines ADD COLUMN options TEXT NOT NULL DEFAULT '{}';"
+          "ALTER TABLE engines ADD COLUMN games TEXT NOT NULL DEFAULT '[]';"
+          "ALTER TABLE engines ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';"
+          "ALTER TABLE engines ADD COLUMN registered_at TEXT NOT NULL DEFAULT '';"
+          "ALTER TABLE engines ADD COLUMN retired_at TEXT NOT NULL DEFAULT '';");
+    db.exec(daemon_v4 ? "INSERT INTO schema_version VALUES (4)"
+                      : "INSERT INTO schema_version VALUES (3)");
     db.exec("INSERT INTO engines (name) VALUES ('A'), ('B'), ('C')");
     db.exec("INSERT INTO tournaments (id, name) VALUES (1, 'rr')");
     db.exec(
@@ -325,9 +340,19 @@ TEST_CASE("migration: v3 games are counted into v4 results, demoted duplicates l
   CHECK(t == reference(*store, all));
   CHECK(t.size() == 3);
   CHECK(t.count({"oware:players=3", "normal", {"C", "A", "B"}, {2, 1, 3}}) == 1);
-  SQLite::Database raw(path);
+  SQLite::Database raw(path, SQLite::OPEN_READWRITE);
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   CHECK(raw.execAndGet("SELECT count(*) FROM results").getInt() == 3);
+  if (daemon_v4) {  // the daemon's columns are untouched and its rows still written
+    raw.exec("UPDATE tournaments SET kind = 'ladder' WHERE id = 1");
+    CHECK(raw.execAndGet("SELECT count(*) FROM engines WHERE retired_at = ''").getInt() == 3);
+  }
+  // A finish after the migration is counted by the triggers.
+  raw.exec(
+      "UPDATE games SET status = 'finished', finished_at = '2026-01-05T00:00:00Z' "
+      "WHERE id = 5");
+  raw.exec("UPDATE game_players SET rank = seat WHERE game_id = 5");
+  CHECK(raw.execAndGet("SELECT count(*) FROM results").getInt() == 4);
 }
 
 TEST_CASE("results: a damaged results row is an error naming the file") {
