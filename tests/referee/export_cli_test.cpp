@@ -172,3 +172,22 @@ TEST_CASE("export cli: bad options are one line and status 2") {
   CHECK(r.status == 1);
   CHECK(contains(r.err, "no database"));
 }
+
+TEST_CASE("bench --ratings: a small run prints every figure; bad arguments are one-line errors") {
+  auto r = referee_cmd({"bench", "--ratings", "400", "6", "--seed", "3"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  for (const char* piece : {"ratings: 400 awale games between 6 engines (seed 3)",
+                            "referee ratings CPU", "referee ratings peak RSS", "(6 engines rated)",
+                            "95 % bars covering truth", "export pgn --no-moves", "export peak RSS"})
+    CHECK(contains(r.out, piece));
+  usage_error({"bench", "--ratings", "400"}, "--ratings takes two numbers");
+  usage_error({"bench", "--ratings", "0", "6"}, "--ratings needs N >= 1 games");
+  usage_error({"bench", "--ratings", "10", "1"}, "at least 2 engines");
+  rtest::TempDir dir;
+  const std::string db = dir.file("kept.db");
+  auto kept = referee_cmd({"bench", "--ratings", "50", "3", "--db", db});
+  CHECK(kept.status == 0);
+  CHECK(std::filesystem::exists(db));
+  usage_error({"bench", "--ratings", "50", "3", "--db", db}, "--db must name a new file");
+}
