@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "games/registry.h"
 #include "storage/export.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
@@ -523,4 +524,33 @@ TEST_CASE("export: the whole-text functions are the streamed text (PGN pairwise)
   CHECK(export_jsonl(games, moves) == export_text(ExportFormat::kJsonl, {}, games, moves));
   CHECK(export_csv(games) == export_text(ExportFormat::kCsv, {}, games, {}));
   CHECK(export_csv({}).find("id,tournament,") == 0);
+}
+
+TEST_CASE("export: every game's movetext is plain PGN tokens a reader cannot misread") {
+  // A PGN lexer treats ; ( ) $ % [ ] { } " and a result token specially: no move may contain or be
+  // one, whatever the game's notation (setups, captures, multi-hop moves included).
+  for (const auto& entry : referee::games::registry()) {
+    INFO(entry.name);
+    const auto made = storage_test::random_game(entry.name, {"p", "q"}, 11);
+    GameRecord g = made.record;
+    g.id = 1;
+    ExportOptions no_clock;
+    no_clock.clocks = false;
+    const std::string text = pgn({g}, {made.moves}, no_clock);
+    const auto parsed = parse_pgn(text);
+    REQUIRE(parsed.size() == 1);
+    CHECK(tag_of(parsed[0], "Result") == parsed[0].result);
+    std::string flat = text;
+    for (char& c : flat)
+      if (c == '\n') c = ' ';
+    for (const auto& m : made.moves) {
+      INFO(m.move);
+      CHECK(m.move.find_first_of(";()$%[]{}\" \t") == std::string::npos);
+      for (const char* result : {"1-0", "0-1", "1/2-1/2", "*"}) CHECK(m.move != result);
+      CHECK(m.move.back() != '.');  // a move number indication
+      CHECK(flat.find(" " + m.move + " {p" + std::to_string(m.player)) != std::string::npos);
+    }
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) CHECK((line.empty() || line[0] != '%'));
+  }
 }
