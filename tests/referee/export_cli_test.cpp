@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "storage/game_maker.h"
 #include "storage/store.h"
@@ -190,4 +191,53 @@ TEST_CASE("bench --ratings: a small run prints every figure; bad arguments are o
   CHECK(kept.status == 0);
   CHECK(std::filesystem::exists(db));
   usage_error({"bench", "--ratings", "50", "3", "--db", db}, "--db must name a new file");
+}
+
+TEST_CASE("export cli: the filters select the games ratings counts, in every format") {
+  rtest::TempDir dir;
+  const auto db = dir.file("s.db");
+  write_db(db);
+  const std::vector<std::vector<std::string>> filters = {
+      {},
+      {"--tournament", "rr"},
+      {"--tournament", "three"},
+      {"--engine", "C"},
+      {"--engine", "A", "--engine", "B"},
+      {"--since", "2026-05-01"},
+      {"--until", "2026-03-01"},
+      {"--game", "awale", "--since", "2026-04-01"},
+      {"--tc", "10+0.1"}};
+  for (const auto& filter : filters) {
+    std::string shown;
+    for (const auto& f : filter) shown += f + " ";
+    INFO("filter: " << shown);
+    auto run = [&](std::vector<std::string> args) {
+      args.insert(args.end(), filter.begin(), filter.end());
+      args.insert(args.end(), {"--db", db});
+      auto r = referee_cmd(args);
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      return r.out;
+    };
+    const auto report = nlohmann::json::parse(run({"ratings", "--format", "json"}));
+    std::int64_t rated = 0, rated_multi = 0;
+    for (const auto& table : report.at("tables")) {
+      if (table.at("title") == "all games") continue;  // the summary table over every game
+      rated += table.at("games").get<std::int64_t>();
+      if (contains(table.at("title").get<std::string>(), "players=3"))
+        rated_multi += table.at("games").get<std::int64_t>();
+    }
+    const auto csv = rtest::lines_of(run({"export", "--format", "csv"}));
+    CHECK(static_cast<std::int64_t>(csv.size()) - 1 == rated);
+    CHECK(static_cast<std::int64_t>(rtest::lines_of(run({"export", "--format", "jsonl"})).size()) ==
+          rated);
+    const std::string plain = run({"export", "--format", "pgn", "--no-moves"});
+    const std::string pairwise = run({"export", "--format", "pgn", "--no-moves", "--pairwise"});
+    // A game of three players is three pairs, each marked; without --pairwise it is left out.
+    CHECK(static_cast<std::int64_t>(count_of(plain, "[Event ")) == rated - rated_multi);
+    CHECK(static_cast<std::int64_t>(count_of(pairwise, "[Event ")) == rated + 2 * rated_multi);
+    CHECK(static_cast<std::int64_t>(count_of(pairwise, "[Pairwise \"yes\"]")) == 3 * rated_multi);
+    const auto csv_pairs = rtest::lines_of(run({"export", "--format", "csv", "--pairwise"}));
+    CHECK(static_cast<std::int64_t>(csv_pairs.size()) - 1 == rated + 2 * rated_multi);
+  }
 }
