@@ -3,7 +3,7 @@
 //
 // JSON Lines is the archive: one object per game with every stored field and every move (ply,
 // mover, move, time used, clock left, engine info, source, the referee's note), in key order;
-// `referee import` reads it back and exporting the imported database gives the same bytes.
+// it is the form an archive keeps (and the one an import would read back).
 //
 // PGN is results first, for Ordo and BayesElo (they read the tags and the result), and readable
 // by people; it does not try to be a chess PGN:
