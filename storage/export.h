@@ -1,5 +1,5 @@
 // Exports written one game at a time (flat memory, whatever the number of games): PGN for the
-// rating tools, JSON Lines (the faithful, whole record: `referee import` reads it back), CSV.
+// rating tools, JSON Lines (the faithful, whole record, the form an archive keeps), CSV.
 // The formats and their decisions are described at the top of export.cpp.
 #pragma once
 
