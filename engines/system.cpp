@@ -41,8 +41,11 @@ Expected<Usage> run_measured(const std::vector<std::string>& argv, const std::st
   rusage u{};
   while (wait4(pid, &status, 0, &u) < 0)
     if (errno != EINTR) return Error{"cannot wait for " + argv[0]};
+  if (WIFSIGNALED(status))
+    return Error{argv[0] + " failed (killed by signal " + std::to_string(WTERMSIG(status)) + ")"};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return Error{argv[0] + " failed (status " + std::to_string(status) + ")"};
+    return Error{argv[0] + " failed (exit status " + std::to_string(WEXITSTATUS(status)) +
+                 (WEXITSTATUS(status) == 127 ? ": could not be run" : "") + ")"};
   return Usage{
       static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
       static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6,

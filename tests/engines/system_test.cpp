@@ -50,7 +50,10 @@ TEST_CASE(
 
   auto failed = run_measured({"/bin/sh", "-c", "exit 3"}, out);
   REQUIRE_FALSE(failed.ok());
-  CHECK(failed.error().find("/bin/sh failed") == 0);
+  CHECK(failed.error() == "/bin/sh failed (exit status 3)");
+  auto killed = run_measured({"/bin/sh", "-c", "kill -9 $$"}, out);
+  REQUIRE_FALSE(killed.ok());
+  CHECK(killed.error() == "/bin/sh failed (killed by signal 9)");
   CHECK_FALSE(run_measured({dir + "/no-such-program"}, out).ok());
   CHECK_FALSE(run_measured({"/bin/true"}, dir + "/no-such-dir/out.txt").ok());
   CHECK_FALSE(run_measured({}, out).ok());
