@@ -31,6 +31,7 @@
 #include <system_error>
 #include <thread>
 
+#include "games/terminations.h"
 #include "storage/schema.h"
 
 namespace referee::storage {
@@ -584,7 +585,7 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
       r.opening = from_json(g.getColumn(6).getString());
       r.time_control = g.getColumn(7).getString();
       r.status = g.getColumn(8).getString();
-      r.termination = g.getColumn(9).getString();
+      r.termination = games::legacy_termination(g.getColumn(9).getString());
       r.reason = g.getColumn(10).getString();
       r.started_at = g.getColumn(11).getString();
       r.finished_at = g.getColumn(12).getString();

@@ -33,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -57,9 +57,11 @@ struct GameRecord {
   std::string status = "running";    // running | finished | unfinished
   std::vector<int> ranks;            // by seat; empty until finished
   std::vector<double> scores;        // by seat (the game's own score)
-  std::string termination;  // normal | exhaustion | time | illegal | crash | stall | protocol |
-                            // resign | agreement | interrupted
-  std::string reason;       // one line for humans: "p2 lost on time (12 ms over)"
+  // One word of referee/games/terminations.h: rules | relay | repetition | nocapture | maxplies |
+  // agreement | resign | time | illegal | crash | stall | protocol | interrupted | lost-claim |
+  // duplicate ("normal" before schema v4 is read as "rules").
+  std::string termination;
+  std::string reason;  // for people: "mybot lost on time: ..." (may hold several lines)
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;

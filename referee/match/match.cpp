@@ -12,10 +12,6 @@ std::vector<int> forfeit_ranks(int players, int seat) {
 
 namespace {
 
-std::string termination_of(const std::string& reason) {
-  return reason == "rules" ? "normal" : reason;
-}
-
 std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
   std::string who = "p" + std::to_string(seat);
   switch (fault) {
@@ -171,13 +167,12 @@ MatchResult play_match(const MatchSetup& setup) {
     result.finished = true;
     result.ranks = outcome.ranks;
     result.scores = outcome.scores;
-    result.termination = termination_of(outcome.reason);
+    result.termination = outcome.reason;  // one vocabulary (games/terminations.h)
     result.reason = "game over by the rules (" + outcome.reason + ")";
   }
   result.final_position = state.to_string();
   if (result.finished) {
-    protocol::GameOver over{protocol::outcome_word(result.ranks),
-                            result.termination == "normal" ? "rules" : result.termination};
+    protocol::GameOver over{protocol::outcome_word(result.ranks), result.termination};
     const std::string line = protocol::format(protocol::RefereeMessage{over});
     for (auto* seat : setup.seats) seat->send(line);
   }

@@ -30,8 +30,7 @@ struct MatchResult {
   bool finished = false;   // false: interrupted (to be replayed)
   std::vector<int> ranks;  // by seat
   std::vector<double> scores;
-  std::string termination;  // normal | repetition | nocapture | maxplies | agreement |
-                            // time | illegal | crash | stall | protocol | resign | interrupted
+  std::string termination;  // a word of games/terminations.h, also the gameover line's reason
   std::string reason;       // one line for humans
   int faulty_seat = 0;      // 1-based seat whose engine failed, 0 if none
   Fault fault = Fault::None;

@@ -168,13 +168,12 @@ class Console {
       result_.finished = true;
       result_.ranks = o.ranks;
       result_.scores = o.scores;
-      result_.termination = o.reason == "rules" ? "normal" : o.reason;
+      result_.termination = o.reason;
       result_.reason = o.reason == "agreement" ? "ended by agreement at the console"
                                                : "game over by the rules (" + o.reason + ")";
     }
     if (result_.finished) {
-      protocol::GameOver over{protocol::outcome_word(result_.ranks),
-                              result_.termination == "normal" ? "rules" : result_.termination};
+      protocol::GameOver over{protocol::outcome_word(result_.ranks), result_.termination};
       const std::string line = protocol::format(protocol::RefereeMessage{over});
       for (const auto& seat : setup_.seats)
         if (seat.engine) seat.engine->send(line);

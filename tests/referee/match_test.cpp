@@ -118,7 +118,7 @@ TEST_CASE("match: mock against mock plays to the rules' end, every move recorded
   const auto& r = p.result;
   INFO(r.reason);
   REQUIRE(r.finished);
-  CHECK((r.termination == "normal" || r.termination == "repetition" ||
+  CHECK((r.termination == "rules" || r.termination == "repetition" ||
          r.termination == "nocapture" || r.termination == "maxplies"));
   CHECK(r.faulty_seat == 0);
   CHECK(r.fault == Fault::None);

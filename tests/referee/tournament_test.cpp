@@ -399,7 +399,7 @@ TEST_CASE("tournament: the example engines play a full event that replays") {
   CHECK(s.messages.empty());
   for (const auto& g : stored(c, true)) {
     INFO(g.reason);
-    CHECK((g.termination == "normal" || g.termination == "repetition" ||
+    CHECK((g.termination == "rules" || g.termination == "repetition" ||
            g.termination == "nocapture"));
   }
   check_database(c, 2);

@@ -43,7 +43,7 @@ GameRecord result(std::vector<int> ranks, std::vector<double> scores) {
   GameRecord r;
   r.ranks = std::move(ranks);
   r.scores = std::move(scores);
-  r.termination = "normal";
+  r.termination = "rules";
   r.reason = "rules";
   r.finished_at = "2024-05-01T10:05:00Z";
   r.plies = 3;
@@ -92,7 +92,7 @@ TEST_CASE("store: a game, its moves and logs round-trip") {
   CHECK(g.status == "finished");
   CHECK(g.ranks == std::vector<int>{2, 1});
   CHECK(g.scores == std::vector<double>{10, 38});
-  CHECK(g.termination == "normal");
+  CHECK(g.termination == "rules");
   CHECK(g.reason == "rules");
   CHECK(g.started_at == "2024-05-01T10:00:00Z");
   CHECK(g.finished_at == "2024-05-01T10:05:00Z");
