@@ -36,11 +36,16 @@ bool parse_or_help(const Args& args, po::options_description& desc, po::variable
 // 0 every scheduled game is finished; 1 an error, or a storage failure stopped the event; 3 the
 // run ended with games not played (an engine that cannot start, a game an engine does not
 // declare, an engine withdrawn); 130 interrupted (Ctrl-C).
-int run_and_report(const TournamentConfig& config, bool quiet, double lease_seconds = 30) {
+// With `debug`, every line exchanged with the engines goes to stderr as it happens, and the
+// progress is printed as lines (a line rewritten in place would be torn by them).
+int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
+                   double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
+  DebugLog debug_log(std::cerr);
   RunOptions options;
   options.progress = quiet ? nullptr : &std::cerr;
-  options.progress_is_tty = engines::stderr_is_terminal();
+  options.progress_is_tty = engines::stderr_is_terminal() && !debug;
+  options.debug = debug ? &debug_log : nullptr;
   options.stop = &interrupt.flag();
   options.lease_ms = static_cast<long>(lease_seconds * 1000);
   if (!quiet)
@@ -87,13 +92,15 @@ int run_and_report(const TournamentConfig& config, bool quiet, double lease_seco
 int tournament(const Args& args) {
   std::string file, db;
   int concurrency = -1;
-  bool quiet = false;
+  bool quiet = false, debug = false;
   double lease = 30;
   po::options_description desc("referee tournament FILE [options]");
   desc.add_options()("help,h", "show this help")("concurrency,c", po::value(&concurrency),
                                                  "games at once (overrides the file; 0 = cores)")(
       "db", po::value(&db), "database file (overrides the file)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "debug", po::bool_switch(&debug),
+      "print every line exchanged with the engines to stderr, as it happens")(
       "lease", po::value(&lease),
       "seconds a claimed game stays reserved without a heartbeat (default 30)");
   po::options_description all;
@@ -117,7 +124,7 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
     return 2;
   }
-  return run_and_report(*config, quiet, lease);
+  return run_and_report(*config, quiet, debug, lease);
 }
 
 int match(const Args& args) {
@@ -125,7 +132,7 @@ int match(const Args& args) {
   std::string tc = "5+0.05", db = "referee.db", name;
   int cycles = 1, concurrency = 0, plies = 0;
   unsigned long long seed = 1;
-  bool quiet = false;
+  bool quiet = false, debug = false;
   po::options_description desc("referee match --engine NAME=CMD --engine NAME=CMD [options]");
   desc.add_options()("help,h", "show this help")(
       "engine,e", po::value(&engine_args)->multitoken()->composing(),
@@ -137,7 +144,9 @@ int match(const Args& args) {
       "random-plies", po::value(&plies), "random opening plies per pair")(
       "seed", po::value(&seed), "seed for the openings")("db", po::value(&db), "database file")(
       "name", po::value(&name), "event name (resume key; default from the engines and games)")(
-      "quiet,q", po::bool_switch(&quiet), "no progress line");
+      "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "debug", po::bool_switch(&debug),
+      "print every line exchanged with the engines to stderr, as it happens");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
   TournamentConfig config;
@@ -189,7 +198,7 @@ int match(const Args& args) {
     for (const auto& g : game_args) name += " " + g;
   }
   config.name = name;
-  return run_and_report(config, quiet);
+  return run_and_report(config, quiet, debug);
 }
 
 

@@ -10,21 +10,29 @@ std::vector<int> forfeit_ranks(int players, int seat) {
   return ranks;
 }
 
-namespace {
+namespace {}  // namespace
 
-std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
-  std::string who = "p" + std::to_string(seat);
+std::string forfeit_reason(const EngineSession& engine, Fault fault, const std::string& detail,
+                           const std::string& when) {
+  const std::string& who = engine.name();
   switch (fault) {
     case Fault::Timeout:
-      return who + " lost on time: " + detail;
+      return who + " lost on time" + when + ": " + detail;
     case Fault::Illegal:
-      return who + " played an illegal move: " + detail;
-    case Fault::Crash:
-      return who + " crashed: " + detail;
+      return who + " played an illegal move" + when + ": " + detail;
+    case Fault::Crash: {
+      std::string out = who + " crashed" + when + " " + detail;
+      const auto recent = engine.recent_stderr();
+      if (recent.size() > 1) {
+        out += "\nits stderr, last lines in this game:";
+        for (const auto& line : recent) out += "\n  " + line;
+      }
+      return out;
+    }
     case Fault::Stall:
-      return who + " stalled: " + detail;
+      return who + " stalled" + when + ": " + detail;
     case Fault::Protocol:
-      return who + " violated the protocol: " + detail;
+      return who + " broke the protocol" + when + ": " + detail;
     case Fault::Resign:
       return who + " resigned";
     case Fault::NoStart:
@@ -37,7 +45,9 @@ std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
   return who + ": " + detail;
 }
 
-}  // namespace
+std::string reason_headline(const std::string& reason) {
+  return reason.substr(0, reason.find('\n'));
+}
 
 EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<PlayerClock>& clocks,
                        const std::vector<TimeControl>& time_controls,
@@ -121,7 +131,7 @@ MatchResult play_match(const MatchSetup& setup) {
     result.ranks = forfeit_ranks(players, seat);
     result.scores = state.material();
     result.termination = fault_name(fault);
-    result.reason = describe_forfeit(fault, seat, detail);
+    result.reason = forfeit_reason(*setup.seats[static_cast<std::size_t>(seat - 1)], fault, detail);
     result.faulty_seat = seat;
     result.fault = fault;
   };

@@ -356,7 +356,7 @@ TEST_CASE("cli: a finished line names the engine that forfeited and why") {
   CHECK(r.status == 0);
   int forfeits = 0;
   for (const auto& l : rtest::lines_of(r.err))
-    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b forfeits: ");
+    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b crashed (exit 3))");
   CHECK(forfeits == 2);
 }
 

@@ -530,7 +530,7 @@ TEST_CASE("tournament: time losses are shown but withdraw only with withdraw_on_
     CHECK(s.played == (withdraw ? 2 : 6));
     CHECK(s.not_played == (withdraw ? 4 : 0));
     for (const auto& g : stored(c, true)) CHECK(g.termination == "time");
-    CHECK(contains(progress.str(), "(time: slow forfeits: "));
+    CHECK(contains(progress.str(), "(time: slow lost on time: no bestmove within 40 ms"));
     if (withdraw) {
       REQUIRE(s.messages.size() == 1);
       CHECK(
