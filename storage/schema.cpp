@@ -160,9 +160,10 @@ CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
   WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
 )sql";
 
-// v4: one vocabulary of results (referee/games/terminations.h): a game the rules ended is stored
-// as `rules`, the word of the protocol's gameover line, instead of `normal`.
-const char* const kV4 = R"sql(
+// v6: one vocabulary of results (referee/games/terminations.h): a game the rules ended is stored
+// as `rules`, the word of the protocol's gameover line, instead of `normal`. The step needs only
+// v3's games table (versions 4 and 5 are other branches' steps; it applies after either or both).
+const char* const kV6 = R"sql(
 UPDATE games SET termination = 'rules' WHERE termination = 'normal';
 )sql";
 
@@ -186,7 +187,7 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {4, kV4}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {6, kV6}};
   return all;
 }
 

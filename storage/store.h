@@ -33,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 6;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -59,7 +59,7 @@ struct GameRecord {
   std::vector<double> scores;        // by seat (the game's own score)
   // One word of referee/games/terminations.h: rules | relay | repetition | nocapture | maxplies |
   // agreement | resign | time | illegal | crash | stall | protocol | interrupted | lost-claim |
-  // duplicate ("normal" before schema v4 is read as "rules").
+  // duplicate ("normal" before schema v6 is read as "rules").
   std::string termination;
   std::string reason;  // for people: "mybot lost on time: ..." (may hold several lines)
   std::string started_at;   // ISO 8601 UTC

@@ -3,7 +3,7 @@
 // library's Outcome, and the name of an engine's fault (PROTOCOL.md §8, README "Results").
 //
 // Decisions:
-// - A game the rules end is `rules` everywhere: the stored word was `normal` before schema v4,
+// - A game the rules end is `rules` everywhere: the stored word was `normal` before schema v6,
 //   and the migration rewrites it (legacy_termination() reads it too).
 // - Words that only a stored game can carry (a game that did not finish) are never sent in a
 //   `gameover` line; words of games that were never played (`nostart`, `unsupported`) are fault

@@ -148,7 +148,7 @@ TEST_CASE("migration: v2 events keep their games; slots finished twice keep the 
   CHECK(left->termination == "interrupted");
 }
 
-TEST_CASE("migration: v4 stores a game the rules ended as 'rules', read-only opens read it so") {
+TEST_CASE("migration: v6 stores a game the rules ended as 'rules', read-only opens read it so") {
   storage_test::TempDir dir;
   const auto path = dir.file("v3.db");
   {
@@ -191,8 +191,29 @@ TEST_CASE("migration: v4 stores a game the rules ended as 'rules', read-only ope
   REQUIRE(store.ok());
   CHECK(words(*store) == expected);
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
-  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == 4);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   CHECK(raw.execAndGet("SELECT group_concat(termination, ',') FROM (SELECT termination FROM "
                        "games ORDER BY id)")
             .getString() == "rules,time,repetition");
+}
+
+TEST_CASE("migration: v6 applies on top of version 4 or 5 (other branches' steps)") {
+  for (int from : {4, 5}) {
+    storage_test::TempDir dir;
+    const auto path = dir.file("v" + std::to_string(from) + ".db");
+    {
+      SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+      for (int v = 0; v < 3; ++v) db.exec(migrations()[static_cast<std::size_t>(v)].sql);
+      db.exec("INSERT INTO schema_version VALUES (" + std::to_string(from) + ")");
+      db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
+      db.exec("INSERT INTO games (id, game, status, termination) VALUES (1, 'awale', 'finished', "
+              "'normal')");
+    }
+    auto store = Store::open(path);
+    REQUIRE(store.ok());
+    SQLite::Database raw(path, SQLite::OPEN_READONLY);
+    CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
+    CHECK(raw.execAndGet("SELECT termination FROM games WHERE id = 1").getString() == "rules");
+  }
 }
