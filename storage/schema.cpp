@@ -86,7 +86,8 @@ CREATE INDEX engine_logs_by_game ON engine_logs(game_id);
 // The lines exchanged with an engine are stored as one transcript row per seat and call of
 // add_logs (a game's worth) instead of one row per line: three rows per ply made the log cost
 // more of the referee's time per ply than everything else. Lines are "<at_ms> <dir> <text>\n"
-// with '\\' and newlines escaped in <text>; Store::logs() gives the same LogLine list back.
+// with '\\' and newlines escaped in <text> (later "<at_ms>.<us> ...": the format is documented
+// at storage::LogLine); Store::logs() gives the same LogLine list back.
 const char* const kV2 = R"sql(
 CREATE TABLE engine_transcripts (
   id INTEGER PRIMARY KEY,

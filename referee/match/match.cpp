@@ -10,7 +10,24 @@ std::vector<int> forfeit_ranks(int players, int seat) {
   return ranks;
 }
 
-namespace {}  // namespace
+protocol::Go go_for(int player, const std::vector<PlayerClock>& clocks,
+                    const std::vector<TimeControl>& time_controls) {
+  const auto& clock = clocks[static_cast<std::size_t>(player - 1)];
+  const auto& tc = time_controls[static_cast<std::size_t>(player - 1)];
+  protocol::Go go;
+  go.player = player;
+  if (tc.has_clock()) {
+    for (std::size_t s = 0; s < clocks.size(); ++s) {
+      go.time_ms.push_back(static_cast<long>(clocks[s].left().count()));
+      go.inc_ms.push_back(static_cast<long>(time_controls[s].increment.count()));
+    }
+    if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
+  }
+  if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
+  if (tc.depth) go.depth = tc.depth;
+  if (tc.nodes) go.nodes = tc.nodes;
+  return go;
+}
 
 std::string forfeit_reason(const EngineSession& engine, Fault fault, const std::string& detail,
                            const std::string& when) {
@@ -57,19 +74,7 @@ EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<P
   const int player = state.current_player();
   auto& clock = clocks[static_cast<std::size_t>(player - 1)];
   const auto& tc = time_controls[static_cast<std::size_t>(player - 1)];
-  protocol::Go go;
-  go.player = player;
-  if (tc.has_clock()) {
-    for (std::size_t s = 0; s < clocks.size(); ++s) {
-      go.time_ms.push_back(static_cast<long>(clocks[s].left().count()));
-      go.inc_ms.push_back(static_cast<long>(time_controls[s].increment.count()));
-    }
-    if (clock.moves_to_go()) go.movestogo = clock.moves_to_go();
-  }
-  if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
-  if (tc.depth) go.depth = tc.depth;
-  if (tc.nodes) go.nodes = tc.nodes;
-
+  const protocol::Go go = go_for(player, clocks, time_controls);
   turn.reply = engine.request(start_position, played, go, clock.move_budget(), stop);
   const MoveReply& reply = turn.reply;
   if (reply.fault == Fault::None && reply.move.empty()) {

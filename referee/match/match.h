@@ -56,6 +56,11 @@ EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<P
                        const std::string& start_position, const std::vector<std::string>& played,
                        const std::atomic<bool>* stop);
 
+// The `go` the engine of `player` is sent: every player's clock and increment (when its time
+// control has a clock), moves to go, movetime, depth, nodes.
+protocol::Go go_for(int player, const std::vector<PlayerClock>& clocks,
+                    const std::vector<TimeControl>& time_controls);
+
 // Ranks when the engine on `seat` forfeits: it is last, the others share first place.
 std::vector<int> forfeit_ranks(int players, int seat);
 

@@ -578,7 +578,9 @@ TEST_CASE("cli: match --help shows every default") {
         "  --db FILE (=referee.db)     database file\n"
         "  --name NAME                 event name, the resume key (default: 'match', the\n"
         "                              engines and the games)\n"
-        "  -q [ --quiet ]              no progress line\n");
+        "  -q [ --quiet ]              no progress line\n"
+        "  --debug                     print every line exchanged with the engines to \n"
+        "                              stderr, as it happens\n");
 }
 
 TEST_CASE("cli: match plays random opening plies by default, new ones every cycle") {

@@ -95,11 +95,11 @@ TEST_CASE("debug log: a session writes every line it sends and reads, stderr inc
 
 TEST_CASE("debug log: match --debug prints both engines' lines on stderr, numbered apart") {
   rtest::TempDir dir;
-  auto r = rtest::run_program(
-      REFEREE_BIN,
-      {"match", "--engine", "a=" + rtest::kMock, "--engine", "b=" + rtest::kMock, "--game",
-       "awale:maxplies=4", "--tc", "10+0", "--db", dir.file("m.db"), "--debug"},
-      dir);
+  auto r = rtest::run_program(REFEREE_BIN,
+                              {"match", "--engine", "a=" + rtest::kMock, "--engine",
+                               "b=" + rtest::kMock, "--game", "awale:maxplies=4", "--random-plies",
+                               "0", "--tc", "10+0", "--db", dir.file("m.db"), "--debug"},
+                              dir);
   INFO(r.err);
   CHECK(r.status == 0);
   int sent_go = 0, a = 0, b = 0;
