@@ -312,7 +312,8 @@ Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
     if (auto* ready = std::get_if<protocol::ReadyOk>(&*msg)) {
       if (settings_.protocol0 || ready->token == token) return Fault::None;
       if (ready->token.empty()) {
-        detail = "readyok without its token (expected 'readyok " + token + "')";
+        detail = "readyok without its token (expected 'readyok " + token +
+                 "': an engine that says 'id protocol 1' answers 'isready N' with 'readyok N')";
         return Fault::Protocol;
       }
       // Another token: a stale reply to an earlier isready, skipped.
@@ -376,10 +377,24 @@ Fault EngineSession::prepare(const games::Game& game, std::string& detail) {
 MoveReply EngineSession::request(const std::string& start_position,
                                  const std::vector<std::string>& moves, const protocol::Go& go,
                                  Millis budget, const std::atomic<bool>* stop) {
+  return request_impl(start_position, moves, go, budget, stop, std::nullopt);
+}
+
+MoveReply EngineSession::request_and_stop(const std::string& start_position,
+                                          const std::vector<std::string>& moves,
+                                          const protocol::Go& go, Millis stop_after,
+                                          Millis budget) {
+  return request_impl(start_position, moves, go, budget, nullptr, stop_after);
+}
+
+MoveReply EngineSession::request_impl(const std::string& start_position,
+                                      const std::vector<std::string>& moves, const protocol::Go& go,
+                                      Millis budget, const std::atomic<bool>* stop,
+                                      std::optional<Millis> stop_after) {
   MoveReply reply;
   if ((reply.fault = between_requests(reply.detail)) != Fault::None) return reply;
   const auto sent = Clock::now();
-  const auto deadline = sent + budget;
+  auto deadline = stop_after ? sent + *stop_after : sent + budget;
   ++round_trips_;
   last_go_ = LastGo::Unanswered;
   if (auto st = write({protocol::format_position(start_position, moves),
@@ -397,10 +412,20 @@ MoveReply EngineSession::request(const std::string& start_position,
     if (r.status == ReadStatus::Timeout) {
       if (stop && stop->load()) return reply;  // interrupted: no move, no fault
       if (Clock::now() < deadline) continue;
+      if (stop_after) {  // time to stop the search: the bestmove is due `budget` after it
+        stop_after.reset();
+        const auto now = Clock::now();
+        deadline = now + budget;
+        if (auto st = write({"stop"}, now, deadline); !st) {
+          reply.fault = write_failure(st, reply.detail);
+          return reply;
+        }
+        continue;
+      }
       reply.fault = Fault::Timeout;
       reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
-      reply.detail =
-          "no bestmove within " + std::to_string(budget.count()) + " ms" + silence_hint("go");
+      reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms" +
+                     (sent + budget < deadline ? " of stop" : "") + silence_hint("go");
       return reply;
     }
     if (r.status == ReadStatus::Flood) {

@@ -109,6 +109,11 @@ class EngineSession {
   // empty move.
   MoveReply request(const std::string& start_position, const std::vector<std::string>& moves,
                     const protocol::Go& go, Millis budget, const std::atomic<bool>* stop);
+  // The same, then `stop` when `stop_after` has passed without a bestmove (for `go infinite`):
+  // the bestmove is then due within `budget` of the stop.
+  MoveReply request_and_stop(const std::string& start_position,
+                             const std::vector<std::string>& moves, const protocol::Go& go,
+                             Millis stop_after, Millis budget);
   void send(const std::string& line);  // informational lines (gameover); failures ignored
   void quit();                         // quit, then grace, SIGTERM, SIGKILL
   // End of input without quit: stdin closed, then the same grace, SIGTERM, SIGKILL.
@@ -138,6 +143,9 @@ class EngineSession {
   enum class LastGo { None, Answered, Unanswered };
 
   EngineSession(engines::Process process, SessionSettings settings);
+  MoveReply request_impl(const std::string& start_position, const std::vector<std::string>& moves,
+                         const protocol::Go& go, Millis budget, const std::atomic<bool>* stop,
+                         std::optional<Millis> stop_after);
   Status write(const std::vector<std::string>& lines, Millis timeout);
   // The clock is read once per request: the lines are logged at `now`, due by `deadline`.
   Status write(const std::vector<std::string>& lines, std::chrono::steady_clock::time_point now,

@@ -472,7 +472,9 @@ TEST_CASE("session: a readyok without its token fails at once and says which was
   std::string detail;
   const auto t0 = std::chrono::steady_clock::now();
   CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
-  CHECK(detail == "readyok without its token (expected 'readyok 1')");
+  CHECK(detail ==
+        "readyok without its token (expected 'readyok 1': an engine that says 'id protocol 1' "
+        "answers 'isready N' with 'readyok N')");
   CHECK(ms_since(t0) < 5000);
 }
 
