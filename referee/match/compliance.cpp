@@ -79,6 +79,14 @@ bool nothing_read(const std::string& detail) {
   return detail.find("nothing at all was read") != std::string::npos;
 }
 
+std::string handshake_hint(const std::string& why) {
+  if (nothing_read(why)) return kFlushHint;
+  if (why.find("cannot start") != std::string::npos)
+    return "check the command: the path of an executable file, then its arguments";
+  return "after 'ugi' print the 'id' and 'game' lines, then 'ugiok' (PROTOCOL.md §3); --debug "
+         "shows what was exchanged";
+}
+
 // What a bot author would do about a failed request.
 std::string hint_for(const MoveReply& reply, const games::Game& game, const games::State& state) {
   if (nothing_read(reply.detail)) return kFlushHint;
@@ -220,7 +228,7 @@ class Checker {
  public:
   Checker(Report& report, EngineSession& session) : report_(report), session_(session) {}
 
-  // Asks for a move and checks it is legal. `reply_out` gets the reply when given.
+  // Asks for a move and checks it is legal; `move_out` gets the move when given.
   bool move(const games::Game& game, const std::string& start,
             const std::vector<std::string>& moves, const protocol::Go& go, Millis budget,
             const std::string& what, std::string* move_out = nullptr) {
@@ -313,8 +321,8 @@ class Checker {
     session_.send(over);
     return report_.step(true, label + ": a game to its end, then gameover",
                         std::to_string(asked) + " moves by the engine" +
-                            (ended_by_engine ? "" : " (then the referee ended it)") + ", '" +
-                            over + "'");
+                            (ended_by_engine ? "" : " (then the referee ended it)") + ", '" + over +
+                            "'");
   }
 
  private:
@@ -322,13 +330,11 @@ class Checker {
   EngineSession& session_;
 };
 
-void check_game(Report& report, EngineSession& session, Checker& check, const games::Game& game,
-                const std::string& label) {
+void check_game(Checker& check, const games::Game& game, const std::string& label) {
   if (!check.prepare(game, label + ": game 1: setgame, uginewgame, isready -> readyok <token>"))
     return;
   const int players = game.num_players();
   protocol::Go timed;
-  timed.player = 1;
   for (int p = 0; p < players; ++p) {
     timed.time_ms.push_back(10000);
     timed.inc_ms.push_back(100);
@@ -428,8 +434,6 @@ void check_game(Report& report, EngineSession& session, Checker& check, const ga
   if (check.prepare(game, label + ": game 2 in the same process: uginewgame, isready"))
     check.move(game, "", {}, timed, Millis(11000),
                label + ": game 2: legal bestmove from startpos");
-  (void)report;
-  (void)session;
 }
 
 }  // namespace
@@ -444,10 +448,7 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
   auto started = EngineSession::start(spec, settings);
   if (!started) {
     const std::string& why = started.error();
-    report.step(false, "handshake: ugi answered by ugiok", why,
-                nothing_read(why) ? kFlushHint
-                                  : "after 'ugi' print the 'id' and 'game' lines, then 'ugiok' "
-                                    "(PROTOCOL.md §3); --debug shows what was exchanged");
+    report.step(false, "handshake: ugi answered by ugiok", why, handshake_hint(why));
     report.summary();
     return report.failures();
   }
@@ -493,7 +494,7 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
                   "declare every value the engine plays in its 'game' line");
       continue;
     }
-    check_game(report, session, check, *game, spec_text);
+    check_game(check, *game, spec_text);
     last_game = *game;
   }
 

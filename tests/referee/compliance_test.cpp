@@ -186,6 +186,9 @@ TEST_CASE("check-engine: hints for a bot author under a FAIL") {
   CHECK(mute.status == 1);
   CHECK(contains(mute.out, "FAIL handshake: ugi answered by ugiok"));
   CHECK(contains(mute.out, "hint: flush stdout after every line"));
+  auto missing = check_engine({"check-engine", "/nonexistent/engine"});
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.out, "hint: check the command: the path of an executable file"));
   auto illegal = check_engine({"check-engine", "-g", "awale", rtest::kMock, "--illegal"});
   CHECK(contains(illegal.out, "hint: `referee moves awale:"));
   auto bare = check_engine({"check-engine", "-g", "awale", rtest::kMock, "--bare-readyok"});
