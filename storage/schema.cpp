@@ -86,7 +86,8 @@ CREATE INDEX engine_logs_by_game ON engine_logs(game_id);
 // The lines exchanged with an engine are stored as one transcript row per seat and call of
 // add_logs (a game's worth) instead of one row per line: three rows per ply made the log cost
 // more of the referee's time per ply than everything else. Lines are "<at_ms> <dir> <text>\n"
-// with '\\' and newlines escaped in <text>; Store::logs() gives the same LogLine list back.
+// with '\\' and newlines escaped in <text> (later "<at_ms>.<us> ...": the format is documented
+// at storage::LogLine); Store::logs() gives the same LogLine list back.
 const char* const kV2 = R"sql(
 CREATE TABLE engine_transcripts (
   id INTEGER PRIMARY KEY,
@@ -160,6 +161,13 @@ CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
   WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
 )sql";
 
+// v6: one vocabulary of results (referee/games/terminations.h): a game the rules ended is stored
+// as `rules`, the word of the protocol's gameover line, instead of `normal`. The step needs only
+// v3's games table (versions 4 and 5 are other branches' steps; it applies after either or both).
+const char* const kV6 = R"sql(
+UPDATE games SET termination = 'rules' WHERE termination = 'normal';
+)sql";
+
 bool has_table(const std::vector<std::string>& tables, const std::string& name) {
   for (const auto& t : tables)
     if (t == name) return true;
@@ -180,7 +188,7 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {6, kV6}};
   return all;
 }
 

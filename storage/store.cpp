@@ -31,6 +31,7 @@
 #include <system_error>
 #include <thread>
 
+#include "games/terminations.h"
 #include "storage/schema.h"
 
 namespace referee::storage {
@@ -225,8 +226,7 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
   for (;;) {
     try {
-      auto impl =
-          std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      auto impl = std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
       Status ready = prepare_database(impl->db, path, options.check_integrity && existed);
       if (!ready) return Error{ready.error()};
       if (options.max_page_count > 0)
@@ -437,6 +437,11 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
   for (const LogLine& line : lines) {
     std::string& t = transcripts[line.seat];
     t += std::to_string(line.at_ms);
+    const int us = std::clamp(line.at_us, 0, 999);
+    t += '.';
+    t += static_cast<char>('0' + us / 100);
+    t += static_cast<char>('0' + us / 10 % 10);
+    t += static_cast<char>('0' + us % 10);
     t += ' ';
     t += line.direction;
     t += ' ';
@@ -584,7 +589,7 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
       r.opening = from_json(g.getColumn(6).getString());
       r.time_control = g.getColumn(7).getString();
       r.status = g.getColumn(8).getString();
-      r.termination = g.getColumn(9).getString();
+      r.termination = games::legacy_termination(g.getColumn(9).getString());
       r.reason = g.getColumn(10).getString();
       r.started_at = g.getColumn(11).getString();
       r.finished_at = g.getColumn(12).getString();
@@ -670,14 +675,19 @@ Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
       while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string::npos) end = text.size();
-        // "<at_ms> <dir> <escaped text>"
+        // "<at_ms>[.<us>] <dir> <escaped text>" (storage/store.h)
         std::string_view line(text.data() + pos, end - pos);
         pos = end + 1;
         auto space = line.find(' ');
         if (space == std::string_view::npos || space + 2 >= line.size() + 1) continue;
         LogLine l;
         l.seat = seat;
-        l.at_ms = std::atol(std::string(line.substr(0, space)).c_str());
+        const std::string stamp(line.substr(0, space));
+        l.at_ms = std::atol(stamp.c_str());
+        if (auto dot = stamp.find('.'); dot != std::string::npos) {
+          const std::string us = (stamp.substr(dot + 1) + "000").substr(0, 3);
+          l.at_us = std::atoi(us.c_str());
+        }
         l.direction = line[space + 1];
         for (std::size_t i = space + 3; i < line.size(); ++i) {
           if (line[i] == '\\' && i + 1 < line.size()) {

@@ -33,7 +33,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 6;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -57,10 +57,12 @@ struct GameRecord {
   std::string status = "running";    // running | finished | unfinished
   std::vector<int> ranks;            // by seat; empty until finished
   std::vector<double> scores;        // by seat (the game's own score)
-  std::string termination;  // normal | exhaustion | time | illegal | crash | stall | protocol |
-                            // resign | agreement | interrupted
-  std::string reason;       // one line for humans: "p2 lost on time (12 ms over)"
-  std::string started_at;   // ISO 8601 UTC
+  // One word of referee/games/terminations.h: rules | relay | repetition | nocapture | maxplies |
+  // agreement | resign | time | illegal | crash | stall | protocol | interrupted | lost-claim |
+  // duplicate ("normal" before schema v6 is read as "rules").
+  std::string termination;
+  std::string reason;      // for people: "mybot lost on time: ..." (may hold several lines)
+  std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
   std::optional<std::int64_t> owner;  // the owner (process) that played it, when known
@@ -77,11 +79,33 @@ struct MoveRecord {
   std::string note;               // set by the referee: "round 2" when the move began a new round
 };
 
+// One line of a game's transcript: what the referee wrote to an engine or read from it.
+//
+// Stored format (table engine_transcripts, since schema v2): one row (game_id, seat, text) per
+// seat and game, written once when the game ends (a running game has none yet). `text` holds one
+// line per line exchanged, in the order they happened for that seat:
+//
+//   <ms>.<us> <dir> <text>\n        e.g. "1234.056 > go player 1 p1time 9000 p2time 9000"
+//
+// - <ms>.<us>: the time since the game began (when the runner started preparing it), in
+//   milliseconds and the microseconds within (three digits; rows written before the digits were
+//   added have "<ms>" alone). Lines from before the game (the handshake, what the engine wrote
+//   between two games) are at 0.
+// - <dir>: '>' written by the referee to the engine, '<' read from the engine's stdout, '!' read
+//   from its stderr. A line cut by the caps below is replaced by one '!' line that begins with
+//   "referee: " and says how many lines and bytes were dropped there.
+// - <text>: the line without its end of line, '\' written "\\" and a line feed "\n"; control
+//   bytes from an engine arrive escaped as \xNN already, and stderr lines over 4 KiB are cut in
+//   pieces.
+// - Caps, per engine and game (match/transcript.h): every line the referee wrote; of the engine's
+//   stdout the first and the last 1 MiB, of its stderr the first and the last 64 KiB, each line
+//   counting its length + 64 bytes.
 struct LogLine {
   int seat = 0;          // 1..N
-  char direction = '>';  // '>' referee to engine, '<' engine to referee, '!' engine stderr
+  char direction = '>';  // '>' referee to engine, '<' engine stdout, '!' engine stderr
   std::string text;
   long at_ms = 0;  // milliseconds since the game started
+  int at_us = 0;   // and the microseconds within that millisecond (0-999)
 };
 
 struct GameFilter {

@@ -25,5 +25,7 @@ int verify(const Args& args);        // replay every stored game through the rul
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures
 int play(const Args& args);          // a game at the console (people and engines)
+int transcript(const Args& args);    // one stored game's lines exchanged with its engines
+int replay(const Args& args);        // one stored game at one ply, with the lines its engine got
 
 }  // namespace referee::cli

@@ -28,6 +28,8 @@ constexpr Command kCommands[] = {
     {"sprt", referee::cli::sprt, "--engine A --engine B --elo0 E0 --elo1 E1: SPRT on stored games"},
     {"export", referee::cli::export_games, "--format pgn|jsonl|csv: export stored games"},
     {"verify", referee::cli::verify, "replay every stored game through the rules"},
+    {"transcript", referee::cli::transcript, "GAME_ID: the lines exchanged with the engines"},
+    {"replay", referee::cli::replay, "GAME_ID [--ply K]: a stored game at one ply, its go line"},
     {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
     {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},

@@ -49,14 +49,16 @@ std::string score_text(double points) {
   return buf;
 }
 
-SessionSettings settings_of(const engines::EngineConfig& config, bool keep_logs) {
+SessionSettings settings_of(const engines::EngineConfig& config, const RunOptions& options) {
   SessionSettings s;
+  s.name = config.name;
+  s.debug = options.debug;
   s.start_timeout = Millis(config.start_timeout_ms);
   s.ready_timeout = Millis(config.ready_timeout_ms);
   s.setgame_timeout = Millis(config.setgame_timeout_ms);
   s.protocol0 = config.protocol0;
   s.options = std::map<std::string, std::string>(config.options.begin(), config.options.end());
-  s.keep_log = keep_logs;
+  s.keep_log = options.keep_logs;
   return s;
 }
 
@@ -165,7 +167,7 @@ class Worker {
     if (it != sessions_.end() && it->second.alive()) return &it->second;
     if (it != sessions_.end()) drop_session(e);
     auto started = EngineSession::start(engines::spawn_spec_of(engine(e).config),
-                                        settings_of(engine(e).config, sh_.options.keep_logs));
+                                        settings_of(engine(e).config, sh_.options));
     if (!started) {
       error = started.error();
       return nullptr;
@@ -296,8 +298,7 @@ class Worker {
         result.ranks = forfeit_ranks(game->num_players(), static_cast<int>(s + 1));
         result.scores.assign(seats.size(), 0.0);
         result.termination = fault_name(f);
-        result.reason =
-            "p" + std::to_string(s + 1) + " " + fault_name(f) + " before the game: " + detail;
+        result.reason = forfeit_reason(*seats[s], f, detail, " before the game");
         result.faulty_seat = static_cast<int>(s + 1);
         result.fault = f;
       }
@@ -368,9 +369,7 @@ class Worker {
     }
     ++sh_.summary.played;
     std::string text = head + short_result(result.ranks) + " (" + result.termination;
-    if (result.faulty_seat > 0)
-      text += ": " + name(seat_engines[static_cast<std::size_t>(result.faulty_seat - 1)]) +
-              " forfeits: " + result.reason;
+    if (result.faulty_seat > 0) text += ": " + reason_headline(result.reason);
     text += ")";
     if (sh_.two_engines && result.ranks.size() == 2) {
       for (std::size_t s = 0; s < 2; ++s) {
@@ -399,8 +398,8 @@ std::map<int, EngineSession> check_engines(
   for (std::size_t e = 0; e < sh.config.engines.size(); ++e) {
     const auto& config = sh.config.engines[e].config;
     if (!needed.count(config.name)) continue;
-    auto session = EngineSession::start(engines::spawn_spec_of(config),
-                                        settings_of(config, sh.options.keep_logs));
+    auto session =
+        EngineSession::start(engines::spawn_spec_of(config), settings_of(config, sh.options));
     std::string line = "engine " + config.name + ": ";
     if (!session) {
       sh.excluded[config.name] = "cannot start: " + session.error();

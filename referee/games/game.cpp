@@ -205,6 +205,7 @@ Expected<Game> make_game(std::string_view spec) {
                  " but the game has " + std::to_string(model->players) + " players"};
   model->name = entry->name;
   model->canonical = canonical;
+  model->identity = std::make_shared<const std::string>(canonical);
   return Game(std::shared_ptr<const detail::GameConcept>(std::move(model)));
 }
 

@@ -97,6 +97,9 @@ class State {
   std::string sample_setup(std::uint64_t seed) const;
   // The round being played (1 for games of one round; pallankuli counts its rounds).
   int round() const;
+  // The same position (ply counters included) of the same game: states of two games never
+  // compare equal, even when the games share their rules' code (awale and awale-v1) or differ
+  // only in a parameter (awale:grandslam=illegal).
   bool operator==(const State& other) const;
 
  private:

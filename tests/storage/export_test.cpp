@@ -30,7 +30,7 @@ GameRecord decisive() {
   g.status = "finished";
   g.ranks = {1, 2};
   g.scores = {30, 18};
-  g.termination = "normal";
+  g.termination = "rules";
   g.reason = "p1 has 25 seeds";
   g.started_at = "2024-05-01T10:00:00Z";
   g.finished_at = "2024-05-01T10:01:00Z";
@@ -51,7 +51,7 @@ GameRecord drawn() {
   g.status = "finished";
   g.ranks = {1, 1};
   g.scores = {24, 24};
-  g.termination = "exhaustion";
+  g.termination = "nocapture";
   return g;
 }
 
@@ -64,7 +64,7 @@ GameRecord three_players() {
   g.players = {"a", "b", "c"};
   g.status = "finished";
   g.ranks = {2, 1, 2};
-  g.termination = "normal";
+  g.termination = "rules";
   g.started_at = "2024-06-02T00:00:00Z";
   g.plies = 10;
   return g;
@@ -94,7 +94,7 @@ TEST_CASE("export: PGN with the seven-tag roster, variant tags, clocks and resul
         "[Variant \"awale\"]\n"
         "[GameString \"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\"]\n"
         "[TimeControl \"10+0.1\"]\n"
-        "[Termination \"normal\"]\n"
+        "[Termination \"rules\"]\n"
         "[PlyCount \"3\"]\n"
         "\n"
         "1. 3 {book} 9 {[%emt 0:00:00.120] [%clk 0:00:09.880]} 2. 1\n"
@@ -111,7 +111,7 @@ TEST_CASE("export: PGN with the seven-tag roster, variant tags, clocks and resul
         "[GameString \"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\"]\n"
         "[SetUp \"1\"]\n"
         "[FEN \"5,4,0,5,5,5/5,4,0,5,5,5:0,0:1:2:2\"]\n"
-        "[Termination \"exhaustion\"]\n"
+        "[Termination \"nocapture\"]\n"
         "[PlyCount \"0\"]\n"
         "\n"
         "1/2-1/2\n"
@@ -125,7 +125,7 @@ TEST_CASE("export: PGN with the seven-tag roster, variant tags, clocks and resul
         "[Result \"1/2-1/2\"]\n"
         "[Variant \"awale\"]\n"
         "[GameString \"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\"]\n"
-        "[Termination \"exhaustion\"]\n"
+        "[Termination \"nocapture\"]\n"
         "[PlyCount \"0\"]\n"
         "\n"
         "1/2-1/2\n"
@@ -140,7 +140,7 @@ TEST_CASE("export: PGN with the seven-tag roster, variant tags, clocks and resul
         "[Variant \"awale\"]\n"
         "[GameString \"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\"]\n"
         "[TimeControl \"10+0.1\"]\n"
-        "[Termination \"normal\"]\n"
+        "[Termination \"rules\"]\n"
         "[PlyCount \"3\"]\n"
         "\n"
         "1. 3 {book} *\n"
@@ -152,7 +152,7 @@ TEST_CASE("export: a multi-player game becomes one PGN game per pair of seats, b
   const std::string common_head =
       "[Event \"multi\"]\n[Site \"?\"]\n[Date \"2024.06.02\"]\n[Round \"5\"]\n";
   const std::string common_tail =
-      "[Variant \"oware\"]\n[GameString \"oware:players=3\"]\n[Termination \"normal\"]\n"
+      "[Variant \"oware\"]\n[GameString \"oware:players=3\"]\n[Termination \"rules\"]\n"
       "[PlyCount \"10\"]\n[Pairwise \"yes\"]\n\n";
   CHECK(pgn == common_head + "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n" + common_tail +
                    "{seats 1 and 2 of a 3-player game} 0-1\n\n" + common_head +
@@ -193,7 +193,7 @@ TEST_CASE("export: JSON Lines, one object per game with every field and its move
       "{\"id\":1,\"tournament_id\":3,\"tournament\":\"rr\",\"slot\":0,\"game\":\"awale:grandslam="
       "nocapture,first=1,nocapture=100,maxplies=2000\",\"start_position\":\"\",\"opening\":[\"3\"],"
       "\"players\":[\"alpha\",\"beta\"],\"time_control\":\"10+0.1\",\"status\":\"finished\","
-      "\"ranks\":[1,2],\"scores\":[30.0,18.0],\"termination\":\"normal\",\"reason\":\"p1 has 25 "
+      "\"ranks\":[1,2],\"scores\":[30.0,18.0],\"termination\":\"rules\",\"reason\":\"p1 has 25 "
       "seeds\",\"started_at\":\"2024-05-01T10:00:00Z\",\"finished_at\":\"2024-05-01T10:01:00Z\","
       "\"plies\":3,\"moves\":[{\"ply\":2,\"player\":2,\"move\":\"9\",\"time_ms\":120,\"clock_ms\":"
       "9880,\"info\":\"\",\"source\":\"engine\"},{\"ply\":3,\"player\":1,\"move\":\"1\",\"time_"
@@ -204,7 +204,7 @@ TEST_CASE("export: JSON Lines, one object per game with every field and its move
       "5,4,0,5,5,5:"
       "0,0:1:2:2\",\"opening\":[],\"players\":[\"say \\\"hi\\\"\",\"back\\\\slash\"],"
       "\"time_control\":\"\",\"status\":\"finished\",\"ranks\":[1,1],\"scores\":[24.0,24.0],"
-      "\"termination\":\"exhaustion\",\"reason\":\"\",\"started_at\":\"\",\"finished_at\":\"\","
+      "\"termination\":\"nocapture\",\"reason\":\"\",\"started_at\":\"\",\"finished_at\":\"\","
       "\"plies\":0,\"moves\":[]}\n");
   // Engine text that is not UTF-8 does not break the export.
   auto moves = decisive_moves();
@@ -222,9 +222,9 @@ TEST_CASE("export: CSV, one row per game, RFC 4180 quoting") {
         "id,tournament,slot,game,start_position,opening,players,time_control,status,ranks,scores,"
         "termination,reason,started_at,finished_at,plies\r\n"
         "1,rr,0,\"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\",,3,alpha;beta,"
-        "10+0.1,finished,1;2,30;18,normal,\"said \"\"resign\"\", then left\nearly\","
+        "10+0.1,finished,1;2,30;18,rules,\"said \"\"resign\"\", then left\nearly\","
         "2024-05-01T10:00:00Z,2024-05-01T10:01:00Z,3\r\n"
-        "3,multi,4,oware:players=3,,,a;b;c,,finished,2;1;2,,normal,,2024-06-02T00:00:00Z,,10\r\n");
+        "3,multi,4,oware:players=3,,,a;b;c,,finished,2;1;2,,rules,,2024-06-02T00:00:00Z,,10\r\n");
 }
 
 TEST_CASE("export: games read from a store export to the same PGN") {
