@@ -18,23 +18,19 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // TOML is turned into JSON text by toml++'s own formatter, so one validator serves both formats.
-Expected<json> read_document(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot read tournament file '" + path + "'"};
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+Expected<json> parse_document(const std::string& text, bool is_json, const std::string& where) {
   try {
-    if (fs::path(path).extension() == ".json") return json::parse(buffer.str());
-    toml::table table = toml::parse(buffer.str(), path);
+    if (is_json) return json::parse(text);
+    toml::table table = toml::parse(text, where);
     std::stringstream as_json;
     as_json << toml::json_formatter{table};
     return json::parse(as_json.str());
   } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    return Error{path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
-                 ": " + std::string(e.description())};
+    const auto& at = e.source().begin;
+    return Error{where + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                 std::string(e.description())};
   } catch (const json::exception& e) {
-    return Error{path + ": not valid JSON: " + e.what()};
+    return Error{where + ": not valid JSON: " + e.what()};
   }
 }
 
@@ -203,10 +199,22 @@ Status read_book(const std::string& path, OpeningSettings& openings) {
 }  // namespace
 
 Expected<TournamentConfig> load_tournament_file(const std::string& path) {
-  auto doc = read_document(path);
-  if (!doc) return Error{doc.error()};
+  std::ifstream in(path);
+  if (!in) return Error{"cannot read tournament file '" + path + "'"};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
   const fs::path base =
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  return load_tournament_text(buffer.str(), fs::path(path).extension() == ".json", path,
+                              base.string());
+}
+
+Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is_json,
+                                                const std::string& path,
+                                                const std::string& base_dir) {
+  auto doc = parse_document(text, is_json, path);
+  if (!doc) return Error{doc.error()};
+  const fs::path base = base_dir.empty() ? fs::path(".") : fs::path(base_dir);
   TournamentConfig config;
   config.source = path;
   Table t(*doc, path);
