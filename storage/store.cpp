@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "storage/schema.h"
 
@@ -218,18 +219,28 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
   const bool existed = fs::exists(file, ec);
   if (!existed && ::access(dir.c_str(), W_OK) != 0)
     return Error{"cannot create " + path + ": directory " + dir.string() + " is not writable"};
-  try {
-    auto impl = std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    Status ready = prepare_database(impl->db, path, options.check_integrity && existed);
-    if (!ready) return Error{ready.error()};
-    if (options.max_page_count > 0)
-      impl->db.exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
-    impl->prepare();
-    return Store(std::move(impl));
-  } catch (const SQLite::Exception& e) {
-    return Error{open_error(path, e)};
-  } catch (const std::exception& e) {
-    return Error{path + ": " + e.what()};
+  // Several processes opening one new file at once: switching it to WAL and migrating it take
+  // locks that SQLite's busy handler does not always wait for (SQLITE_BUSY at once), so the whole
+  // preparation is tried again until the busy timeout has passed.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      auto impl =
+          std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      Status ready = prepare_database(impl->db, path, options.check_integrity && existed);
+      if (!ready) return Error{ready.error()};
+      if (options.max_page_count > 0)
+        impl->db.exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
+      impl->prepare();
+      return Store(std::move(impl));
+    } catch (const SQLite::Exception& e) {
+      const int code = e.getErrorCode() & 0xff;
+      const bool busy = code == SQLITE_BUSY || code == SQLITE_LOCKED;
+      if (!busy || std::chrono::steady_clock::now() >= give_up) return Error{open_error(path, e)};
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } catch (const std::exception& e) {
+      return Error{path + ": " + e.what()};
+    }
   }
 }
 

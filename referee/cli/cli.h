@@ -1,6 +1,6 @@
 // The `referee` command's subcommands. Each takes its own arguments (after the subcommand name),
 // parses them with Boost.Program_options, prints to stdout, reports errors as one line on stderr
-// and returns the exit status (0 ok, 1 failure, 2 bad usage).
+// and returns the exit status (0 ok, 1 failure, 2 bad usage; `moves` returns 3 on a finished game).
 #pragma once
 
 #include <string>
@@ -18,6 +18,8 @@ int show(const Args& args);          // draw a position
 int tournament(const Args& args);    // run (or resume) a tournament file
 int match(const Args& args);         // a match between engines given on the command line
 int ratings(const Args& args);       // Elo tables from the database
+int crosstable(const Args& args);    // head-to-head results from the database
+int sprt(const Args& args);          // the SPRT of two engines on stored games
 int export_games(const Args& args);  // PGN, JSON Lines or CSV
 int verify(const Args& args);        // replay every stored game through the rules
 int check_engine(const Args& args);  // protocol compliance of one engine

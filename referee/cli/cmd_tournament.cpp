@@ -1,10 +1,11 @@
-// Subcommands around events and the database: tournament, match, ratings, export, verify.
+// Subcommands around events and the database: tournament, match, export, verify.
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
 #include "event/tournament.h"
@@ -191,45 +192,6 @@ int match(const Args& args) {
   return run_and_report(config, quiet);
 }
 
-namespace {
-
-// Opens the database read side for ratings/export/verify, with one error line on failure.
-std::optional<storage::Store> open_existing(const std::string& db, const char* command) {
-  if (!std::filesystem::exists(db)) {
-    std::cerr << "referee " << command << ": no database '" << db << "'\n";
-    return std::nullopt;
-  }
-  storage::OpenOptions read_only;
-  read_only.read_only = true;  // never creates or changes a file
-  auto store = storage::Store::open(db, read_only);
-  if (!store) {
-    std::cerr << "referee " << command << ": " << store.error() << "\n";
-    return std::nullopt;
-  }
-  return std::move(*store);
-}
-
-}  // namespace
-
-int ratings(const Args& args) {
-  std::string db = "referee.db", game;
-  po::options_description desc("referee ratings [--game G] [--db FILE]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file")(
-      "game,g", po::value(&game), "only this game (name, e.g. awale)");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_existing(db, "ratings");
-  if (!store) return 1;
-  storage::GameFilter filter;
-  filter.game_prefix = game;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee ratings: " << games.error() << "\n";
-    return 1;
-  }
-  std::cout << ratings_report(*games);
-  return 0;
-}
 
 int export_games(const Args& args) {
   std::string db = "referee.db", format, game, output;
@@ -245,7 +207,7 @@ int export_games(const Args& args) {
     std::cerr << "referee export: --format must be pgn, jsonl or csv\n";
     return 2;
   }
-  auto store = open_existing(db, "export");
+  auto store = open_database_for_reading(db, "export");
   if (!store) return 1;
   storage::GameFilter filter;
   filter.game_prefix = game;
@@ -284,7 +246,7 @@ int verify(const Args& args) {
   desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_existing(db, "verify");
+  auto store = open_database_for_reading(db, "verify");
   if (!store) return 1;
   // The file's integrity first (PRAGMA integrity_check), then every game through the rules.
   auto problems = store->integrity_problems();

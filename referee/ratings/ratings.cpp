@@ -1,311 +1,484 @@
-// Maximum-likelihood logistic Elo over pairwise results (design.md §5).
-//
-// Model: P(a beats b) = 1 / (1 + 10^((Rb - Ra) / 400)) = σ(k (Ra - Rb)), k = ln 10 / 400.
-// A draw is half a win and half a loss (the log-likelihood term is s·log P + (1-s)·log(1-P) with
-// s = 1, ½, 0). A game of N players gives N(N-1)/2 pairwise results by rank (better rank wins,
-// equal ranks draw); a pair of seats held by the same engine is skipped.
-//
-// Prior (EloOptions::prior_draws, default 1): every engine also plays that many virtual draws
-// against a fixed opponent rated 0. It makes the log-likelihood strictly concave, so an engine
-// that won (or lost) every game still gets a finite rating, and engines in separate groups that
-// never met are still comparable (through the virtual opponent). Its pull is weak: two engines,
-// 75 % over 100 games give a difference of 189.6 instead of 190.8.
-//
-// Fit: Newton's method on the log-likelihood, with step halving when a step would lower it;
-// stops when no rating moves by more than 1e-9 Elo. Ratings are then shifted so their mean is 0.
-//
-// Errors: the covariance is the inverse of the Fisher information F (minus the Hessian at the
-// optimum) projected on the centred ratings: C = P F⁻¹ P with P = I - 11ᵀ/n. Without prior F is
-// singular along 1 and C is its pseudo-inverse, (F + c11ᵀ)⁻¹ - 11ᵀ/(c n²). error95 = 1.96 √Cii.
-// LOS of an engine over the next one down = Φ((Ra - Rb) / √(Caa + Cbb - 2Cab)).
 #include "ratings/ratings.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
-#include <optional>
+#include <set>
+#include <tuple>
+
+#include "ratings/elo_fit.h"
+#include "ratings/result_graph.h"
+#include "ratings/stats_math.h"
 
 namespace referee {
 
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;
-const double kK = std::log(10.0) / 400.0;
+using stats::Matrix;
 
-using Matrix = std::vector<std::vector<double>>;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double sigmoid(double x) {
-  return 1.0 / (1.0 + std::exp(-x));
-}
-
-// log σ(x) without overflow.
-double log_sigmoid(double x) {
-  return x >= 0 ? -std::log1p(std::exp(-x)) : x - std::log1p(std::exp(x));
-}
-
-// Inverse by Gauss–Jordan with partial pivoting; nullopt when (numerically) singular.
-std::optional<Matrix> inverse(Matrix a) {
-  const std::size_t n = a.size();
-  double scale = 0;
-  for (std::size_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(a[i][i]));
-  if (scale == 0) return std::nullopt;
-  Matrix inv(n, std::vector<double>(n, 0.0));
-  for (std::size_t i = 0; i < n; ++i) inv[i][i] = 1.0;
-  for (std::size_t col = 0; col < n; ++col) {
-    std::size_t pivot = col;
-    for (std::size_t r = col + 1; r < n; ++r)
-      if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
-    if (std::abs(a[pivot][col]) < 1e-12 * scale) return std::nullopt;
-    std::swap(a[pivot], a[col]);
-    std::swap(inv[pivot], inv[col]);
-    const double d = a[col][col];
-    for (std::size_t c = 0; c < n; ++c) {
-      a[col][c] /= d;
-      inv[col][c] /= d;
-    }
-    for (std::size_t r = 0; r < n; ++r) {
-      if (r == col || a[r][col] == 0) continue;
-      const double f = a[r][col];
-      for (std::size_t c = 0; c < n; ++c) {
-        a[r][c] -= f * a[col][c];
-        inv[r][c] -= f * inv[col][c];
-      }
-    }
-  }
-  return inv;
-}
-
-struct Tally {
-  Matrix games;   // games[i][j]: pairwise games between i and j
-  Matrix points;  // points[i][j]: points i scored against j (win 1, draw ½)
+// One pairwise result with global engine indices.
+struct Result {
+  std::size_t i, j;
+  int variant;
+  int seat_i, seat_j;  // 0-based seats
+  double score;        // i's
+  std::size_t game;
 };
 
-struct Problem {
-  const Tally& t;
-  double prior;
-
-  double log_likelihood(const std::vector<double>& r) const {
-    const std::size_t n = r.size();
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = i + 1; j < n; ++j) {
-        if (t.games[i][j] == 0) continue;
-        const double x = kK * (r[i] - r[j]);
-        sum += t.points[i][j] * log_sigmoid(x) + t.points[j][i] * log_sigmoid(-x);
-      }
-      sum += prior * 0.5 * (log_sigmoid(kK * r[i]) + log_sigmoid(-kK * r[i]));
-    }
-    return sum;
-  }
-
-  std::vector<double> gradient(const std::vector<double>& r) const {
-    const std::size_t n = r.size();
-    std::vector<double> g(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j)
-        if (j != i && t.games[i][j] > 0)
-          g[i] += kK * (t.points[i][j] - t.games[i][j] * sigmoid(kK * (r[i] - r[j])));
-      g[i] += prior * kK * (0.5 - sigmoid(kK * r[i]));
-    }
-    return g;
-  }
-
-  // Fisher information: minus the Hessian of the log-likelihood.
-  Matrix information(const std::vector<double>& r) const {
-    const std::size_t n = r.size();
-    Matrix f(n, std::vector<double>(n, 0.0));
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j) {
-        if (j == i || t.games[i][j] == 0) continue;
-        const double p = sigmoid(kK * (r[i] - r[j]));
-        const double w = t.games[i][j] * p * (1 - p) * kK * kK;
-        f[i][j] -= w;
-        f[i][i] += w;
-      }
-      const double p = sigmoid(kK * r[i]);
-      f[i][i] += prior * p * (1 - p) * kK * kK;
-    }
-    return f;
-  }
-
-  // The matrix whose inverse gives Newton steps and covariances; without prior, F + c11ᵀ.
-  std::optional<Matrix> solver(const Matrix& f, double& c) const {
-    Matrix m = f;
-    c = 0;
-    if (prior <= 0) {
-      const std::size_t n = f.size();
-      for (std::size_t i = 0; i < n; ++i) c += f[i][i];
-      c = c > 0 ? c / static_cast<double>(n * n) : 1.0;
-      for (auto& row : m)
-        for (double& v : row) v += c;
-    }
-    return inverse(m);
-  }
+struct Variant {
+  std::string name;
+  int players;
 };
 
-std::vector<double> multiply(const Matrix& m, const std::vector<double>& v) {
-  std::vector<double> out(v.size(), 0.0);
-  for (std::size_t i = 0; i < v.size(); ++i)
-    for (std::size_t j = 0; j < v.size(); ++j) out[i] += m[i][j] * v[j];
-  return out;
-}
+struct Prepared {
+  std::vector<std::string> names;
+  std::vector<Rating> tallies;
+  std::vector<Variant> variants;
+  std::vector<Result> results;
+};
 
-}  // namespace
-
-std::vector<Rating> fit_elo(const std::vector<RatedGame>& games) {
-  return fit_elo(games, EloOptions{});
-}
-
-std::vector<Rating> fit_elo(const std::vector<RatedGame>& games, const EloOptions& options) {
-  // Engines, by name order (deterministic).
+Prepared prepare(const std::vector<RatedGame>& games) {
+  Prepared p;
   std::map<std::string, std::size_t> index;
   for (const auto& g : games)
-    for (const auto& p : g.players) index.emplace(p, 0);
-  std::vector<Rating> ratings;
+    if (g.ranks.size() == g.players.size() && g.players.size() >= 2)
+      for (const auto& name : g.players) index.emplace(name, 0);
   for (auto& [name, i] : index) {
-    i = ratings.size();
-    ratings.push_back(Rating{});
-    ratings.back().name = name;
+    i = p.names.size();
+    p.names.push_back(name);
+    Rating r;
+    r.name = name;
+    p.tallies.push_back(r);
   }
-  const std::size_t n = ratings.size();
-  if (n == 0) return ratings;
-
-  Tally tally{Matrix(n, std::vector<double>(n, 0.0)), Matrix(n, std::vector<double>(n, 0.0))};
+  std::map<std::pair<std::string, int>, int> variant_ids;
+  std::size_t game_number = 0;
   for (const auto& g : games) {
-    if (g.ranks.size() != g.players.size()) continue;  // not a finished game
+    if (g.ranks.size() != g.players.size() || g.players.size() < 2) continue;
+    const int players = static_cast<int>(g.players.size());
+    auto [it, fresh] =
+        variant_ids.emplace(std::pair{g.variant, players}, static_cast<int>(p.variants.size()));
+    if (fresh) p.variants.push_back({g.variant, players});
     for (std::size_t a = 0; a < g.players.size(); ++a)
       for (std::size_t b = a + 1; b < g.players.size(); ++b) {
         const std::size_t i = index[g.players[a]], j = index[g.players[b]];
         if (i == j) continue;
         const double s = g.ranks[a] < g.ranks[b] ? 1.0 : g.ranks[a] > g.ranks[b] ? 0.0 : 0.5;
-        tally.games[i][j] += 1;
-        tally.games[j][i] += 1;
-        tally.points[i][j] += s;
-        tally.points[j][i] += 1 - s;
+        p.results.push_back(
+            {i, j, it->second, static_cast<int>(a), static_cast<int>(b), s, game_number});
         for (auto [k, score] : {std::pair{i, s}, std::pair{j, 1 - s}}) {
-          Rating& r = ratings[k];
+          Rating& r = p.tallies[k];
           r.games += 1;
-          if (score == 1.0)
-            r.wins += 1;
-          else if (score == 0.0)
-            r.losses += 1;
-          else
-            r.draws += 1;
+          (score == 1.0 ? r.wins : score == 0.0 ? r.losses : r.draws) += 1;
         }
       }
+    ++game_number;
   }
-
-  const Problem problem{tally, std::max(0.0, options.prior_draws)};
-  std::vector<double> r(n, 0.0);
-  bool determined = true;
-  for (int iteration = 0; iteration < 500; ++iteration) {
-    double c = 0;
-    auto inv = problem.solver(problem.information(r), c);
-    if (!inv) {
-      determined = false;
-      break;
-    }
-    std::vector<double> step = multiply(*inv, problem.gradient(r));
-    const double before = problem.log_likelihood(r);
-    double t = 1.0, moved = 0;
-    for (; t > 1e-6; t /= 2) {
-      std::vector<double> next(n);
-      for (std::size_t i = 0; i < n; ++i) next[i] = r[i] + t * step[i];
-      if (problem.log_likelihood(next) >= before - 1e-12) {
-        moved = 0;
-        for (std::size_t i = 0; i < n; ++i) moved = std::max(moved, std::abs(next[i] - r[i]));
-        r = next;
-        break;
-      }
-    }
-    if (moved < 1e-9) break;
-  }
-
-  double mean = 0;
-  for (double v : r) mean += v / static_cast<double>(n);
-  for (double& v : r) v -= mean;
-
-  // Covariance of the centred ratings.
-  Matrix cov(n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
-  double c = 0;
-  auto inv = determined ? problem.solver(problem.information(r), c) : std::nullopt;
-  if (inv) {
-    if (c > 0)
-      for (auto& row : *inv)
-        for (double& v : row) v -= 1.0 / (c * static_cast<double>(n * n));
-    // P M P with P = I - 11ᵀ/n.
-    std::vector<double> row_mean(n, 0.0), col_mean(n, 0.0);
-    double all = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) {
-        row_mean[i] += (*inv)[i][j] / static_cast<double>(n);
-        col_mean[j] += (*inv)[i][j] / static_cast<double>(n);
-        all += (*inv)[i][j] / static_cast<double>(n * n);
-      }
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        cov[i][j] = (*inv)[i][j] - row_mean[i] - col_mean[j] + all;
-  }
-
-  for (std::size_t i = 0; i < n; ++i) {
-    Rating& rating = ratings[i];
-    rating.elo = r[i];
-    rating.error95 = kZ95 * std::sqrt(std::max(0.0, cov[i][i]));
-    rating.score = rating.games ? (rating.wins + rating.draws / 2) / rating.games : 0;
-  }
-  std::vector<std::size_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (r[a] != r[b]) return r[a] > r[b];
-    return ratings[a].name < ratings[b].name;
-  });
-  std::vector<Rating> sorted;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t a = order[k];
-    Rating rating = ratings[a];
-    rating.los = 0;
-    if (k + 1 < n) {
-      const std::size_t b = order[k + 1];
-      const double var = cov[a][a] + cov[b][b] - 2 * cov[a][b];
-      const double diff = r[a] - r[b];
-      if (std::isfinite(var) && var > 0)
-        rating.los = 0.5 * std::erfc(-diff / std::sqrt(2 * var));
-      else
-        rating.los = diff > 0 ? 1.0 : 0.5;
-    }
-    sorted.push_back(std::move(rating));
-  }
-  return sorted;
+  for (auto& r : p.tallies) r.score = r.games ? (r.wins + r.draws / 2) / r.games : 0;
+  return p;
 }
 
-std::string format_ratings(const std::vector<Rating>& ratings) {
-  std::size_t width = 4;
-  for (const auto& r : ratings) width = std::max(width, r.name.size());
-  const int w = static_cast<int>(width);
-  std::string out;
-  char line[512];
-  std::snprintf(line, sizeof line, "%4s  %-*s  %7s  %6s  %6s  %6s  %6s  %6s  %6s  %6s\n", "Rank", w,
-                "Name", "Elo", "+/-", "Games", "W", "D", "L", "Score", "LOS");
-  out += line;
-  for (std::size_t i = 0; i < ratings.size(); ++i) {
-    const Rating& r = ratings[i];
-    char error[16], los[16];
-    if (std::isfinite(r.error95))
-      std::snprintf(error, sizeof error, "%.1f", r.error95);
-    else
-      std::snprintf(error, sizeof error, "inf");
-    if (i + 1 < ratings.size())
-      std::snprintf(los, sizeof los, "%.1f%%", 100 * r.los);
-    else
-      std::snprintf(los, sizeof los, "-");
-    std::snprintf(line, sizeof line, "%4zu  %-*s  %7.1f  %6s  %6d  %6g  %6g  %6g  %5.1f%%  %6s\n",
-                  i + 1, w, r.name.c_str(), r.elo, error, r.games, r.wins, r.draws, r.losses,
-                  100 * r.score, los);
-    out += line;
+void unique_sorted(std::vector<std::size_t>& list) {
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+}
+
+// A group's fit before the anchor is applied.
+struct GroupFit {
+  RatingGroup group;
+  std::vector<int> cov_index;  // by entry of group.ratings: row in `covariance`, -1 if not finite
+  std::vector<std::size_t> tier;  // by entry: rank of its strongly connected component
+  Matrix covariance;
+  double z = 0;
+};
+
+// Picks the main set among strongly connected components: most engines, then most results inside,
+// then the one nearest the middle of the ranking (so that bounds go both ways and say the most),
+// then the weaker (a lone winner over one loser is shown as a lower bound).
+std::size_t pick_main(const std::vector<std::vector<std::size_t>>& components,
+                      const std::vector<std::size_t>& ranks, const std::vector<double>& inside) {
+  const auto last = static_cast<long>(components.size()) - 1;
+  auto key = [&](std::size_t k) {
+    const long off_middle = std::labs(2 * static_cast<long>(ranks[k]) - last);
+    return std::make_tuple(components[k].size(), inside[k], -off_middle, ranks[k]);
+  };
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < components.size(); ++c)
+    if (key(c) > key(best)) best = c;
+  return best;
+}
+
+GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
+                    const RatingOptions& options) {
+  GroupFit out;
+  out.z = stats::two_sided_z(options.confidence);
+  const std::size_t n_all = p.names.size();
+  std::vector<int> local(n_all, -1);
+  for (std::size_t k = 0; k < members.size(); ++k) local[members[k]] = static_cast<int>(k);
+  // This group's results as indices into p.results (no copies: there may be millions), read
+  // through `at`, which renumbers the engines locally.
+  std::vector<std::size_t> mine;
+  for (std::size_t k = 0; k < p.results.size(); ++k)
+    if (local[p.results[k].i] >= 0) mine.push_back(k);
+  auto at = [&](std::size_t k) {
+    Result r = p.results[k];
+    r.i = static_cast<std::size_t>(local[r.i]);
+    r.j = static_cast<std::size_t>(local[r.j]);
+    return r;
+  };
+  const std::size_t m = members.size();
+
+  // The main set: all engines with a prior, else the chosen strongly connected component.
+  std::vector<bool> in_main(m, true);
+  std::vector<std::size_t> tier(m, 0);
+  if (options.prior_draws <= 0) {
+    stats::Adjacency graph(m);
+    for (std::size_t k : mine) {
+      const Result r = at(k);
+      if (r.score > 0) graph[r.i].push_back(r.j);
+      if (r.score < 1) graph[r.j].push_back(r.i);
+    }
+    for (auto& list : graph) unique_sorted(list);
+    auto components = stats::strong_components(graph);
+    if (components.size() > 1) {
+      std::vector<int> component_of(m, 0);
+      for (std::size_t c = 0; c < components.size(); ++c)
+        for (std::size_t v : components[c]) component_of[v] = static_cast<int>(c);
+      const auto ranks = stats::component_ranks(graph, components);
+      std::vector<double> inside(components.size(), 0);
+      for (std::size_t k : mine) {
+        const Result r = at(k);
+        if (component_of[r.i] == component_of[r.j])
+          inside[static_cast<std::size_t>(component_of[r.i])] += 1;
+      }
+      const std::size_t main = pick_main(components, ranks, inside);
+      for (std::size_t v = 0; v < m; ++v) {
+        in_main[v] = component_of[v] == static_cast<int>(main);
+        tier[v] = ranks[static_cast<std::size_t>(component_of[v])];
+      }
+    }
+  }
+  std::vector<std::size_t> main_index(m, 0);
+  std::vector<std::size_t> main_members;
+  for (std::size_t v = 0; v < m; ++v)
+    if (in_main[v]) {
+      main_index[v] = main_members.size();
+      main_members.push_back(v);
+    }
+  std::vector<std::size_t> main_results;
+  for (std::size_t k : mine) {
+    const Result r = at(k);
+    if (in_main[r.i] && in_main[r.j]) main_results.push_back(k);
+  }
+
+  // Seat parameters per variant, when no seat scored all or none of the points against another.
+  std::vector<int> seat_base(p.variants.size(), -1);
+  std::size_t seat_params = 0;
+  if (options.fit_seats) {
+    std::map<std::tuple<int, int, int>, std::pair<double, double>> by_seats;  // points, games
+    std::set<int> present;
+    for (std::size_t k : main_results) {
+      const Result r = at(k);
+      auto& cell = by_seats[{r.variant, r.seat_i, r.seat_j}];
+      cell.first += r.score;
+      cell.second += 1;
+      present.insert(r.variant);
+    }
+    std::set<int> unbounded;
+    for (const auto& [key, cell] : by_seats) {
+      const int v = std::get<0>(key);
+      if (cell.first == 0 || cell.first == cell.second) {
+        if (unbounded.insert(v).second)
+          out.group.seat_notes.push_back(
+              p.variants[static_cast<std::size_t>(v)].name + ": seat " +
+              std::to_string((cell.first == 0 ? std::get<2>(key) : std::get<1>(key)) + 1) +
+              " scored every point against seat " +
+              std::to_string((cell.first == 0 ? std::get<1>(key) : std::get<2>(key)) + 1) +
+              ": the seat advantage is unbounded and not fitted");
+      }
+    }
+    for (int v : present)
+      if (!unbounded.count(v)) {
+        seat_base[static_cast<std::size_t>(v)] = static_cast<int>(seat_params);
+        seat_params +=
+            static_cast<std::size_t>(p.variants[static_cast<std::size_t>(v)].players - 1);
+      }
+  }
+
+  auto problem_with = [&](bool seats) {
+    stats::FitProblem problem;
+    problem.engines = main_members.size();
+    problem.seat_params = seats ? seat_params : 0;
+    problem.prior_draws = options.prior_draws;
+    problem.results.reserve(main_results.size());
+    for (std::size_t k : main_results) {
+      const Result r = at(k);
+      stats::PairResult pr;
+      pr.i = main_index[r.i];
+      pr.j = main_index[r.j];
+      const int base = seats ? seat_base[static_cast<std::size_t>(r.variant)] : -1;
+      pr.seat_i = base >= 0 && r.seat_i > 0 ? base + r.seat_i - 1 : -1;
+      pr.seat_j = base >= 0 && r.seat_j > 0 ? base + r.seat_j - 1 : -1;
+      pr.score = r.score;
+      pr.game = r.game;
+      problem.results.push_back(pr);
+    }
+    return problem;
+  };
+  stats::FitProblem problem = problem_with(seat_params > 0);
+  stats::FitResult fit = stats::fit_ratings(problem);
+  if (!fit.ok && seat_params > 0) {
+    for (std::size_t v = 0; v < seat_base.size(); ++v)
+      if (seat_base[v] >= 0)
+        out.group.seat_notes.push_back(p.variants[v].name +
+                                       ": the seat advantage is not identifiable from these "
+                                       "games (engines and seats confounded) and not fitted");
+    std::fill(seat_base.begin(), seat_base.end(), -1);
+    seat_params = 0;
+    problem = problem_with(false);
+    fit = stats::fit_ratings(problem);
+  }
+  const std::size_t mm = main_members.size();
+  if (!fit.ok) {  // numerically hopeless: report zeros with unknown errors
+    fit.elo.assign(mm, 0.0);
+    fit.covariance = stats::zeros(mm, mm);
+    for (auto& row : fit.covariance) std::fill(row.begin(), row.end(), kNaN);
+  }
+  out.group.robust = fit.robust;
+  out.covariance = fit.covariance;
+
+  // Seat effects, relative to the average seat.
+  for (std::size_t v = 0; v < seat_base.size(); ++v) {
+    if (seat_base[v] < 0) continue;
+    const int k = p.variants[v].players;
+    const std::size_t base = mm + static_cast<std::size_t>(seat_base[v]);
+    auto variance = [&](const std::vector<double>& coeff) {  // coeff over seats 2..k
+      double var = 0;
+      for (int a = 0; a < k - 1; ++a)
+        for (int b = 0; b < k - 1; ++b)
+          var += coeff[static_cast<std::size_t>(a)] * coeff[static_cast<std::size_t>(b)] *
+                 fit.covariance[base + static_cast<std::size_t>(a)]
+                               [base + static_cast<std::size_t>(b)];
+      return std::max(0.0, var);
+    };
+    SeatEffect effect;
+    effect.variant = p.variants[v].name;
+    std::vector<double> w(static_cast<std::size_t>(k), 0.0);
+    for (int s = 1; s < k; ++s)
+      w[static_cast<std::size_t>(s)] = fit.seat[static_cast<std::size_t>(seat_base[v] + s - 1)];
+    double mean = 0;
+    for (double x : w) mean += x / k;
+    for (int s = 0; s < k; ++s) {
+      std::vector<double> coeff(static_cast<std::size_t>(k - 1), -1.0 / k);
+      if (s > 0) coeff[static_cast<std::size_t>(s - 1)] += 1;
+      effect.elo.push_back(w[static_cast<std::size_t>(s)] - mean);
+      effect.error.push_back(out.z * std::sqrt(variance(coeff)));
+    }
+    std::vector<double> first(static_cast<std::size_t>(k - 1), 0.0);
+    first[0] = -1;
+    effect.first = -w[1];
+    effect.first_error = out.z * std::sqrt(variance(first));
+    out.group.seats.push_back(std::move(effect));
+  }
+
+  // Draws between the main set's engines, against the fitted expected scores.
+  {
+    // One cell per engine pair and seating (they share the expected score), by sorting.
+    std::vector<std::size_t> order(problem.results.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto key = [&](std::size_t k) {
+      const auto& r = problem.results[k];
+      return std::tie(r.i, r.j, r.seat_i, r.seat_j);
+    };
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    std::vector<stats::DrawCell> list;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const auto& pr = problem.results[order[k]];
+      if (k == 0 || key(order[k - 1]) != key(order[k])) {
+        list.push_back({});
+        list.back().expected = fit.ok ? stats::expected_score(fit, pr) : 0.5;
+      }
+      auto& cell = list.back();
+      (pr.score == 1 ? cell.wins : pr.score == 0 ? cell.losses : cell.draws) += 1;
+    }
+    out.group.draws = stats::estimate_draws(list, options.confidence);
+  }
+
+  // Entries: finite ratings for the main set, bounds for the rest.
+  const double tail = std::log((1 - options.confidence) / 2);
+  std::vector<std::vector<std::size_t>> against_main(m);  // results of outsiders against it
+  for (std::size_t k : mine) {
+    const Result r = at(k);
+    if (in_main[r.i] != in_main[r.j]) against_main[in_main[r.i] ? r.j : r.i].push_back(k);
+  }
+  for (std::size_t v = 0; v < m; ++v) {
+    Rating r = p.tallies[members[v]];
+    int cov = -1;
+    if (in_main[v]) {
+      r.bound = Bound::kNone;
+      r.elo = fit.elo[main_index[v]];
+      cov = static_cast<int>(main_index[v]);
+    } else {
+      // Logit offsets of v's results against the main set, and whether v won or lost them all.
+      std::vector<double> offsets;
+      bool all_won = true, all_lost = true;
+      for (std::size_t k : against_main[v]) {
+        const Result res = at(k);
+        const bool v_first = res.i == v;
+        const std::size_t other = v_first ? res.j : res.i;
+        const int seat_v = v_first ? res.seat_i : res.seat_j;
+        const int seat_o = v_first ? res.seat_j : res.seat_i;
+        const double score = v_first ? res.score : 1 - res.score;
+        double offset = -fit.elo[main_index[other]];
+        const int base = seat_base[static_cast<std::size_t>(res.variant)];
+        if (base >= 0) {
+          if (seat_v > 0) offset += fit.seat[static_cast<std::size_t>(base + seat_v - 1)];
+          if (seat_o > 0) offset -= fit.seat[static_cast<std::size_t>(base + seat_o - 1)];
+        }
+        offsets.push_back(offset);
+        all_won = all_won && score == 1;
+        all_lost = all_lost && score == 0;
+      }
+      if (offsets.empty() || (!all_won && !all_lost)) {
+        r.bound = Bound::kUnrated;
+      } else {
+        const double sign = all_won ? 1 : -1;
+        auto f = [&](double x) {
+          double sum = 0;
+          for (double o : offsets) sum += stats::log_sigmoid(sign * stats::kLogitPerElo * (x + o));
+          return sum - tail;
+        };
+        r.bound = all_won ? Bound::kLower : Bound::kUpper;
+        r.elo = stats::bisect(f, -1e6, 1e6);
+      }
+    }
+    r.los = kNaN;
+    out.group.ratings.push_back(r);
+    out.cov_index.push_back(cov);
+    out.tier.push_back(tier[v]);
   }
   return out;
+}
+
+int category(Bound b) {
+  switch (b) {
+    case Bound::kLower:
+      return 0;
+    case Bound::kNone:
+      return 1;
+    case Bound::kUpper:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+// Shifts, sorts and fills errors and LOS; `anchor` is the index in ratings of the anchor or -1.
+void finish(GroupFit& g, double shift, int anchor) {
+  auto& ratings = g.group.ratings;
+  const Matrix& c = g.covariance;
+  std::vector<std::size_t> order(ratings.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  for (auto& r : ratings)
+    if (r.bound != Bound::kUnrated) r.elo += shift;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const Rating &x = ratings[a], &y = ratings[b];
+    if (category(x.bound) != category(y.bound)) return category(x.bound) < category(y.bound);
+    // Bounds in the order of their sets (a set that won every game against another is above it,
+    // whatever the bounds say), then by value.
+    if (x.bound != Bound::kNone && g.tier[a] != g.tier[b]) return g.tier[a] < g.tier[b];
+    if (x.bound != Bound::kUnrated && x.elo != y.elo) return x.elo > y.elo;
+    return x.name < y.name;
+  });
+  const int ca = anchor >= 0 ? g.cov_index[static_cast<std::size_t>(anchor)] : -1;
+  std::vector<Rating> sorted;
+  std::vector<int> index;
+  for (std::size_t k : order) {
+    Rating r = ratings[k];
+    const int ci = g.cov_index[k];
+    if (ci >= 0) {
+      const auto i = static_cast<std::size_t>(ci);
+      double var = c[i][i];
+      if (ca >= 0) {
+        const auto a = static_cast<std::size_t>(ca);
+        var = c[i][i] - 2 * c[i][a] + c[a][a];
+      }
+      r.error = g.z * std::sqrt(std::max(0.0, var));
+    } else {
+      r.error = kNaN;
+    }
+    sorted.push_back(r);
+    index.push_back(ci);
+  }
+  const std::size_t n = sorted.size();
+  g.group.los.assign(n, std::vector<double>(n, kNaN));
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b || index[a] < 0 || index[b] < 0) continue;
+      const auto i = static_cast<std::size_t>(index[a]), j = static_cast<std::size_t>(index[b]);
+      const double var = c[i][i] + c[j][j] - 2 * c[i][j];
+      const double diff = sorted[a].elo - sorted[b].elo;
+      g.group.los[a][b] = var > 0    ? stats::normal_cdf(diff / std::sqrt(var))
+                          : diff > 0 ? 1.0
+                          : diff < 0 ? 0.0
+                                     : 0.5;
+    }
+  for (std::size_t a = 0; a + 1 < n; ++a) sorted[a].los = g.group.los[a][a + 1];
+  double sum = 0;
+  int finite = 0;
+  for (const auto& r : sorted)
+    if (r.bound == Bound::kNone) {
+      sum += r.elo;
+      ++finite;
+    }
+  g.group.average = finite ? sum / finite : shift;
+  g.group.ratings = std::move(sorted);
+}
+
+}  // namespace
+
+RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options) {
+  RatingTable table;
+  const Prepared p = prepare(games);
+  if (p.names.empty()) return table;
+  stats::Adjacency played(p.names.size());
+  {
+    for (const auto& r : p.results) {
+      played[r.i].push_back(r.j);
+      played[r.j].push_back(r.i);
+    }
+    for (auto& list : played) unique_sorted(list);
+  }
+  std::vector<GroupFit> fits;
+  for (const auto& members : stats::connected_components(played))
+    fits.push_back(rate_group(members, p, options));
+  std::stable_sort(fits.begin(), fits.end(), [](const GroupFit& a, const GroupFit& b) {
+    return a.group.ratings.size() > b.group.ratings.size();
+  });
+
+  // The anchor's group first, so the others can be centred on its average.
+  double reference = 0;
+  std::vector<bool> done(fits.size(), false);
+  if (!options.anchor.empty()) {
+    for (std::size_t f = 0; f < fits.size(); ++f) {
+      auto& ratings = fits[f].group.ratings;
+      for (std::size_t k = 0; k < ratings.size(); ++k) {
+        if (ratings[k].name != options.anchor || fits[f].cov_index[k] < 0) continue;
+        finish(fits[f], options.anchor_elo - ratings[k].elo, static_cast<int>(k));
+        fits[f].group.anchored = true;
+        reference = fits[f].group.average;
+        done[f] = true;
+      }
+    }
+  }
+  for (std::size_t f = 0; f < fits.size(); ++f)
+    if (!done[f]) finish(fits[f], reference, -1);
+  for (auto& f : fits) table.groups.push_back(std::move(f.group));
+  return table;
 }
 
 }  // namespace referee

@@ -1,42 +1,92 @@
-// Ratings: maximum-likelihood logistic Elo (400·log10 scale) over all results, draws as half
-// points, multi-player games split into pairwise results by rank (design.md §5). Pure functions, no
-// I/O.
+// Rating tables: which engines can be compared, their maximum-likelihood Elo with honest error
+// bars, bounds where the likelihood has no finite maximum, seat advantages and the draw rate.
+// Pure functions, no I/O; the fit itself is in elo_fit.h, the graphs in result_graph.h.
+//
+// Decisions (the README's ratings section says the same for users):
+// - No prior by default: a 95 % score is +511.5 Elo, as in Ordo. `prior_draws` > 0 adds that many
+//   virtual draws of every engine against an opponent rated at the average; the table shows it.
+// - Engines that never met, directly or through others, are in different groups, each with its
+//   own scale (average 0, or the anchor's group anchored and the others centred on its average).
+// - Within a group, the engines whose ratings are finite are the largest strongly connected set of
+//   the "scored a point against" graph (the main set); it is fitted alone (the likelihood of the
+//   rest is constant at the limit). An engine outside it won (or lost) every game against the main
+//   set, so its maximum-likelihood rating is ±infinity; it is shown as a bound: the rating at
+//   which winning (losing) all those games has probability (1 − confidence)/2, the one-sided end
+//   of the two-sided interval (exact: Clopper–Pearson for a single opponent). An engine that
+//   played no engine of the main set is unrated.
+// - Seat parameters (first-player advantage; per seat for N players) are fitted per game variant
+//   when the games identify them, so ratings are seat-neutral even in an unbalanced schedule.
+// - Error bars are cluster-robust over whole games (see elo_fit.h); the confidence level is a
+//   parameter (default 95 %); errors are relative to the anchor when there is one, else to the
+//   average.
+// - N-player games count as the N(N−1)/2 pairwise results by rank (equal ranks draw); a pair of
+//   seats held by one engine counts nothing.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "ratings/draw_model.h"
+
 namespace referee {
 
-// One finished game: engine names by seat and their ranks (1 = best; equal ranks = draw).
+// One finished game: engine names by seat, their ranks (1 = best; equal ranks draw) and the
+// canonical game string (seat parameters are fitted per variant).
 struct RatedGame {
   std::vector<std::string> players;
   std::vector<int> ranks;
+  std::string variant;
+};
+
+enum class Bound {
+  kNone,     // a finite rating, elo ± error
+  kLower,    // won every game against the main set: rating > elo
+  kUpper,    // lost every game against the main set: rating < elo
+  kUnrated,  // played no engine of the main set
 };
 
 struct Rating {
   std::string name;
-  double elo = 0;      // the mean of all ratings is 0
-  double error95 = 0;  // half-width of the 95 % interval (infinite when undetermined)
-  int games = 0;       // pairwise games
+  Bound bound = Bound::kNone;
+  double elo = 0;
+  double error = 0;  // half-width of the interval at the table's confidence (finite ratings only)
+  int games = 0;     // pairwise games
   double wins = 0, draws = 0, losses = 0;
   double score = 0;  // (wins + draws/2) / games
-  double los = 0;    // likelihood of superiority over the next engine down the table
+  double los = 0;    // over the next engine down when both are finite; NaN otherwise
 };
 
-struct EloOptions {
-  // The weak prior: this many virtual draws of every engine against a fixed 0-rated opponent.
-  // It keeps all-win / all-loss engines finite and every rating determined; 0 gives the plain
-  // maximum-likelihood fit (undetermined ratings then get an infinite error bar).
-  double prior_draws = 1.0;
+// The seat parameters of one game variant: Elo of each seat relative to the average seat.
+struct SeatEffect {
+  std::string variant;
+  std::vector<double> elo, error;
+  double first = 0, first_error = 0;  // seat 1 minus seat 2 (the first-player advantage)
 };
 
-// Sorted by rating, best first (equal ratings by name). Engines whose results are all wins or all
-// losses get a finite rating through the weak prior and a wide error bar.
-std::vector<Rating> fit_elo(const std::vector<RatedGame>& games);
-std::vector<Rating> fit_elo(const std::vector<RatedGame>& games, const EloOptions& options);
+struct RatingGroup {
+  std::vector<Rating> ratings;  // by rating, best first; bounds above, unrated last
+  // los[a][b]: likelihood that ratings[a] is stronger than ratings[b]; NaN unless both finite.
+  std::vector<std::vector<double>> los;
+  std::vector<SeatEffect> seats;
+  std::vector<std::string> seat_notes;  // variants whose seat parameters were not fitted, and why
+  stats::DrawEstimate draws;
+  bool robust = false;    // cluster-robust errors (else model-based: too few games)
+  bool anchored = false;  // the anchor is in this group with a finite rating
+  double average = 0;     // the average of its finite ratings
+};
 
-// A plain-text table: rank, name, Elo, ±95 %, games, W, D, L, score %, LOS.
-std::string format_ratings(const std::vector<Rating>& ratings);
+struct RatingOptions {
+  double prior_draws = 0;
+  double confidence = 0.95;
+  std::string anchor;  // engine name; "" = the average of the ratings is 0
+  double anchor_elo = 0;
+  bool fit_seats = true;
+};
+
+struct RatingTable {
+  std::vector<RatingGroup> groups;  // played groups, most engines first
+};
+
+RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options);
 
 }  // namespace referee

@@ -1,47 +1,327 @@
 #include "ratings/report.h"
 
-#include <map>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
 
-#include "ratings/ratings.h"
+#include "ratings/format_util.h"
+#include "ratings/selection.h"
 
 namespace referee {
 
-std::string game_name(const std::string& canonical) {
-  return canonical.substr(0, canonical.find(':'));
-}
-
 namespace {
 
-std::string section(const std::string& title,
-                    const std::vector<const storage::GameRecord*>& games) {
-  std::vector<RatedGame> rated;
-  std::map<std::string, int> terminations;
-  for (const auto* g : games) {
-    rated.push_back({g->players, g->ranks});
-    ++terminations[g->termination];
+bool finished(const storage::GameRecord& g) {
+  return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
+}
+
+std::string elo_cell(const Rating& r) {
+  switch (r.bound) {
+    case Bound::kLower:
+      return "> " + text::fixed(r.elo, 1);
+    case Bound::kUpper:
+      return "< " + text::fixed(r.elo, 1);
+    case Bound::kUnrated:
+      return "?";
+    default:
+      return text::fixed(r.elo, 1);
   }
-  std::string out = title + " (" + std::to_string(games.size()) + " games)\n";
-  out += format_ratings(fit_elo(rated));
-  out += "terminations:";
-  for (const auto& [t, n] : terminations) out += " " + t + " " + std::to_string(n);
-  return out + "\n";
+}
+
+std::string bound_name(Bound b) {
+  switch (b) {
+    case Bound::kLower:
+      return "lower";
+    case Bound::kUpper:
+      return "upper";
+    case Bound::kUnrated:
+      return "unrated";
+    default:
+      return "";
+  }
+}
+
+std::string confidence_text(double confidence) {
+  return text::short_percent(confidence);
+}
+
+std::string count_text(double v) {
+  return text::fixed(v, 0);
+}
+
+std::string ratings_table(const RatingGroup& g) {
+  std::vector<std::vector<std::string>> rows = {
+      {"Rank", "Name", "Elo", "+/-", "Games", "W", "D", "L", "Score", "LOS"}};
+  for (std::size_t k = 0; k < g.ratings.size(); ++k) {
+    const Rating& r = g.ratings[k];
+    rows.push_back({std::to_string(k + 1), r.name, elo_cell(r),
+                    r.bound == Bound::kNone ? text::fixed(r.error, 1) : "-",
+                    std::to_string(r.games), count_text(r.wins), count_text(r.draws),
+                    count_text(r.losses), text::percent(r.score),
+                    std::isnan(r.los) ? "-" : text::percent(r.los)});
+  }
+  return text::columns(rows, {false, true});
+}
+
+std::string los_matrix(const RatingGroup& g) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header = {"", ""};
+  for (std::size_t k = 0; k < g.ratings.size(); ++k) header.push_back(std::to_string(k + 1));
+  rows.push_back(header);
+  for (std::size_t a = 0; a < g.ratings.size(); ++a) {
+    std::vector<std::string> row = {std::to_string(a + 1), g.ratings[a].name};
+    for (std::size_t b = 0; b < g.ratings.size(); ++b)
+      row.push_back(std::isnan(g.los[a][b]) ? "-" : text::fixed(100 * g.los[a][b], 1));
+    rows.push_back(row);
+  }
+  return "LOS matrix (%): the likelihood that the row's engine is stronger than the column's\n" +
+         text::columns(rows, {false, true});
+}
+
+std::string seat_lines(const RatingGroup& g, bool name_variants, double confidence) {
+  std::string out;
+  for (const auto& s : g.seats) {
+    const std::string where = name_variants ? " (" + s.variant + ")" : "";
+    if (s.elo.size() == 2) {
+      out += "first-player advantage" + where + ": " + text::fixed(s.first, 1, true) + " +/- " +
+             text::fixed(s.first_error, 1) + " Elo (" + confidence_text(confidence) + ")\n";
+    } else {
+      out += "seat advantages" + where + ", Elo relative to the average seat:";
+      for (std::size_t k = 0; k < s.elo.size(); ++k)
+        out += std::string(k ? "," : "") + " seat " + std::to_string(k + 1) + " " +
+               text::fixed(s.elo[k], 1, true) + " +/- " + text::fixed(s.error[k], 1);
+      out += "\n";
+    }
+  }
+  for (const auto& note : g.seat_notes) out += "seat advantage: " + note + "\n";
+  return out;
+}
+
+std::string draw_line(const RatingGroup& g, double confidence) {
+  const auto& d = g.draws;
+  if (!d.estimated) return "";
+  return "draws: " + text::percent(d.observed) +
+         " of pairwise results; engines of equal strength " + "draw " + text::percent(d.equal) +
+         " (" + confidence_text(confidence) + ": " + text::percent(d.low) + " to " +
+         text::percent(d.high) + ")\n";
+}
+
+std::string names_of(const RatingGroup& g) {
+  std::set<std::string> names;
+  for (const auto& r : g.ratings) names.insert(r.name);
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+nlohmann::json number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
 }  // namespace
 
-std::string ratings_report(const std::vector<storage::GameRecord>& games) {
+std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecord*>& games,
+                                      int min_games) {
+  std::map<std::string, std::string> canonical;
   std::map<std::string, std::vector<const storage::GameRecord*>> by_game;
   std::vector<const storage::GameRecord*> all;
-  for (const auto& g : games) {
-    if (g.status != "finished" || g.ranks.size() != g.players.size()) continue;
-    by_game[game_name(g.game)].push_back(&g);
-    all.push_back(&g);
+  for (const auto* g : games) {
+    if (!finished(*g)) continue;
+    auto it = canonical.find(g->game);
+    if (it == canonical.end()) it = canonical.emplace(g->game, canonical_game(g->game)).first;
+    by_game[it->second].push_back(g);
+    all.push_back(g);
   }
-  if (all.empty()) return "no finished games\n";
-  std::string out;
-  for (const auto& [name, list] : by_game) out += section(name, list) + "\n";
-  if (by_game.size() > 1) out += section("all games", all);
+  std::vector<GameTable> out;
+  for (auto& [title, list] : by_game) out.push_back({title, drop_rare_engines(list, min_games)});
+  if (by_game.size() > 1) out.push_back({"all games", drop_rare_engines(all, min_games)});
+  std::erase_if(out, [](const GameTable& t) { return t.games.empty(); });
   return out;
+}
+
+std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
+                                         const ReportOptions& options) {
+  std::vector<RatingReport> out;
+  std::map<std::string, std::string> canonical;
+  for (const auto& t : tables_by_game(games, options.min_games)) {
+    RatingReport r;
+    r.title = t.title;
+    r.games = t.games.size();
+    std::vector<RatedGame> rated;
+    rated.reserve(t.games.size());
+    for (const auto* g : t.games) {
+      auto it = canonical.find(g->game);
+      if (it == canonical.end()) it = canonical.emplace(g->game, canonical_game(g->game)).first;
+      rated.push_back({g->players, g->ranks, it->second});
+      ++r.terminations[g->termination];
+    }
+    r.table = rate(rated, options.rating);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options) {
+  if (reports.empty()) return "no finished games\n";
+  const RatingOptions& o = options.rating;
+  std::string out;
+  for (const auto& r : reports) {
+    std::size_t engines = 0;
+    bool bounds = false, unrated = false, robust = true, anchored = false, anchor_seen = false;
+    for (const auto& g : r.table.groups) {
+      engines += g.ratings.size();
+      robust = robust && g.robust;
+      anchored = anchored || g.anchored;
+      for (const auto& x : g.ratings) {
+        bounds = bounds || x.bound == Bound::kLower || x.bound == Bound::kUpper;
+        unrated = unrated || x.bound == Bound::kUnrated;
+        anchor_seen = anchor_seen || (!o.anchor.empty() && x.name == o.anchor);
+      }
+    }
+    out += r.title + " (" + text::count_of(r.games, "game") + ", " +
+           text::count_of(engines, "engine") + ")\n";
+    out += "Elo: maximum likelihood, logistic (400 log10), draws as half points, ";
+    out += o.prior_draws > 0 ? "prior " + text::fixed(o.prior_draws, 2) +
+                                   " virtual draws per engine against the average"
+                             : std::string("no prior");
+    if (anchored)
+      out += "; anchor " + o.anchor + " = " + text::fixed(o.anchor_elo, 1) +
+             " (errors relative to it)";
+    else if (!o.anchor.empty())
+      out += "; average 0 (anchor " + o.anchor +
+             (anchor_seen ? " has no finite rating here)" : " is not in this table)");
+    else
+      out += "; average 0";
+    out += "\nintervals: " + confidence_text(o.confidence) +
+           (robust ? ", cluster-robust over whole games"
+                   : ", model-based where marked (too few games for the cluster-robust estimate)") +
+           "\n";
+    const bool several = r.table.groups.size() > 1;
+    if (several)
+      out += "warning: these results form " + std::to_string(r.table.groups.size()) +
+             " groups that never played each other, directly or through others; each group has "
+             "its own scale, so ratings compare only within a group\n";
+    const bool name_variants = r.title == "all games";
+    for (std::size_t k = 0; k < r.table.groups.size(); ++k) {
+      const auto& g = r.table.groups[k];
+      if (several)
+        out += "group " + std::to_string(k + 1) + " (" + names_of(g) + ")" +
+               (g.robust ? "" : ", model-based errors") + ":\n";
+      else if (!g.robust)
+        out += "errors: model-based\n";
+      out += seat_lines(g, name_variants, o.confidence);
+      out += draw_line(g, o.confidence);
+      out += ratings_table(g);
+      if (options.los_matrix) out += los_matrix(g);
+    }
+    out +=
+        "LOS: likelihood of superiority, the probability that an engine is stronger than the "
+        "next one down (normal approximation with the covariance of both ratings).\n";
+    if (bounds)
+      out +=
+          "> X (< X): the engine won (lost) every game against the engines with finite "
+          "ratings, so its maximum-likelihood rating is infinite; X is the rating at which that "
+          "still has probability " +
+          text::short_percent((1 - o.confidence) / 2) + " (one end of the " +
+          confidence_text(o.confidence) + " interval).\n";
+    if (unrated)
+      out += "?: the engine met only engines that are themselves bounds; it has no rating.\n";
+    out += "terminations:";
+    for (const auto& [t, n] : r.terminations) out += " " + t + " " + std::to_string(n);
+    out += "\n\n";
+  }
+  out.pop_back();
+  return out;
+}
+
+std::string report_csv(const std::vector<RatingReport>& reports) {
+  std::string out = text::csv_row({"table", "group", "rank", "name", "elo", "bound", "error",
+                                   "games", "wins", "draws", "losses", "score", "los"});
+  for (const auto& r : reports)
+    for (std::size_t k = 0; k < r.table.groups.size(); ++k) {
+      const auto& g = r.table.groups[k];
+      for (std::size_t i = 0; i < g.ratings.size(); ++i) {
+        const Rating& x = g.ratings[i];
+        const bool finite = x.bound == Bound::kNone;
+        out += text::csv_row({r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
+                              x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2),
+                              bound_name(x.bound), finite ? text::fixed(x.error, 2) : "",
+                              std::to_string(x.games), count_text(x.wins), count_text(x.draws),
+                              count_text(x.losses), text::fixed(x.score, 4),
+                              std::isnan(x.los) ? "" : text::fixed(x.los, 4)});
+      }
+    }
+  return out;
+}
+
+std::string report_json(const std::vector<RatingReport>& reports, const ReportOptions& options) {
+  const RatingOptions& o = options.rating;
+  nlohmann::json tables = nlohmann::json::array();
+  for (const auto& r : reports) {
+    nlohmann::json t = {{"title", r.title}, {"games", r.games}, {"terminations", r.terminations}};
+    t["model"] = {{"confidence", o.confidence}, {"prior_draws", o.prior_draws}};
+    t["model"]["anchor"] = o.anchor.empty()
+                               ? nlohmann::json(nullptr)
+                               : nlohmann::json{{"name", o.anchor}, {"elo", o.anchor_elo}};
+    t["groups"] = nlohmann::json::array();
+    for (const auto& g : r.table.groups) {
+      nlohmann::json group = {{"anchored", g.anchored},
+                              {"average", number(g.average)},
+                              {"errors", g.robust ? "cluster-robust" : "model-based"},
+                              {"seat_notes", g.seat_notes}};
+      group["seat_advantage"] = nlohmann::json::array();
+      for (const auto& s : g.seats) {
+        nlohmann::json seats = nlohmann::json::array();
+        for (std::size_t k = 0; k < s.elo.size(); ++k)
+          seats.push_back(
+              {{"seat", k + 1}, {"elo", number(s.elo[k])}, {"error", number(s.error[k])}});
+        group["seat_advantage"].push_back({{"variant", s.variant},
+                                           {"first_player", number(s.first)},
+                                           {"first_player_error", number(s.first_error)},
+                                           {"seats", seats}});
+      }
+      const auto& d = g.draws;
+      group["draws"] = d.estimated ? nlohmann::json{{"observed", d.observed},
+                                                    {"equal_engines", d.equal},
+                                                    {"low", d.low},
+                                                    {"high", d.high},
+                                                    {"drawelo", d.drawelo}}
+                                   : nlohmann::json(nullptr);
+      group["ratings"] = nlohmann::json::array();
+      nlohmann::json los = nlohmann::json::object();
+      for (std::size_t i = 0; i < g.ratings.size(); ++i) {
+        const Rating& x = g.ratings[i];
+        group["ratings"].push_back(
+            {{"rank", i + 1},
+             {"name", x.name},
+             {"elo", x.bound == Bound::kUnrated ? nlohmann::json(nullptr) : number(x.elo)},
+             {"bound", x.bound == Bound::kNone ? nlohmann::json(nullptr)
+                                               : nlohmann::json(bound_name(x.bound))},
+             {"error", x.bound == Bound::kNone ? number(x.error) : nlohmann::json(nullptr)},
+             {"games", x.games},
+             {"wins", x.wins},
+             {"draws", x.draws},
+             {"losses", x.losses},
+             {"score", x.score},
+             {"los", number(x.los)}});
+        nlohmann::json row = nlohmann::json::object();
+        for (std::size_t j = 0; j < g.ratings.size(); ++j)
+          if (!std::isnan(g.los[i][j])) row[g.ratings[j].name] = g.los[i][j];
+        los[x.name] = row;
+      }
+      group["los"] = los;
+      t["groups"].push_back(std::move(group));
+    }
+    tables.push_back(std::move(t));
+  }
+  return nlohmann::json{{"tables", tables}}.dump(2) + "\n";
+}
+
+std::string ratings_report(const std::vector<storage::GameRecord>& games) {
+  std::vector<const storage::GameRecord*> list;
+  for (const auto& g : games) list.push_back(&g);
+  const ReportOptions options;
+  return report_text(rating_reports(list, options), options);
 }
 
 }  // namespace referee

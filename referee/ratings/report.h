@@ -1,19 +1,54 @@
-// Standings and Elo tables from stored games: per game, and across all games when there are
-// several. Used by `referee tournament`, `referee match` and `referee ratings`.
+// Rating tables from stored games, as `referee ratings`, `referee tournament` and `referee match`
+// print them: one table per canonical game string (so oware and oware:players=3 are apart), and
+// one across all games when there are several; as text, CSV or JSON.
+//
+// The text states the model (prior, anchor or average), the confidence level and how the errors
+// were estimated, the seat advantages and the draw rate, warns about groups that never met, and
+// explains LOS and the bounds in footnotes. CSV has one row per engine; JSON has everything,
+// including the LOS matrix.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "ratings/ratings.h"
 #include "storage/store.h"
 
 namespace referee {
 
-// The name part of a canonical game string: "oware:players=3,..." -> "oware".
-std::string game_name(const std::string& canonical);
+// The games of one table.
+struct GameTable {
+  std::string title;  // the canonical game string, or "all games"
+  std::vector<const storage::GameRecord*> games;
+};
 
-// Text with, for each game name present (and "all games" when there are several), a title line
-// and the Elo table of fit_elo over the finished games, plus a terminations summary.
+// One table per canonical game string (in string order), then "all games" when there are
+// several. Only finished games with a rank per player count. --min-games applies per table.
+std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecord*>& games,
+                                      int min_games);
+
+struct ReportOptions {
+  RatingOptions rating;
+  int min_games = 0;
+  bool los_matrix = false;  // text: print each group's LOS matrix
+};
+
+struct RatingReport {
+  std::string title;
+  std::size_t games = 0;
+  std::map<std::string, int> terminations;
+  RatingTable table;
+};
+
+std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
+                                         const ReportOptions& options);
+
+std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options);
+std::string report_csv(const std::vector<RatingReport>& reports);
+std::string report_json(const std::vector<RatingReport>& reports, const ReportOptions& options);
+
+// The text report with default options (what a tournament prints at its end).
 std::string ratings_report(const std::vector<storage::GameRecord>& games);
 
 }  // namespace referee

@@ -1,0 +1,62 @@
+#include "cli/stored_games.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+std::optional<storage::Store> open_database_for_reading(const std::string& path,
+                                                        const std::string& command) {
+  if (!std::filesystem::exists(path)) {
+    std::cerr << "referee " << command << ": no database '" << path << "'\n";
+    return std::nullopt;
+  }
+  storage::OpenOptions read_only;
+  read_only.read_only = true;  // never creates or changes a file
+  auto store = storage::Store::open(path, read_only);
+  if (!store) {
+    std::cerr << "referee " << command << ": " << store.error() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*store);
+}
+
+void add_selection_options(po::options_description& desc, GameSelection& s) {
+  desc.add_options()("game,g", po::value(&s.game),
+                     "only this game string, canonicalised (oware = oware:players=2,...)")(
+      "tournament", po::value(&s.tournament), "only games of this tournament (its name)")(
+      "engine,e", po::value(&s.engines)->composing(),
+      "only games of this engine; repeated: only games among these engines")(
+      "since", po::value(&s.since), "only games finished on or after this date (YYYY-MM-DD)")(
+      "until", po::value(&s.until), "only games finished on or before this date (YYYY-MM-DD)")(
+      "tc", po::value(&s.tc), "only games at this time control, as stored (e.g. 10+0.1)")(
+      "min-games", po::value(&s.min_games),
+      "leave out engines with fewer pairwise games (per table)");
+}
+
+std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
+                                                                    GameSelection& selection,
+                                                                    const std::string& command,
+                                                                    int& status) {
+  if (auto ok = normalise_selection(selection); !ok) {
+    std::cerr << "referee " << command << ": " << ok.error() << "\n";
+    status = 2;
+    return std::nullopt;
+  }
+  auto games = store.games(storage::GameFilter{});
+  if (!games) {
+    std::cerr << "referee " << command << ": " << games.error() << "\n";
+    status = 1;
+    return std::nullopt;
+  }
+  if (auto ok = check_names(selection, *games); !ok) {
+    std::cerr << "referee " << command << ": " << ok.error() << "\n";
+    status = 2;
+    return std::nullopt;
+  }
+  return std::move(*games);
+}
+
+}  // namespace referee::cli

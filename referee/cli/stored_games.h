@@ -1,0 +1,32 @@
+// What the commands that read stored games share: opening the database for reading (one helper,
+// so that making it read-only is one change) and the game filters --game, --tournament, --engine,
+// --since, --until, --tc, --min-games (ratings/selection.h), as command-line options.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ratings/selection.h"
+#include "storage/store.h"
+
+namespace referee::cli {
+
+// Opens an existing database read-only (never creates or changes a file); on failure prints one line "referee COMMAND: ..." and
+// returns nullopt (a missing file is not created).
+std::optional<storage::Store> open_database_for_reading(const std::string& path,
+                                                        const std::string& command);
+
+// Adds the filter options, writing into `selection`.
+void add_selection_options(boost::program_options::options_description& desc,
+                           GameSelection& selection);
+
+// Normalises the selection, reads the finished games and checks the names the selection uses.
+// On failure prints one error line and sets `status` (2 for a bad option, 1 for the database).
+std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
+                                                                    GameSelection& selection,
+                                                                    const std::string& command,
+                                                                    int& status);
+
+}  // namespace referee::cli

@@ -1,0 +1,57 @@
+// Which stored games a ratings, crosstable, sprt (and later export) command looks at: the filters
+// --game, --tournament, --engine, --since/--until, --tc and --min-games, applied to
+// Store::games() results in the referee layer for now (they can move into SQL later without
+// changing this interface).
+//
+// Decisions:
+// - --game is canonicalised through the rules library ("oware" means oware with its default
+//   parameters, players=2); stored game strings are canonicalised the same way before comparing,
+//   so a string stored before a parameter was added still matches.
+// - --engine given once selects the games that engine played; given several times, the games
+//   among those engines only (every seat held by one of them).
+// - --since / --until are dates (YYYY-MM-DD) or UTC times (YYYY-MM-DDTHH:MM[:SS][Z]) compared with
+//   the game's finished_at; both ends are inclusive (--until 2026-05-01 includes that whole day).
+// - A tournament, engine or time control that no stored game has is an error, not an empty table
+//   (a typo must not look like "no games").
+// - --min-games N drops engines with fewer than N pairwise games, and their games, until every
+//   engine left has N (a fixpoint); the report applies it per table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "games/expected.h"
+#include "storage/store.h"
+
+namespace referee {
+
+struct GameSelection {
+  std::string game;  // canonical game string; "" = every game
+  std::string tournament;
+  std::vector<std::string> engines;
+  std::string since, until;
+  std::string tc;
+  int min_games = 0;
+};
+
+// Canonicalises the game and checks the dates and --min-games; errors name the option.
+Status normalise_selection(GameSelection& selection);
+
+// A tournament, engine or time control of the selection that no game of `all` has.
+Status check_names(const GameSelection& selection, const std::vector<storage::GameRecord>& all);
+
+// The canonical form of a stored game string (itself when the rules library no longer knows it).
+std::string canonical_game(const std::string& stored);
+
+// Every filter but --min-games (each distinct game string goes through the rules library once).
+std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,
+                                                     const GameSelection& selection);
+
+// Pairwise games per engine, counted the way the rating tables count them.
+int pairwise_games(const storage::GameRecord& game, const std::string& engine);
+
+// Drops engines with fewer than `min_games` pairwise games, and their games, to a fixpoint.
+std::vector<const storage::GameRecord*> drop_rare_engines(
+    std::vector<const storage::GameRecord*> games, int min_games);
+
+}  // namespace referee
