@@ -349,17 +349,23 @@ void top_up_ladders(Core& core) {
     if (!finished) continue;
     std::vector<RatedGame> rated;
     for (const auto& g : *finished)
-      if (g.ranks.size() == g.players.size()) rated.push_back({g.players, g.ranks});
+      if (g.ranks.size() == g.players.size()) rated.push_back({g.players, g.ranks, g.game});
     std::map<std::string, Rating> ratings;
-    for (const auto& r : fit_elo(rated)) ratings[r.name] = r;
+    for (const auto& group : rate(rated, RatingOptions{}).groups)
+      for (const auto& r : group.ratings) ratings[r.name] = r;
     std::vector<LadderEntrant> entrants;
     for (const auto& n : active) {
       LadderEntrant e;
       e.name = n;
       if (auto it = ratings.find(n); it != ratings.end()) {
-        e.elo = it->second.elo;
-        e.error95 = it->second.error95;
         e.games = it->second.games;
+        // A bound (all won or all lost so far) or no rating: as uncertain as a new engine.
+        if (it->second.bound == Bound::kNone) {
+          e.elo = it->second.elo;
+          e.error95 = it->second.error;
+        } else if (it->second.bound != Bound::kUnrated) {
+          e.elo = it->second.elo;
+        }
       }
       entrants.push_back(e);
     }

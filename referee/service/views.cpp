@@ -4,7 +4,9 @@
 #include <map>
 #include <set>
 
+#include "ratings/crosstable.h"
 #include "ratings/ratings.h"
+#include "ratings/report.h"
 
 namespace referee::service {
 
@@ -22,48 +24,54 @@ bool finished(const storage::GameRecord& g) {
   return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
 }
 
-// The canonical game strings present, in the order first seen, and their finished games.
-std::vector<std::pair<std::string, std::vector<const storage::GameRecord*>>> by_game(
-    const std::vector<storage::GameRecord>& games) {
-  std::vector<std::pair<std::string, std::vector<const storage::GameRecord*>>> out;
-  std::map<std::string, std::size_t> index;
-  for (const auto& g : games) {
-    if (!finished(g)) continue;
-    auto [it, fresh] = index.emplace(g.game, out.size());
-    if (fresh) out.push_back({g.game, {}});
-    out[it->second].second.push_back(&g);
+const char* bound_text(Bound b) {
+  switch (b) {
+    case Bound::kLower:
+      return "lower";
+    case Bound::kUpper:
+      return "upper";
+    case Bound::kUnrated:
+      return "unrated";
+    case Bound::kNone:
+      break;
   }
-  return out;
+  return "";
 }
 
-Json standings_table(const std::string& title,
-                     const std::vector<const storage::GameRecord*>& list) {
-  std::vector<RatedGame> rated;
-  for (const auto* g : list) rated.push_back({g->players, g->ranks});
+// One standings table from a rating report: every group's ratings, in group order.
+Json standings_table(const RatingReport& report, double confidence) {
   Json rows = Json::array();
-  int rank = 0;
-  for (const Rating& r : fit_elo(rated)) {
-    const bool known = std::isfinite(r.error95);
-    rows.push_back({{"rank", ++rank},
-                    {"engine", r.name},
-                    {"elo", r.elo},
-                    {"error", finite_or_null(r.error95)},
-                    {"lower", known ? Json(r.elo - r.error95) : Json(nullptr)},
-                    {"upper", known ? Json(r.elo + r.error95) : Json(nullptr)},
-                    {"games", r.games},
-                    {"w", r.wins},
-                    {"d", r.draws},
-                    {"l", r.losses},
-                    {"score", r.score},
-                    {"los", finite_or_null(r.los)}});
+  int rank = 0, group_index = 0;
+  for (const auto& group : report.table.groups) {
+    ++group_index;
+    for (const Rating& r : group.ratings) {
+      const bool finite = r.bound == Bound::kNone;
+      Json elo = r.bound == Bound::kUnrated ? Json(nullptr) : finite_or_null(r.elo);
+      rows.push_back({{"rank", ++rank},
+                      {"engine", r.name},
+                      {"elo", elo},
+                      {"error", finite ? finite_or_null(r.error) : Json(nullptr)},
+                      {"lower", finite                     ? finite_or_null(r.elo - r.error)
+                                : r.bound == Bound::kLower ? elo
+                                                           : Json(nullptr)},
+                      {"upper", finite                     ? finite_or_null(r.elo + r.error)
+                                : r.bound == Bound::kUpper ? elo
+                                                           : Json(nullptr)},
+                      {"bound", finite ? Json(nullptr) : Json(bound_text(r.bound))},
+                      {"group", group_index},
+                      {"games", r.games},
+                      {"w", r.wins},
+                      {"d", r.draws},
+                      {"l", r.losses},
+                      {"score", r.score},
+                      {"los", finite_or_null(r.los)}});
+    }
   }
-  if (!rows.empty()) rows.back()["los"] = nullptr;  // nobody below the last engine
-  return {{"game", title}, {"games", list.size()}, {"rows", std::move(rows)}};
-}
-
-// Points of seat i against seat j of one game: 1, 0.5 or 0.
-double pair_points(const storage::GameRecord& g, std::size_t i, std::size_t j) {
-  return g.ranks[i] < g.ranks[j] ? 1.0 : g.ranks[i] == g.ranks[j] ? 0.5 : 0.0;
+  return {{"game", report.title},
+          {"games", report.games},
+          {"groups", report.table.groups.size()},
+          {"confidence", confidence * 100},
+          {"rows", std::move(rows)}};
 }
 
 bool is_forfeit(const std::string& termination) {
@@ -164,47 +172,54 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
 }
 
 Json standings_json(const std::vector<storage::GameRecord>& games) {
+  std::vector<const storage::GameRecord*> list;
+  for (const auto& g : games)
+    if (finished(g)) list.push_back(&g);
+  const ReportOptions options;
   Json tables = Json::array();
-  std::vector<const storage::GameRecord*> all;
-  const auto groups = by_game(games);
-  for (const auto& [game, list] : groups) {
-    tables.push_back(standings_table(game, list));
-    all.insert(all.end(), list.begin(), list.end());
-  }
-  if (groups.size() > 1) tables.push_back(standings_table("all games", all));
-  return {{"confidence", 95}, {"tables", std::move(tables)}};
+  for (const auto& report : rating_reports(list, options))
+    tables.push_back(standings_table(report, options.rating.confidence));
+  return {{"confidence", options.rating.confidence * 100}, {"tables", std::move(tables)}};
 }
 
 Json crosstable_json(const std::vector<storage::GameRecord>& games) {
+  std::vector<const storage::GameRecord*> list;
+  for (const auto& g : games)
+    if (finished(g)) list.push_back(&g);
   Json tables = Json::array();
-  for (const auto& [game, list] : by_game(games)) {
-    std::set<std::string> names;
-    for (const auto* g : list) names.insert(g->players.begin(), g->players.end());
-    const std::vector<std::string> engines(names.begin(), names.end());
+  for (const auto& t : tables_by_game(list, 0)) {
+    const Crosstable cross = make_crosstable(t.title, t.games);
+    std::vector<std::string> engines;
+    Json scores = Json::array();
     std::map<std::string, std::size_t> at;
-    for (std::size_t i = 0; i < engines.size(); ++i) at[engines[i]] = i;
-    struct Cell {
-      int w = 0, d = 0, l = 0;
-    };
-    std::vector<std::vector<Cell>> cells(engines.size(), std::vector<Cell>(engines.size()));
-    for (const auto* g : list)
-      for (std::size_t i = 0; i < g->players.size(); ++i)
-        for (std::size_t j = 0; j < g->players.size(); ++j) {
-          if (i == j || g->players[i] == g->players[j]) continue;
-          Cell& c = cells[at[g->players[i]]][at[g->players[j]]];
-          const double p = pair_points(*g, i, j);
-          (p == 1.0 ? c.w : p == 0.5 ? c.d : c.l) += 1;
-        }
-    Json rows = Json::array();
-    for (std::size_t i = 0; i < engines.size(); ++i) {
-      Json row = Json::array();
-      for (std::size_t j = 0; j < engines.size(); ++j)
-        row.push_back(i == j
-                          ? Json(nullptr)
-                          : Json{{"w", cells[i][j].w}, {"d", cells[i][j].d}, {"l", cells[i][j].l}});
-      rows.push_back(std::move(row));
+    for (const auto& e : cross.engines) {
+      at[e.name] = engines.size();
+      engines.push_back(e.name);
+      scores.push_back({{"engine", e.name}, {"games", e.games}, {"points", e.points}});
     }
-    tables.push_back({{"game", game}, {"engines", engines}, {"cells", std::move(rows)}});
+    Json cells = Json::array();
+    for (std::size_t i = 0; i < engines.size(); ++i) cells.push_back(Json(engines.size(), nullptr));
+    auto cell = [](const stats::Trinomial& g, const stats::Pentanomial& p, int unpaired) {
+      return Json{{"w", g.wins},
+                  {"d", g.draws},
+                  {"l", g.losses},
+                  {"pairs", {p.ll, p.ld, p.wl, p.dd, p.wd, p.ww}},
+                  {"unpaired", unpaired}};
+    };
+    for (const auto& h : cross.pairs) {
+      const std::size_t i = at[h.engine], j = at[h.opponent];
+      cells[i][j] = cell(h.games, h.pairs, h.unpaired);
+      // The other side: wins and losses swapped, pair outcomes mirrored.
+      const stats::Trinomial back{h.games.losses, h.games.draws, h.games.wins};
+      const stats::Pentanomial mirror{h.pairs.ww, h.pairs.wd, h.pairs.wl,
+                                      h.pairs.dd, h.pairs.ld, h.pairs.ll};
+      cells[j][i] = cell(back, mirror, h.unpaired);
+    }
+    tables.push_back({{"game", t.title},
+                      {"games", cross.games},
+                      {"engines", engines},
+                      {"scores", std::move(scores)},
+                      {"cells", std::move(cells)}});
   }
   return {{"tables", std::move(tables)}};
 }

@@ -225,10 +225,10 @@ TEST_CASE("serve: two events of one priority share the pool evenly") {
   REQUIRE(d.ready());
   auto c = d.client();
   // Paused at once so both are in place before the first claim.
-  const auto a = submit_ok(c, tournament_toml("a", 2, 4, 16, "args = [\"--slow-ms=10\"]\n"));
+  const auto a = submit_ok(c, tournament_toml("a", 2, 4, 16, "args = [\"--slow-ms=40\"]\n"));
   CHECK(c.Post("/api/events/" + std::to_string(a) + "/pause", "", "application/json")->status ==
         200);
-  const auto b = submit_ok(c, tournament_toml("b", 2, 4, 16, "args = [\"--slow-ms=10\"]\n"));
+  const auto b = submit_ok(c, tournament_toml("b", 2, 4, 16, "args = [\"--slow-ms=40\"]\n"));
   CHECK(c.Post("/api/events/" + std::to_string(b) + "/pause", "", "application/json")->status ==
         200);
   REQUIRE(wait_until([&] { return get_json(c, "/api/health")["slots"]["busy"] == 0; }));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "games/game.h"
 #include "service/auth.h"
 #include "service/broadcaster.h"
 #include "service/dashboard.h"
@@ -279,42 +280,60 @@ TEST_CASE("views: results, standings with error bars, crosstable and termination
   CHECK(result_text({1, 1}) == "1/2-1/2");
   CHECK(result_text({2, 1, 3}) == "ranks 2,1,3");
   CHECK(result_text({}) == "");
+  const std::string awale_game = referee::games::make_game("awale")->canonical();
   std::vector<referee::storage::GameRecord> games = {
-      game("a", "b", 1, 2), game("b", "a", 2, 1), game("a", "b", 1, 1),
-      game("a", "c", 1, 2, "time"), game("c", "b", 1, 2, "normal", "oware")};
-  games.push_back(game("a", "b", 0, 0));
+      game("a", "b", 1, 2, "normal", awale_game), game("b", "a", 1, 2, "normal", awale_game),
+      game("a", "b", 1, 1, "normal", awale_game), game("a", "c", 1, 2, "time", awale_game),
+      game("c", "a", 1, 2, "normal", awale_game), game("c", "b", 1, 2, "normal", "oware")};
+  games.push_back(game("a", "b", 0, 0, "normal", awale_game));
   games.back().status = "running";
   games.back().ranks.clear();
   auto standings = standings_json(games);
   CHECK(standings["confidence"] == 95);
   REQUIRE(standings["tables"].size() == 3);  // awale, oware, all games
   const auto& awale = standings["tables"][0];
-  CHECK(awale["game"] == "awale");
-  CHECK(awale["games"] == 4);
-  CHECK(awale["rows"][0]["engine"] == "a");
+  CHECK(awale["game"] == awale_game);
+  CHECK(awale["games"] == 5);
+  REQUIRE(awale["rows"].size() == 3);
+  int total_wins = 0;
+  for (const auto& row : awale["rows"]) {
+    CHECK(row["error"].is_number());
+    CHECK(row["bound"].is_null());
+    CHECK(row["group"] == 1);
+    CHECK(row["lower"].get<double>() < row["elo"].get<double>());
+    CHECK(row["upper"].get<double>() > row["elo"].get<double>());
+    total_wins += row["w"].get<int>();
+  }
+  CHECK(total_wins == 4);
   CHECK(awale["rows"][0]["rank"] == 1);
-  CHECK(awale["rows"][0]["w"] == 3);
-  CHECK(awale["rows"][0]["d"] == 1);
-  CHECK(awale["rows"][0]["error"].is_number());
-  CHECK(awale["rows"][0]["lower"].get<double>() < awale["rows"][0]["elo"].get<double>());
   CHECK(awale["rows"].back()["los"].is_null());
   CHECK(standings["tables"][2]["game"] == "all games");
-  CHECK(standings["tables"][2]["games"] == 5);
+  CHECK(standings["tables"][2]["games"] == 6);
+  // Someone who only won is a bound, not a number with an error bar.
+  auto bounded = standings_json(
+      {game("x", "y", 1, 2, "normal", awale_game), game("y", "x", 2, 1, "normal", awale_game)});
+  CHECK(bounded["tables"][0]["rows"][0]["bound"] == "lower");
+  CHECK(bounded["tables"][0]["rows"][0]["error"].is_null());
 
   auto cross = crosstable_json(games);
-  REQUIRE(cross["tables"].size() == 2);
+  REQUIRE(cross["tables"].size() == 3);
   const auto& t = cross["tables"][0];
   CHECK(t["engines"] == Json::array({"a", "b", "c"}));
+  auto wdl = [](const Json& cell) {
+    return std::vector<int>{cell["w"].get<int>(), cell["d"].get<int>(), cell["l"].get<int>()};
+  };
   CHECK(t["cells"][0][0].is_null());
-  CHECK(t["cells"][0][1] == Json({{"w", 2}, {"d", 1}, {"l", 0}}));
-  CHECK(t["cells"][1][0] == Json({{"w", 0}, {"d", 1}, {"l", 2}}));
-  CHECK(t["cells"][2][0] == Json({{"w", 0}, {"d", 0}, {"l", 1}}));
+  CHECK(wdl(t["cells"][0][1]) == std::vector<int>{1, 1, 1});
+  CHECK(wdl(t["cells"][0][2]) == std::vector<int>{1, 0, 1});
+  CHECK(wdl(t["cells"][2][0]) == std::vector<int>{1, 0, 1});
+  CHECK(t["cells"][1][2].is_null());  // b and c never met at awale
+  CHECK(t["cells"][0][2]["pairs"] == Json::array({0, 0, 1, 0, 0, 0}));  // one pair, won each
 
   auto term = terminations_json(games);
   CHECK(term["engines"]["c"]["time"] == 1);  // c lost on time against a
   CHECK(term["engines"]["a"]["time"] == 0);
-  CHECK(term["engines"]["a"]["games"] == 4);
-  CHECK(term["engines"]["a"]["other"]["normal"] == 3);
+  CHECK(term["engines"]["a"]["games"] == 5);
+  CHECK(term["engines"]["a"]["other"]["normal"] == 4);
   CHECK(term["engines"]["b"]["other"]["normal"] == 4);
 }
 
