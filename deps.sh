@@ -6,6 +6,7 @@ packages=(g++ cmake make libsqlitecpp-dev libsqlite3-dev catch2 libboost-program
 packages+=(python3-dev pybind11-dev)  # the Python module referee_games (referee/games/python)
 # The daemon's HTTP library (built with OpenSSL, zlib and brotli: their headers are needed too).
 packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
+packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)  # the fuzz build (tests/fuzz)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,10 +5,7 @@
 #include "service/auth.h"
 #include "service/dashboard.h"
 #include "service/task_queue.h"
-
-#ifndef REFEREE_PROJECT_VERSION
-#define REFEREE_PROJECT_VERSION "unknown"
-#endif
+#include "referee_version.h"
 
 namespace referee::service {
 
@@ -98,7 +95,7 @@ void health(Core& core, Response& res) {
   Json body = {{"status", core.failed        ? "failed"
                           : core.stop_claims ? "draining"
                                              : "ok"},
-               {"version", REFEREE_PROJECT_VERSION},
+               {"version", kVersion},
                {"db", core.db_path},
                {"uptime_s", std::floor(uptime)},
                {"slots", {{"total", total}, {"busy", busy}}},

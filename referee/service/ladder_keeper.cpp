@@ -379,11 +379,15 @@ void top_up_ladders(Core& core) {
     for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted)) {
       const auto opening = make_opening(
           *game, config.openings, 0, config.seed * 1000003ULL + static_cast<std::uint64_t>(serial));
+      if (!opening) {
+        core.log->error("ladder " + std::to_string(id) + ": " + opening.error());
+        break;
+      }
       for (int swap = 0; swap < 2; ++swap) {
         storage::SlotRecord s;
         s.game = config.games.front();
         s.seats = swap ? std::vector<std::string>{b, a} : std::vector<std::string>{a, b};
-        s.opening = opening;
+        s.opening = *opening;
         s.round = static_cast<int>(serial + 1);
         s.pair = static_cast<int>(serial);
         add.push_back(std::move(s));
