@@ -106,6 +106,15 @@ std::optional<Json> answer(const std::string& command, const Connection& c,
   return body;
 }
 
+// A number of the reply, 0 when missing or null (a rating only bounded, a ladder's progress).
+double number_of(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+long integer_of(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<long>() : 0L;
+}
+
 std::string text_of(const Json& j, const char* key) {
   if (!j.contains(key) || j[key].is_null()) return "-";
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
@@ -123,17 +132,17 @@ std::string duration_text(double seconds) {
 
 std::string progress_line(const Json& e) {
   char buf[256];
-  const long finished = e.value("finished", 0L), scheduled = e.value("scheduled", 0L);
+  const long finished = integer_of(e, "finished"), scheduled = integer_of(e, "scheduled");
   std::string eta = e.contains("eta_s") && e["eta_s"].is_number()
                         ? "ETA " + duration_text(e["eta_s"].get<double>())
                         : "";
   if (e.value("kind", "") == "tournament")
     std::snprintf(buf, sizeof buf, "event %ld %s: [%ld/%ld] %.0f%%  running %ld  %s",
-                  e.value("id", 0L), e.value("state", "").c_str(), finished, scheduled,
-                  100.0 * e.value("progress", 0.0), e.value("running", 0L), eta.c_str());
+                  integer_of(e, "id"), e.value("state", "").c_str(), finished, scheduled,
+                  100.0 * number_of(e, "progress"), integer_of(e, "running"), eta.c_str());
   else
-    std::snprintf(buf, sizeof buf, "event %ld %s: %ld games  running %ld", e.value("id", 0L),
-                  e.value("state", "").c_str(), finished, e.value("running", 0L));
+    std::snprintf(buf, sizeof buf, "event %ld %s: %ld games  running %ld", integer_of(e, "id"),
+                  e.value("state", "").c_str(), finished, integer_of(e, "running"));
   return buf;
 }
 
@@ -146,7 +155,7 @@ std::string leaders(const Json& standings) {
     if (n++ == 3) break;
     char buf[128];
     std::snprintf(buf, sizeof buf, "%s%s %+.0f", out.empty() ? "" : ", ",
-                  row.value("engine", "?").c_str(), row.value("elo", 0.0));
+                  row.value("engine", "?").c_str(), number_of(row, "elo"));
     out += buf;
     if (row.contains("error") && row["error"].is_number())
       out += "±" + std::to_string(static_cast<long>(std::lround(row["error"].get<double>())));
@@ -157,7 +166,7 @@ std::string leaders(const Json& standings) {
 void print_standings(const Json& standings) {
   if (!standings.contains("tables")) return;
   for (const auto& t : standings["tables"]) {
-    std::printf("%s (%ld games)\n", t.value("game", "").c_str(), t.value("games", 0L));
+    std::printf("%s (%ld games)\n", t.value("game", "").c_str(), integer_of(t, "games"));
     std::printf("%4s %-20s %7s %6s %6s %6s %6s %6s %7s\n", "rank", "engine", "elo", "±95%", "games",
                 "w", "d", "l", "score");
     for (const auto& r : t["rows"]) {
@@ -165,10 +174,10 @@ void print_standings(const Json& standings) {
           r.contains("error") && r["error"].is_number()
               ? std::to_string(static_cast<long>(std::lround(r["error"].get<double>())))
               : "inf";
-      std::printf("%4ld %-20s %7.1f %6s %6ld %6.1f %6.1f %6.1f %6.1f%%\n", r.value("rank", 0L),
-                  r.value("engine", "").c_str(), r.value("elo", 0.0), err.c_str(),
-                  r.value("games", 0L), r.value("w", 0.0), r.value("d", 0.0), r.value("l", 0.0),
-                  100.0 * r.value("score", 0.0));
+      std::printf("%4ld %-20s %7.1f %6s %6ld %6.1f %6.1f %6.1f %6.1f%%\n", integer_of(r, "rank"),
+                  r.value("engine", "").c_str(), number_of(r, "elo"), err.c_str(),
+                  integer_of(r, "games"), number_of(r, "w"), number_of(r, "d"), number_of(r, "l"),
+                  100.0 * number_of(r, "score"));
     }
   }
 }
@@ -282,9 +291,9 @@ int status(const Args& args) {
     if (!body) return 1;
     std::printf("%5s %-10s %-9s %12s  %s\n", "id", "kind", "state", "games", "name");
     for (const auto& e : (*body)["events"]) {
-      const std::string games =
-          std::to_string(e.value("finished", 0L)) + "/" + std::to_string(e.value("scheduled", 0L));
-      std::printf("%5ld %-10s %-9s %12s  %s\n", e.value("id", 0L), e.value("kind", "").c_str(),
+      const std::string games = std::to_string(integer_of(e, "finished")) + "/" +
+                                std::to_string(integer_of(e, "scheduled"));
+      std::printf("%5ld %-10s %-9s %12s  %s\n", integer_of(e, "id"), e.value("kind", "").c_str(),
                   e.value("state", "").c_str(), games.c_str(), e.value("name", "").c_str());
     }
     return 0;
