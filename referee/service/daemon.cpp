@@ -79,6 +79,9 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   server.set_write_timeout(5, 0);
   server.set_keep_alive_timeout(5);
   server.set_keep_alive_max_count(1000);
+  // A reply is written in pieces (headers, body): without TCP_NODELAY, Nagle's algorithm holds the
+  // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
+  server.set_tcp_nodelay(true);
   install_api(server, *core);
   int port = options.port;
   if (port == 0) {
