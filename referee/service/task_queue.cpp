@@ -26,7 +26,9 @@ void BoundedTaskQueue::enqueue(std::function<void()> fn) {
   {
     std::unique_lock lock(mutex_);
     if (!stopping_) {
-      if (idle_ == 0 && threads_.size() < max_threads_) {
+      // Every task waiting has an idle thread to take it, up to the cap: a burst of live-stream
+      // clients (each holds its thread) must not wait for the next connection to get a thread.
+      if (idle_ <= waiting_.size() && threads_.size() < max_threads_) {
         threads_.emplace_back([this] { work(); });
         ++idle_;  // counted idle until it takes its first task
       }
