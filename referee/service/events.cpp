@@ -3,9 +3,10 @@
 //
 // Decisions:
 // - A submitted file is the same document as `referee tournament` reads, plus two keys only the
-//   daemon knows: `kind` ("tournament"; "sprt" is refused until the SPRT library lands; ladders
-//   are made by registering engines) and `priority`. `database` is ignored (the daemon has its
-//   own); `concurrency` caps how many of the pool's slots the event uses at once.
+//   daemon knows: `kind` and `priority`. Kinds: "tournament"; "sprt" is refused with 422 (the
+//   daemon does not run SPRT events yet; `referee sprt` tests stored games); ladders are made by
+//   registering engines. `database` is ignored (the daemon has its own); `concurrency` caps how
+//   many of the pool's slots the event uses at once.
 // - Submitting a name that exists with the same specification returns that event (200), like
 //   running the same file again; with another specification it is refused (409), naming what
 //   differs.
@@ -175,8 +176,8 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   }
   if (kind == "sprt")
     return error_reply(422,
-                       "kind 'sprt' is not available yet: the SPRT library (referee/ratings) has "
-                       "not landed; submit a tournament (kind 'tournament') meanwhile");
+                       "kind 'sprt' is not run by the daemon yet: submit the two engines as a "
+                       "tournament (kind 'tournament') and test its games with `referee sprt`");
   if (kind == "ladder")
     return error_reply(400,
                        "ladders are not submitted: register engines (POST /api/engines) and they "
