@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "games/board_view.h"
 #include "games/expected.h"
 
 namespace referee::games {
@@ -97,6 +98,8 @@ class State {
   std::string sample_setup(std::uint64_t seed) const;
   // The round being played (1 for games of one round; pallankuli counts its rounds).
   int round() const;
+  // The board as drawing data for the dashboard (board_view.h).
+  BoardView view() const;
   bool operator==(const State& other) const;
 
  private:
