@@ -1,32 +1,39 @@
-// Engine process: spawning, line reading with absolute deadlines, writing, shutdown (process.h).
+// Engine process, the referee's side: spawning through a keeper (keeper.h), line reading with
+// absolute deadlines and per-phase budgets, writing, exit watching, shutdown (process.h).
 //
 // Decisions:
 // - The stdout buffer is one flat array of max_line_bytes + kReadChunk bytes, scanned with memchr
 //   and compacted only when it runs out of room: a buffered line costs no syscall and no clock
-//   read, and a flooding engine cannot make it grow.
+//   read, and a flooding engine cannot make it grow. stderr goes through a 4 KiB scratch array
+//   into a bounded tail and a bounded partial line; nothing read from an engine grows without cap.
 // - The deadline is checked before every read or poll, so an engine that writes without pause
 //   still sees its deadline; lines already in the buffer (one read's worth at most) are handed
-//   out after it.
-// - Exit is detected with waitid(WNOWAIT): the leader stays a zombie, so its pid (the group id)
-//   cannot be reused while we kill the rest of its group; only then is it reaped.
+//   out after it. The phase budget is checked before every line handed out.
+// - The engine's exit is seen on the keeper's status pipe, polled beside stdout and stderr: no
+//   waitpid on a process that is not ours, no pid to reuse, and no wait for stdout's end of file,
+//   which a descendant may hold open. Signals to the engine go through the keeper too, which
+//   alone knows, race-free, whether the group id still belongs to the engine.
+// - Nothing polls while the engine is idle; the keeper costs nothing per ply: a move is still one
+//   write, one poll and one read on pipes that go straight from engine to referee.
 // - SIGPIPE is ignored process-wide on the first spawn (std::call_once): a write to a dead
-//   engine is then EPIPE, a value. The child gets every signal back to its default.
+//   engine is then EPIPE, a value. The engine gets every signal back to its default.
 #include "engines/process.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
+
+#include "engines/keeper.h"
 
 extern char** environ;
 
@@ -36,8 +43,10 @@ namespace {
 
 constexpr std::size_t kReadChunk = 16384;
 constexpr int kMaxReadsPerWake = 4;  // a flood on one pipe cannot starve the deadline
-// Without a pidfd, how often shut_down looks whether the child has exited.
-constexpr auto kExitPollStep = std::chrono::milliseconds(2);
+// How long spawn waits for the keeper's report that the engine exec'd, and finish() for the
+// keeper to have killed the engine's tree. Both are normally a few milliseconds.
+constexpr auto kKeeperReportWait = std::chrono::seconds(30);
+constexpr auto kKeeperExitWait = std::chrono::seconds(5);
 
 std::string errno_text(int err) {
   return std::strerror(err);
@@ -135,23 +144,29 @@ std::string describe_status(int status) {
   return "status " + std::to_string(status);
 }
 
-// RAII for the posix_spawn attribute objects.
-struct SpawnActions {
-  posix_spawn_file_actions_t actions;
-  SpawnActions() { posix_spawn_file_actions_init(&actions); }
-  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions); }
-};
-struct SpawnAttr {
-  posix_spawnattr_t attr;
-  SpawnAttr() { posix_spawnattr_init(&attr); }
-  ~SpawnAttr() { posix_spawnattr_destroy(&attr); }
+// Pipes made close-on-exec, closed on every path out of spawn() that does not take them.
+struct PipePair {
+  int fd[2] = {-1, -1};
+  bool open() { return ::pipe2(fd, O_CLOEXEC) == 0; }
+  ~PipePair() {
+    close_fd(fd[0]);
+    close_fd(fd[1]);
+  }
+  int take(int end) {
+    int f = fd[end];
+    fd[end] = -1;
+    return f;
+  }
 };
 
 }  // namespace
 
 struct Process::Impl {
+  pid_t keeper = -1;
   pid_t pid = -1;
-  int in_fd = -1, out_fd = -1, err_fd = -1, pid_fd = -1;
+  int in_fd = -1, out_fd = -1, err_fd = -1;
+  int control_fd = -1;  // to the keeper; closing it ends the engine's tree
+  int status_fd = -1;   // from the keeper; end of file once the keeper has exited
   std::string command;
   std::size_t max_line = 0;
   std::size_t tail_cap = 0;
@@ -162,23 +177,92 @@ struct Process::Impl {
   bool discarding = false;  // inside a line already reported TooLong: drop up to its '\n'
   bool out_eof = false;
   bool poll_first = false;  // a request was just written: its answer cannot be there yet
-  std::size_t out_count = 0;
+
+  ReadBudget budget;
+  std::size_t lines_read = 0, bytes_read = 0;  // in this phase
 
   std::string err_tail;
-  std::string wbuf;           // reused by every write: no allocation once warm
-  std::optional<int> status;  // the raw wait status, once reaped
+  std::string err_line;  // an unfinished stderr line, at most kStderrLineBytes
+  StderrSink sink;
+  std::string wbuf;  // reused by every write: no allocation once warm
+
+  keeper::Message message{};  // a status message being read
+  std::size_t message_bytes = 0;
+  bool exited = false;        // the keeper reported the engine's exit (or was lost)
+  std::optional<int> status;  // its wait status; empty when the keeper was lost
+  bool reaped = false;        // the keeper has been waited for
 
   ~Impl() {
-    if (pid > 0 && !status) {
-      ::kill(-pid, SIGKILL);
-      int st = 0;
-      while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-      }
+    sink = nullptr;  // its owner may be gone already
+    if (keeper > 0 && !reaped) {
+      close_fd(in_fd);
+      finish();
     }
     close_fd(in_fd);
     close_fd(out_fd);
     close_fd(err_fd);
-    close_fd(pid_fd);
+    close_fd(control_fd);
+    close_fd(status_fd);
+  }
+
+  bool over_budget() const { return bytes_read > budget.bytes || lines_read > budget.lines; }
+
+  // ---- the keeper's reports ----
+
+  void take_message(const keeper::Message& m) {
+    if (m.kind == keeper::kExited && !exited) {
+      exited = true;
+      status = m.value;
+    }
+  }
+
+  // Reads what the status pipe holds, without waiting.
+  void read_status() {
+    while (status_fd >= 0) {
+      auto* bytes = reinterpret_cast<char*>(&message);
+      ssize_t n = ::read(status_fd, bytes + message_bytes, sizeof message - message_bytes);
+      if (n > 0) {
+        message_bytes += static_cast<std::size_t>(n);
+        if (message_bytes == sizeof message) {
+          take_message(message);
+          message_bytes = 0;
+        }
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      close_fd(status_fd);  // the keeper has exited
+      exited = true;        // without a report if it was killed: status stays empty
+    }
+  }
+
+  void tell_keeper(char command_byte) {
+    if (control_fd >= 0) (void)!::write(control_fd, &command_byte, 1);
+  }
+
+  // The engine has exited, or must go: the keeper kills its tree and exits; reap it.
+  void finish() {
+    if (reaped || keeper <= 0) return;
+    close_fd(control_fd);
+    const auto deadline = Clock::now() + kKeeperExitWait;
+    while (status_fd >= 0) {
+      read_status();
+      if (status_fd < 0) break;
+      if (Clock::now() >= deadline) {  // stuck (an engine in uninterruptible sleep): give up on it
+        ::kill(keeper, SIGKILL);
+        close_fd(status_fd);
+        break;
+      }
+      pollfd fds[2] = {{status_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+      timespec ts = to_timespec(deadline - Clock::now());
+      if (::ppoll(fds, err_fd >= 0 ? 2 : 1, &ts, nullptr) > 0 && fds[1].revents) drain_stderr();
+    }
+    exited = true;
+    int st = 0;
+    while (::waitpid(keeper, &st, 0) < 0 && errno == EINTR) {
+    }
+    reaped = true;
+    drain_stderr();
   }
 
   // ---- stdout ----
@@ -236,7 +320,7 @@ struct Process::Impl {
       ssize_t n = ::read(out_fd, buf.get() + tail, cap - tail);
       if (n > 0) {
         tail += static_cast<std::size_t>(n);
-        out_count += static_cast<std::size_t>(n);
+        bytes_read += static_cast<std::size_t>(n);
         return true;
       }
       if (n == 0) {
@@ -250,13 +334,34 @@ struct Process::Impl {
     }
   }
 
+  // The next line from the buffer, or the end of stdout; nullopt when more must be read.
+  std::optional<ReadResult> next_buffered() {
+    if (bytes_read > budget.bytes) return ReadResult{ReadStatus::Flood, {}};
+    ReadResult result{ReadStatus::Eof, {}};
+    if (take_line(result)) {
+      if (++lines_read > budget.lines) return ReadResult{ReadStatus::Flood, {}};
+      return result;
+    }
+    if (out_eof) {
+      if (tail > head && !discarding) {  // a last line without its '\n'
+        std::size_t begin = head, len = tail - head;
+        head = tail = scanned = 0;
+        ++lines_read;
+        return make_line(begin, len);
+      }
+      head = tail = scanned = 0;
+      return ReadResult{ReadStatus::Eof, {}};
+    }
+    return std::nullopt;
+  }
+
   // Reads and drops stdout (during shutdown).
   void discard_stdout() {
     char scratch[4096];
     for (int i = 0; i < kMaxReadsPerWake; ++i) {
       ssize_t n = ::read(out_fd, scratch, sizeof scratch);
       if (n > 0) {
-        out_count += static_cast<std::size_t>(n);
+        bytes_read += static_cast<std::size_t>(n);
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
@@ -267,26 +372,59 @@ struct Process::Impl {
 
   // ---- stderr ----
 
+  void emit_stderr_line() {
+    std::size_t len = err_line.size();
+    if (len > 0 && err_line[len - 1] == '\r') --len;
+    if (sink) sink(escape_controls(err_line.data(), len));
+    err_line.clear();
+  }
+
+  void take_stderr(const char* p, std::size_t n) {
+    err_tail.append(p, n);
+    if (err_tail.size() > 2 * tail_cap) err_tail.erase(0, err_tail.size() - tail_cap);
+    if (!sink) return;
+    while (n > 0) {
+      auto* nl = static_cast<const char*>(std::memchr(p, '\n', n));
+      std::size_t piece = nl ? static_cast<std::size_t>(nl - p) : n;
+      std::size_t room = kStderrLineBytes - err_line.size();
+      if (piece >= room) {  // a long line: cut it
+        err_line.append(p, room);
+        emit_stderr_line();
+        p += room;
+        n -= room;
+        continue;
+      }
+      err_line.append(p, piece);
+      if (!nl) return;
+      emit_stderr_line();
+      p += piece + 1;
+      n -= piece + 1;
+    }
+  }
+
   void drain_stderr() {
     char scratch[4096];
     for (int i = 0; i < kMaxReadsPerWake && err_fd >= 0; ++i) {
       ssize_t n = ::read(err_fd, scratch, sizeof scratch);
       if (n > 0) {
-        err_tail.append(scratch, static_cast<std::size_t>(n));
-        if (err_tail.size() > 2 * tail_cap) err_tail.erase(0, err_tail.size() - tail_cap);
+        bytes_read += static_cast<std::size_t>(n);
+        take_stderr(scratch, static_cast<std::size_t>(n));
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
-      if (n == 0 || errno != EAGAIN) close_fd(err_fd);
+      if (n == 0 || errno != EAGAIN) {
+        close_fd(err_fd);
+        if (!err_line.empty()) emit_stderr_line();
+      }
       return;
     }
   }
 
-  // Waits for stdout/stderr activity (and the pidfd when `with_pid`) until `deadline`, then
-  // serves stderr. Returns whether stdout (or the pidfd) is ready.
-  bool wait_io(Clock::time_point deadline, bool with_pid) {
+  // Waits for stdout, stderr or the keeper until `deadline`; serves stderr and the keeper's
+  // reports. Returns whether stdout is ready.
+  bool wait_io(Clock::time_point deadline, Clock::time_point now = Clock::now()) {
     pollfd fds[3];
-    int n = 0, out_i = -1, err_i = -1, pid_i = -1;
+    int n = 0, out_i = -1, err_i = -1, status_i = -1;
     if (!out_eof && out_fd >= 0) {
       out_i = n;
       fds[n++] = {out_fd, POLLIN, 0};
@@ -295,17 +433,16 @@ struct Process::Impl {
       err_i = n;
       fds[n++] = {err_fd, POLLIN, 0};
     }
-    if (with_pid && pid_fd >= 0) {
-      pid_i = n;
-      fds[n++] = {pid_fd, POLLIN, 0};
+    if (status_fd >= 0) {
+      status_i = n;
+      fds[n++] = {status_fd, POLLIN, 0};
     }
-    timespec ts = to_timespec(deadline - Clock::now());
+    timespec ts = to_timespec(deadline - now);
     int r = ::ppoll(fds, static_cast<nfds_t>(n), &ts, nullptr);
     if (r <= 0) return false;  // timeout or EINTR: the caller re-checks its deadline
     if (err_i >= 0 && fds[err_i].revents) drain_stderr();
-    bool ready = out_i >= 0 && fds[out_i].revents;
-    if (pid_i >= 0 && fds[pid_i].revents) ready = true;
-    return ready;
+    if (status_i >= 0 && fds[status_i].revents) read_status();
+    return out_i >= 0 && fds[out_i].revents;
   }
 
   // ---- stdin ----
@@ -338,39 +475,14 @@ struct Process::Impl {
 
   // ---- exit ----
 
-  // Has the leader exited? Leaves it a zombie (WNOWAIT).
-  bool exited() {
-    if (status) return true;
-    siginfo_t info{};
-    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) < 0) {
-      if (errno != EINTR) return true;  // ECHILD: nothing left to wait for
-    }
-    return info.si_pid != 0;
-  }
-
-  // The leader has exited or been killed: kill its leftover group, reap it, keep a last stderr.
-  void finish() {
-    if (status) return;
-    ::kill(-pid, SIGKILL);
-    int st = 0;
-    pid_t r;
-    while ((r = ::waitpid(pid, &st, 0)) < 0 && errno == EINTR) {
-    }
-    status = r == pid ? st : 0;
-    drain_stderr();
-    close_fd(pid_fd);
-  }
-
-  // Waits until the leader exits or `deadline`; stdout is discarded, stderr kept.
+  // Waits until the engine exits or `deadline`, or its output spends the budget; stdout is
+  // discarded, stderr kept.
   bool wait_exit(Clock::time_point deadline) {
-    // glibc 2.36's <sys/pidfd.h> lacks extern "C", so the system call is made directly.
-    if (pid_fd < 0) pid_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // -1: we poll
     for (;;) {
-      if (exited()) return true;
-      auto now = Clock::now();
-      if (now >= deadline) return false;
-      auto until = pid_fd >= 0 ? deadline : std::min(deadline, now + kExitPollStep);
-      if (wait_io(until, true) && !out_eof) discard_stdout();
+      read_status();
+      if (exited) return true;
+      if (over_budget() || Clock::now() >= deadline) return false;
+      if (wait_io(deadline) && !out_eof) discard_stdout();
     }
   }
 };
@@ -398,69 +510,13 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   auto path = resolve_command(spec.command, spec.working_dir);
   if (!path) return fail(path.error());
 
-  auto impl = std::make_unique<Impl>();
-  impl->command = spec.command;
-  impl->max_line = spec.max_line_bytes;
-  impl->tail_cap = spec.stderr_tail_bytes;
-  impl->cap = spec.max_line_bytes + 1 + kReadChunk;
-  impl->buf = std::make_unique<char[]>(impl->cap);
-
-  // Pipes: [0] read end, [1] write end. All close-on-exec; the child's ends are dup2'd onto
-  // 0/1/2 (which clears the flag on the copies) and the parent closes its copies at once.
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) return fail("pipe: " + errno_text(errno));
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    int e = errno;
-    ::close(in[0]), ::close(in[1]);
-    return fail("pipe: " + errno_text(e));
-  }
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    int e = errno;
-    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
-    return fail("pipe: " + errno_text(e));
-  }
-  impl->in_fd = in[1];
-  impl->out_fd = out[0];
-  impl->err_fd = err[0];
-  int child_in = in[0], child_out = out[1], child_err = err[1];
-  auto close_child_ends = [&] {
-    close_fd(child_in);
-    close_fd(child_out);
-    close_fd(child_err);
-  };
-  if (!set_nonblocking(impl->in_fd) || !set_nonblocking(impl->out_fd) ||
-      !set_nonblocking(impl->err_fd)) {
-    int e = errno;
-    close_child_ends();
-    return fail("fcntl: " + errno_text(e));
-  }
-
-  SpawnActions fa;
-  if (!spec.working_dir.empty())
-    posix_spawn_file_actions_addchdir_np(&fa.actions, spec.working_dir.c_str());
-  posix_spawn_file_actions_adddup2(&fa.actions, child_in, 0);
-  posix_spawn_file_actions_adddup2(&fa.actions, child_out, 1);
-  posix_spawn_file_actions_adddup2(&fa.actions, child_err, 2);
-  posix_spawn_file_actions_addclosefrom_np(&fa.actions, 3);  // fds other threads opened
-
-  SpawnAttr sa;
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&sa.attr, &all);  // SIGPIPE and friends back to default
-  posix_spawnattr_setsigmask(&sa.attr, &none);
-  posix_spawnattr_setpgroup(&sa.attr, 0);  // its own group: kill(-pid) reaches grandchildren
-  posix_spawnattr_setflags(
-      &sa.attr,
-      static_cast<short>(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK));
-
+  // Everything the keeper and the engine need, built before the fork.
   std::vector<std::string> argv_store;
   argv_store.push_back(spec.command);
   argv_store.insert(argv_store.end(), spec.args.begin(), spec.args.end());
   std::vector<char*> argv;
   for (auto& a : argv_store) argv.push_back(a.data());
   argv.push_back(nullptr);
-
   std::vector<std::string> env_store;
   for (char** e = environ; e && *e; ++e) {
     std::string_view entry(*e);
@@ -472,26 +528,93 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);
 
-  // glibc's posix_spawn returns after the exec (CLONE_VFORK), reporting chdir/exec errors.
-  pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, path->c_str(), &fa.actions, &sa.attr, argv.data(), envp.data());
-  close_child_ends();
-  if (rc != 0) return fail(errno_text(rc));
-  impl->pid = pid;
-
-  const std::pair<__rlimit_resource, long> limits[] = {
-      {RLIMIT_AS, spec.limits.memory_mb * 1024 * 1024},
-      {RLIMIT_CPU, spec.limits.cpu_seconds},
-      {RLIMIT_NPROC, spec.limits.processes}};
+  keeper::Plan plan;
+  plan.path = path->c_str();
+  plan.argv = argv.data();
+  plan.envp = envp.data();
+  plan.working_dir = spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
+  const std::pair<int, long> limits[] = {{RLIMIT_AS, spec.limits.memory_mb * 1024 * 1024},
+                                         {RLIMIT_CPU, spec.limits.cpu_seconds},
+                                         {RLIMIT_NPROC, spec.limits.processes}};
   for (auto [resource, value] : limits) {
     if (value <= 0) continue;
-    rlimit lim{};
-    lim.rlim_cur = static_cast<rlim_t>(value);
+    auto& l = plan.limits[plan.limit_count++];
+    l.resource = resource;
+    l.soft = static_cast<unsigned long>(value);
     // CPU: SIGXCPU at the soft limit, SIGKILL one second later.
-    lim.rlim_max = static_cast<rlim_t>(resource == RLIMIT_CPU ? value + 1 : value);
-    if (::prlimit(pid, resource, &lim, nullptr) != 0)
-      return fail("prlimit: " + errno_text(errno));  // ~Impl kills and reaps the child
+    l.hard = static_cast<unsigned long>(resource == RLIMIT_CPU ? value + 1 : value);
   }
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY)
+    plan.max_fd = static_cast<int>(std::min<rlim_t>(files.rlim_cur, 1 << 20));
+
+  // Pipes: [0] read end, [1] write end; close-on-exec everywhere, the keeper moves the engine's
+  // ends onto 0/1/2.
+  PipePair in, out, err, control, status;
+  for (PipePair* p : {&in, &out, &err, &control, &status})
+    if (!p->open()) return fail("pipe: " + errno_text(errno));
+  plan.stdin_fd = in.fd[0];
+  plan.stdout_fd = out.fd[1];
+  plan.stderr_fd = err.fd[1];
+  plan.control_fd = control.fd[0];
+  plan.status_fd = status.fd[1];
+
+  auto impl = std::make_unique<Impl>();
+  impl->command = spec.command;
+  impl->max_line = spec.max_line_bytes;
+  impl->tail_cap = spec.stderr_tail_bytes;
+  impl->budget = spec.budget;
+  impl->cap = spec.max_line_bytes + 1 + kReadChunk;
+  impl->buf = std::make_unique<char[]>(impl->cap);
+
+  const pid_t keeper_pid = ::fork();
+  if (keeper_pid == 0) keeper::run(plan);
+  if (keeper_pid < 0) return fail("fork: " + errno_text(errno));
+  // The keeper's ends are the keeper's alone now: without this, no end of file would come.
+  for (int* fd : {&in.fd[0], &out.fd[1], &err.fd[1], &control.fd[0], &status.fd[1]}) close_fd(*fd);
+  impl->keeper = keeper_pid;
+  impl->in_fd = in.take(1);
+  impl->out_fd = out.take(0);
+  impl->err_fd = err.take(0);
+  impl->control_fd = control.take(1);
+  impl->status_fd = status.take(0);
+  for (int fd : {impl->in_fd, impl->out_fd, impl->err_fd, impl->status_fd})
+    if (!set_nonblocking(fd)) return fail("fcntl: " + errno_text(errno));  // ~Impl cleans up
+
+  // The keeper's first report: the engine exec'd, or why not.
+  keeper::Message first{};
+  std::size_t got = 0;
+  const auto deadline = Clock::now() + kKeeperReportWait;
+  while (got < sizeof first) {
+    ssize_t n = ::read(impl->status_fd, reinterpret_cast<char*>(&first) + got, sizeof first - got);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno != EAGAIN) break;
+    if (Clock::now() >= deadline) return fail("the engine did not exec within 30 s");
+    pollfd fd{impl->status_fd, POLLIN, 0};
+    timespec ts = to_timespec(deadline - Clock::now());
+    ::ppoll(&fd, 1, &ts, nullptr);
+  }
+  if (got < sizeof first) return fail("its keeper process died");
+  if (first.kind == keeper::kFailed) {
+    const std::string why = errno_text(first.value);
+    switch (first.stage) {
+      case keeper::kChdir:
+        return fail("working directory '" + spec.working_dir + "': " + why);
+      case keeper::kLimits:
+        return fail("setrlimit: " + why);
+      case keeper::kFork:
+        return fail("fork: " + why);
+      case keeper::kExec:
+        return fail(why);
+      default:
+        return fail("setup: " + why);
+    }
+  }
+  impl->pid = static_cast<pid_t>(first.value);
   return Process(std::move(impl));
 }
 
@@ -516,36 +639,55 @@ Status Process::write_lines(const std::vector<std::string>& lines, Clock::time_p
 
 ReadResult Process::read_line(Clock::time_point deadline) {
   Impl& p = *impl_;
-  ReadResult result{ReadStatus::Eof, {}};
   for (;;) {
-    if (p.take_line(result)) return result;
-    if (p.out_eof) {
-      if (p.tail > p.head && !p.discarding) {  // a last line without its '\n'
-        std::size_t begin = p.head;
-        std::size_t len = p.tail - p.head;
-        p.head = p.tail = p.scanned = 0;
-        return p.make_line(begin, len);
-      }
-      p.head = p.tail = p.scanned = 0;
-      return {ReadStatus::Eof, {}};
+    if (auto r = p.next_buffered()) return *r;
+    // The engine has exited: what it wrote is in the pipe already; do not wait for an end of file
+    // that a descendant holding stdout may delay.
+    if (p.exited) {
+      if (!p.fill()) p.out_eof = true;  // a last line without its '\n' comes next, then Eof
+      continue;
     }
-    if (Clock::now() >= deadline) return {ReadStatus::Timeout, {}};
+    const auto now = Clock::now();
+    if (now >= deadline) return {ReadStatus::Timeout, {}};
     // Right after a request the answer is not there yet: wait first, saving a read() that would
     // fail with EAGAIN. Otherwise read first: a talkative engine's bytes are usually there.
     if (p.poll_first) {
       p.poll_first = false;
-      p.wait_io(deadline, false);
+      p.wait_io(deadline, now);
     }
     if (p.fill()) continue;
-    p.wait_io(deadline, false);
+    p.wait_io(deadline);
   }
 }
 
-std::size_t Process::output_count() const {
-  return impl_->out_count;
+ReadResult Process::poll_line() {
+  Impl& p = *impl_;
+  for (;;) {
+    if (auto r = p.next_buffered()) return *r;
+    if (p.fill()) continue;
+    if (!p.exited) return {ReadStatus::Timeout, {}};
+    p.out_eof = true;
+  }
 }
-void Process::reset_output_count() {
-  impl_->out_count = 0;
+
+void Process::set_budget(ReadBudget budget) {
+  impl_->budget = budget;
+  impl_->lines_read = 0;
+  impl_->bytes_read = 0;
+}
+
+std::size_t Process::output_count() const {
+  return impl_->bytes_read;
+}
+
+void Process::on_stderr(StderrSink sink) {
+  impl_->sink = std::move(sink);
+}
+
+void Process::flush_stderr() {
+  Impl& p = *impl_;
+  p.drain_stderr();
+  if (!p.err_line.empty()) p.emit_stderr_line();
 }
 
 std::string Process::stderr_tail() {
@@ -557,14 +699,16 @@ std::string Process::stderr_tail() {
 
 bool Process::running() {
   Impl& p = *impl_;
-  if (p.status) return false;
-  if (!p.exited()) return true;
+  if (!p.exited) p.read_status();
+  if (!p.exited) return true;
   p.finish();
   return false;
 }
 
 std::string Process::exit_description() const {
-  return impl_->status ? describe_status(*impl_->status) : std::string();
+  const Impl& p = *impl_;
+  if (!p.exited) return "";
+  return p.status ? describe_status(*p.status) : "unknown (its keeper process was killed)";
 }
 
 std::optional<int> Process::exit_code() const {
@@ -581,11 +725,11 @@ std::optional<int> Process::exit_signal() const {
 
 void Process::shut_down(std::chrono::milliseconds grace, std::chrono::milliseconds term_grace) {
   Impl& p = *impl_;
-  if (p.status) return;
+  if (p.reaped) return;
   close_fd(p.in_fd);  // end of input: a well-behaved engine exits on it as on `quit`
   if (!p.wait_exit(Clock::now() + grace)) {
-    ::kill(-p.pid, SIGTERM);
-    if (!p.wait_exit(Clock::now() + term_grace)) ::kill(-p.pid, SIGKILL);
+    p.tell_keeper(keeper::kTerm);
+    if (!p.wait_exit(Clock::now() + term_grace)) p.tell_keeper(keeper::kKill);
   }
   p.finish();
 }

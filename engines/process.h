@@ -1,14 +1,25 @@
-// An engine process: the only place in referee that knows POSIX (design.md §4). posix_spawn into
-// its own process group, close-on-exec non-blocking pipes, poll with absolute deadlines, capped
-// line length, SIGPIPE ignored, quit → grace → SIGTERM → SIGKILL to the whole group, exit status
-// kept. Engines are untrusted: nothing an engine does may block or crash the referee.
+// An engine process: the only place in referee that knows POSIX (design.md §4). Engines are
+// untrusted: nothing an engine does may block, grow or crash the referee, and no process of an
+// engine may outlive it.
+//
+// Each engine runs under a keeper: a small process the referee forks (no exec) that forks and
+// execs the engine in its own process group, with stdin/stdout/stderr on pipes straight to the
+// referee (no copy per ply). The keeper is a child subreaper: descendants that escape the group
+// (setsid, double fork) are re-parented to it. It reports the engine's exit at once on a status
+// pipe the referee polls beside stdout and stderr, then kills and reaps the whole tree; it does
+// the same when its control pipe from the referee reaches end of file, which happens when the
+// referee asks or dies, even by SIGKILL. The engine also gets PR_SET_PDEATHSIG against the keeper.
+//
+// Every read is bounded: a stdout line by max_line_bytes, a phase (handshake, one move, a wait for
+// readyok, ...) by a ReadBudget of lines and bytes that the caller sets when the phase begins, and
+// what is kept of stderr by fixed-size buffers.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,15 +33,20 @@ namespace referee::engines {
 
 using Clock = std::chrono::steady_clock;
 
-// Optional resource limits for the engine; 0 = none. posix_spawn cannot call setrlimit in the
-// child, so they are applied with prlimit(pid, ...) right after the spawn returns (Linux). glibc's
-// posix_spawn returns only once the child has exec'd, so the window without limits is the
-// engine's dynamic loading: CPU time counts from the start anyway, and every later allocation is
-// checked. RLIMIT_NPROC counts every process of the user and is not enforced for root.
+// Optional resource limits for the engine; 0 = none. Set in the engine's process right before
+// exec, so they hold from its first instruction. RLIMIT_NPROC counts every process of the user
+// and is not enforced for root.
 struct ResourceLimits {
   long memory_mb = 0;    // RLIMIT_AS
   long cpu_seconds = 0;  // RLIMIT_CPU
   long processes = 0;    // RLIMIT_NPROC
+};
+
+// How much an engine may write in one phase of the protocol: stdout lines, and stdout and stderr
+// bytes together. Past it, reads return Flood until the next set_budget().
+struct ReadBudget {
+  std::size_t lines = 100000;
+  std::size_t bytes = 8u << 20;
 };
 
 struct SpawnSpec {
@@ -40,15 +56,17 @@ struct SpawnSpec {
   std::map<std::string, std::string> env;  // added to the referee's environment
   ResourceLimits limits;
   std::size_t max_line_bytes = 65536;    // longer stdout lines are an error (TooLong)
-  std::size_t stderr_tail_bytes = 4096;  // how much of stderr to keep
+  std::size_t stderr_tail_bytes = 4096;  // how much of stderr to keep for stderr_tail()
+  ReadBudget budget;                     // until the first set_budget()
 };
 
 enum class ReadStatus {
   Line,     // `line` holds one complete stdout line, '\n' and a trailing '\r' removed
-  Timeout,  // the deadline passed first
-  Eof,      // stdout closed (the engine exited or closed it)
+  Timeout,  // the deadline passed first (poll_line: nothing is there now)
+  Eof,      // stdout closed, or the engine exited and what it wrote has been read
   TooLong,  // a line exceeded max_line_bytes (the bytes are discarded)
   BadByte,  // a line held a NUL or another control byte (other than tab)
+  Flood,    // the phase's ReadBudget is spent
 };
 
 struct ReadResult {
@@ -56,17 +74,22 @@ struct ReadResult {
   std::string line;
 };
 
+// Receives each stderr line as it is read: at most kStderrLineBytes (longer lines come in
+// pieces), without its '\n', control bytes escaped as \xNN.
+using StderrSink = std::function<void(std::string_view line)>;
+inline constexpr std::size_t kStderrLineBytes = 4096;
+
 class Process {
  public:
-  // Starts the engine. Errors (missing binary, not executable, bad working dir) name the culprit:
-  // "cannot start engine 'foo': No such file or directory".
+  // Starts the engine; returns once it has exec'd. Errors (missing binary, not executable, bad
+  // working dir) name the culprit: "cannot start engine 'foo': No such file or directory".
   static Expected<Process> spawn(const SpawnSpec& spec);
 
   Process(Process&&) noexcept;
   Process& operator=(Process&&) noexcept;
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
-  ~Process();  // kills the group (SIGKILL) and reaps if still running
+  ~Process();  // kills the engine's whole tree (through its keeper) and reaps the keeper
 
   // Writes the lines, each followed by '\n', in as few write() calls as possible. A closed pipe
   // (EPIPE) or a write that cannot complete by `deadline` is an error.
@@ -74,38 +97,46 @@ class Process {
   Status write_line(std::string_view line, Clock::time_point deadline);
 
   // Returns the next stdout line, waiting at most until the absolute `deadline`. stderr is drained
-  // meanwhile into the tail buffer. Lines already buffered are returned without a syscall.
-  ReadResult read_line(Clock::time_point deadline);
-
+  // meanwhile, and the engine's exit is watched: once it has exited, what it wrote is returned,
+  // then Eof, even while a descendant still holds its stdout open.
   // Already-buffered complete lines are returned even once the deadline has passed (at most one
   // read's worth, so a flood cannot extend the wait); no new bytes are read after the deadline.
   // A BadByte line comes back with its control bytes escaped as \xNN, for the log. A last line
   // without its '\n' is returned at end of file, before Eof.
+  ReadResult read_line(Clock::time_point deadline);
+  // The next stdout line if one is there now (buffered or in the pipe); never waits: Timeout when
+  // there is none. For what an engine wrote between two requests.
+  ReadResult poll_line();
 
-  // Bytes of stdout read since the last call to reset_output_count() (for per-move output caps).
+  // Starts a phase: from now on at most `budget` is read before reads return Flood.
+  void set_budget(ReadBudget budget);
+  // Bytes (stdout and stderr) read since the phase began.
   std::size_t output_count() const;
-  void reset_output_count();
 
+  // Where stderr lines go as they are read (none by default: only the tail is kept).
+  void on_stderr(StderrSink sink);
+  // Reads what stderr holds now and hands a last unfinished line to the sink.
+  void flush_stderr();
   // The last stderr_tail_bytes of stderr (drained during reads and at shutdown).
   std::string stderr_tail();
 
-  // True while the child has not exited (checks with waitid WNOHANG). Once it has exited, the rest
-  // of its process group is killed and the child reaped, so the exit status becomes available.
+  // True while the engine has not exited (one non-blocking read of the status pipe). Once it has,
+  // the rest of its tree is killed and its keeper reaped, so the exit status is available.
   bool running();
-  // "exit 0", "exit 3", "signal 9 (Killed)"; empty while running.
+  // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen.
   std::string exit_description() const;
-  // The exit code when the child exited normally, the signal when a signal ended it.
+  // The exit code when the engine exited normally, the signal when a signal ended it.
   std::optional<int> exit_code() const;
   std::optional<int> exit_signal() const;
 
-  // Closes the engine's stdin (end of input also means quit), waits up to `grace` for the child
-  // to exit by itself (after the caller sent `quit`), then SIGTERM to the group, up to
-  // `term_grace` more, then SIGKILL; once the leader has exited, whatever is left of its group
-  // gets SIGKILL, then the leader is reaped. stdout written meanwhile is discarded, stderr kept
-  // in the tail. Idempotent.
+  // Closes the engine's stdin (end of input also means quit), waits up to `grace` for it to exit
+  // by itself (after the caller sent `quit`), then SIGTERM to its group, up to `term_grace` more,
+  // then SIGKILL; then whatever is left of its tree is killed, escaped descendants included, and
+  // the keeper reaped. stdout written meanwhile is discarded, stderr kept; output beyond the
+  // phase's budget ends the graces at once. Idempotent.
   void shut_down(std::chrono::milliseconds grace, std::chrono::milliseconds term_grace);
 
-  pid_t pid() const;
+  pid_t pid() const;  // the engine's (not its keeper's)
 
  private:
   struct Impl;

@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """A protocol-1 engine in plain Python 3 (standard library only) for awale, awale-v1 and kalaha.
 
-It implements the rules itself (referee/games/awale.h, referee/games/kalaha.h, rules.md §2) to
-show that an engine needs nothing from this project but protocol/PROTOCOL.md and the notation
-files. It plays greedily: the move that gains the most seeds for itself right now (captures for
+It implements the rules itself (protocol/rules/awale.md, awale-v1.md and kalaha.md) to show that
+an engine needs nothing from this project but protocol/PROTOCOL.md and the rules pages. It plays greedily: the move that gains the most seeds for itself right now (captures for
 awale, its store for kalaha), ties broken at random; with probability Randomness/100 it plays a
 uniformly random legal move instead.
 

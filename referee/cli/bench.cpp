@@ -3,12 +3,14 @@
 //     temporary database: the referee's own CPU per ply (user+sys of this process; engines are
 //     children and excluded), games per second, engine round trips per ply, peak RSS.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
+//  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
+#include "cli/bench_floods.h"
 #include "cli/cli.h"
 #include "engines/system.h"
 #include "event/tournament.h"
@@ -103,7 +105,8 @@ int bench(const Args& args) {
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
-  bool skip_tournament = false, no_logs = false;
+  bool skip_tournament = false, no_logs = false, floods = false;
+  std::string mock;
   po::options_description desc("referee bench [options]");
   desc.add_options()("help,h", "show this help")("games,n", po::value(&games),
                                                  "games in the tournament")(
@@ -115,13 +118,21 @@ int bench(const Args& args) {
       "perft-seconds", po::value(&min_seconds), "deepen perft until one depth takes this long")(
       "no-tournament", po::bool_switch(&skip_tournament), "perft figures only")(
       "no-logs", po::bool_switch(&no_logs),
-      "do not store the lines exchanged (to measure their cost)");
+      "do not store the lines exchanged (to measure their cost)")(
+      "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
+      "mock", po::value(&mock), "the test engine for --floods (default: the build's)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << desc;
     return 0;
+  }
+  if (floods) {
+    if (mock.empty())
+      mock =
+          (fs::path(engines::executable_dir()).parent_path() / "support" / "mock_engine").string();
+    return bench_floods(mock, concurrency);
   }
   if (engine.empty())
     engine =

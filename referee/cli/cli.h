@@ -1,6 +1,6 @@
 // The `referee` command's subcommands. Each takes its own arguments (after the subcommand name),
 // parses them with Boost.Program_options, prints to stdout, reports errors as one line on stderr
-// and returns the exit status (0 ok, 1 failure, 2 bad usage).
+// and returns the exit status (0 ok, 1 failure, 2 bad usage; `moves` returns 3 on a finished game).
 #pragma once
 
 #include <string>

@@ -1,5 +1,7 @@
 // Subcommands that expose the rules library: games, rules, moves, perft, show (as text, or as JSON
 // with the board view the dashboard draws: games/board_view_json.h).
+// `moves` is for scripts and bot authors (PROTOCOL.md §11): one "key: value" line per fact, the
+// result in the words of `gameover`, and a status of its own (3) when the game is over.
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <iostream>
@@ -8,12 +10,23 @@
 #include "cli/cli.h"
 #include "games/board_view_json.h"
 #include "games/registry.h"
+#include "protocol/messages.h"
 
 namespace referee::cli {
 
 namespace po = boost::program_options;
 
 namespace {
+
+// `referee moves` prints "key: value" lines, the same keys as the worked examples of the rules
+// pages (protocol/rules/README.md), and exits with this status when the game is over.
+constexpr int kGameOverStatus = 3;
+constexpr const char* kMovesUsage =
+    "referee moves GAME [--position P] [--moves M...]\n"
+    "Prints 'position: P' (after the moves), then while the game goes on 'player: K',\n"
+    "'setup: FORM' (a setup move is expected), 'forced: M' (the referee plays M itself) and\n"
+    "'legal: M1 M2 ...' (status 0); once it is over 'legal:' (empty), 'result: OUTCOME REASON'\n"
+    "(as gameover says it) and 'scores: S1 S2 ...' (status 3)";
 
 struct PositionArgs {
   std::string game;
@@ -118,20 +131,25 @@ int rules(const Args& args) {
 }
 
 int moves(const Args& args) {
-  auto a = parse_position_args(args, "referee moves GAME [--position P] [--moves M...]", false);
+  auto a = parse_position_args(args, kMovesUsage, false);
   if (a.help) return 0;
   auto state = load_state(a, "moves");
   if (!state) return 1;
+  std::cout << "position: " << state->to_string() << "\n";
   if (state->is_terminal()) {
-    std::cout << "(game over: " << state->outcome().reason << ")\n";
-    return 0;
+    const auto o = state->outcome();
+    std::cout << "legal:\nresult: " << protocol::outcome_word(o.ranks) << " " << o.reason
+              << "\nscores:";
+    for (double s : o.scores) std::cout << " " << s;
+    std::cout << "\n";
+    return kGameOverStatus;
   }
-  if (!state->setup_form().empty()) {
-    std::cout << "setup: " << state->setup_form() << "\n";
-    return 0;
-  }
-  auto list = state->legal_moves();
-  for (std::size_t i = 0; i < list.size(); ++i) std::cout << (i ? " " : "") << list[i];
+  std::cout << "player: " << state->current_player() << "\n";
+  if (!state->setup_form().empty()) std::cout << "setup: " << state->setup_form() << "\n";
+  const auto list = state->legal_moves();
+  if (state->is_forced()) std::cout << "forced: " << list.front() << "\n";
+  std::cout << "legal:";
+  for (const auto& m : list) std::cout << " " << m;
   std::cout << "\n";
   return 0;
 }

@@ -17,7 +17,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"games", referee::cli::games, "list the games and their parameters"},
     {"rules", referee::cli::rules, "GAME: the canonical game string and its parameters"},
-    {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: legal moves"},
+    {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: position and legal moves"},
     {"perft", referee::cli::perft, "GAME DEPTH [--position P] [--moves M...]: move-path counts"},
     {"show", referee::cli::show, "GAME [--position P] [--moves M...] [--json]: draw a position"},
     {"tournament", referee::cli::tournament, "FILE: run or resume a tournament file"},

@@ -31,39 +31,77 @@ std::string fault_name(Fault fault) {
   return "unknown";
 }
 
+namespace {
+
+// Is the line a bestmove (well-formed or not)? Leading blanks are ignored, as by the parser.
+bool is_bestmove(const std::string& line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  if (i == std::string::npos || line.compare(i, 8, "bestmove") != 0) return false;
+  return i + 8 == line.size() || line[i + 8] == ' ' || line[i + 8] == '\t';
+}
+
+std::string quoted(const std::string& line) {
+  return "'" + line.substr(0, 200) + "'";
+}
+
+}  // namespace
+
 EngineSession::EngineSession(engines::Process process, SessionSettings settings)
-    : process_(std::make_unique<engines::Process>(std::move(process))),
-      settings_(std::move(settings)) {}
+    : log_(std::make_unique<Transcript>(settings.log_caps, settings.keep_log)),
+      process_(std::make_unique<engines::Process>(std::move(process))),
+      settings_(std::move(settings)) {
+  if (settings_.keep_log)
+    process_->on_stderr([log = log_.get()](std::string_view line) { log->add('!', line); });
+  process_->set_budget(phase_budget());
+}
 EngineSession::EngineSession(EngineSession&&) noexcept = default;
 EngineSession& EngineSession::operator=(EngineSession&&) noexcept = default;
 EngineSession::~EngineSession() = default;
 
 void EngineSession::log(char direction, const std::string& text) {
-  if (!settings_.keep_log) return;
-  auto at = std::chrono::duration_cast<Millis>(Clock::now() - log_since_).count();
-  log_.push_back({seat_, direction, text, static_cast<long>(at)});
+  log_->add(direction, text);
+}
+
+void EngineSession::log(char direction, const std::string& text, Clock::time_point at) {
+  log_->add(direction, text, at);
 }
 
 void EngineSession::start_log(Clock::time_point since, int seat) {
-  log_since_ = since;
-  seat_ = seat;
-  for (auto& line : log_) line.seat = seat;  // lines from the handshake go with this game
+  log_->start(since, seat);  // lines from the handshake go with this game
 }
 
 std::vector<storage::LogLine> EngineSession::take_log() {
-  if (process_) {
-    // The stderr tail is drained during reads; record it with the log once per game.
-    std::string tail = process_->stderr_tail();
-    if (!tail.empty() && settings_.keep_log) log('!', tail);
-  }
-  std::vector<storage::LogLine> out;
-  out.swap(log_);
-  return out;
+  if (process_) process_->flush_stderr();
+  return log_->take();
+}
+
+engines::ReadBudget EngineSession::phase_budget() const {
+  return {settings_.max_lines_per_phase, settings_.max_bytes_per_phase};
+}
+
+std::string EngineSession::flood_detail(const std::string& when, std::size_t lines,
+                                        std::size_t bytes) const {
+  return "output flood " + when + ": more than " + std::to_string(lines) + " lines or " +
+         std::to_string(bytes) + " bytes";
 }
 
 Status EngineSession::write(const std::vector<std::string>& lines, Millis timeout) {
-  for (const auto& l : lines) log('>', l);
-  return process_->write_lines(lines, Clock::now() + timeout);
+  const auto now = Clock::now();
+  return write(lines, now, now + timeout);
+}
+
+Status EngineSession::write(const std::vector<std::string>& lines, Clock::time_point now,
+                            Clock::time_point deadline) {
+  for (const auto& l : lines) log('>', l, now);
+  return process_->write_lines(lines, deadline);
+}
+
+// A write failed: the engine exited, closed its input or does not read it. Its end is waited for
+// (briefly) so that the detail can say how it ended.
+Fault EngineSession::write_failure(const Status& status, std::string& detail) {
+  process_->shut_down(Millis(200), Millis(200));
+  detail = status.error() + " (" + process_->exit_description() + ")";
+  return Fault::Crash;
 }
 
 Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
@@ -87,6 +125,10 @@ Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
     case ReadStatus::BadByte:
       detail = "line with a NUL or control byte";
       return Fault::Protocol;
+    case ReadStatus::Flood:
+      detail = flood_detail("in this phase", settings_.max_lines_per_phase,
+                            settings_.max_bytes_per_phase);
+      return Fault::Protocol;
     case ReadStatus::Timeout:
     case ReadStatus::Line:
       break;
@@ -105,12 +147,18 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
     return Error{"engine '" + spec.command + "' failed to start: " + why};
   };
   ++session.round_trips_;
-  if (!session.write({"ugi"}, settings.start_timeout))
-    return fail("cannot write to it (" + session.process_->exit_description() + ")");
+  if (auto st = session.write({"ugi"}, settings.start_timeout); !st) {
+    std::string detail;
+    session.write_failure(st, detail);
+    return fail(detail);
+  }
   while (true) {
     auto r = session.process_->read_line(deadline);
     if (r.status == ReadStatus::Timeout)
       return fail("no ugiok within " + std::to_string(settings.start_timeout.count()) + " ms");
+    if (r.status == ReadStatus::Flood)
+      return fail(session.flood_detail("before ugiok", settings.max_lines_per_phase,
+                                       settings.max_bytes_per_phase));
     std::string detail;
     if (r.status != ReadStatus::Line) {
       session.read_failure(r.status, detail);
@@ -118,7 +166,7 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
     }
     session.log('<', r.line);
     auto msg = protocol::parse_engine_line(r.line);
-    if (!msg) continue;  // junk before ugiok is tolerated (banners)
+    if (!msg) continue;  // junk before ugiok is tolerated (banners), up to the phase's budget
     if (auto* id = std::get_if<protocol::IdLine>(&*msg)) {
       if (id->key == "name") session.identity_.name = id->value;
       if (id->key == "author") session.identity_.author = id->value;
@@ -139,8 +187,13 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
     session.settings_.protocol0 = true;
   for (const auto& [name, value] : settings.options)
     lines.push_back(protocol::format(protocol::RefereeMessage{protocol::SetOption{name, value}}));
-  if (!lines.empty() && !session.write(lines, settings.ready_timeout))
-    return fail("cannot write to it");
+  if (!lines.empty()) {
+    if (auto st = session.write(lines, settings.ready_timeout); !st) {
+      std::string detail;
+      session.write_failure(st, detail);
+      return fail(detail);
+    }
+  }
   return session;
 }
 
@@ -153,18 +206,33 @@ bool EngineSession::declares(const std::string& game_name) const {
 Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
   const std::string token = std::to_string(ready_token_);
   const auto deadline = Clock::now() + timeout;
+  process_->set_budget(phase_budget());
   while (true) {
     auto r = process_->read_line(deadline);
     if (r.status == ReadStatus::Timeout) {
       detail = "no readyok within " + std::to_string(timeout.count()) + " ms";
       return Fault::Stall;
     }
+    if (r.status == ReadStatus::Flood) {
+      detail = flood_detail("while waiting for readyok", settings_.max_lines_per_phase,
+                            settings_.max_bytes_per_phase);
+      return Fault::Protocol;
+    }
     if (r.status != ReadStatus::Line) return read_failure(r.status, detail);
     log('<', r.line);
+    if (is_bestmove(r.line)) {
+      detail = stray_bestmove(r.line);
+      return Fault::Protocol;
+    }
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) continue;
     if (auto* ready = std::get_if<protocol::ReadyOk>(&*msg)) {
       if (settings_.protocol0 || ready->token == token) return Fault::None;
+      if (ready->token.empty()) {
+        detail = "readyok without its token (expected 'readyok " + token + "')";
+        return Fault::Protocol;
+      }
+      // Another token: a stale reply to an earlier isready, skipped.
     } else if (auto* err = std::get_if<protocol::EngineError>(&*msg)) {
       // Replies to setoption and to commands the engine does not know are only logged
       // (PROTOCOL.md §7); they arrive here, before the first readyok.
@@ -175,7 +243,38 @@ Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
   }
 }
 
+Fault EngineSession::between_requests(std::string& detail) {
+  process_->set_budget(phase_budget());
+  while (true) {
+    auto r = process_->poll_line();
+    if (r.status == ReadStatus::Timeout) return Fault::None;
+    if (r.status == ReadStatus::Flood) {
+      detail = flood_detail("between requests", settings_.max_lines_per_phase,
+                            settings_.max_bytes_per_phase);
+      return Fault::Protocol;
+    }
+    if (r.status != ReadStatus::Line) return read_failure(r.status, detail);
+    log('<', r.line);
+    if (!is_bestmove(r.line)) continue;  // info, late readyok, errors to gameover: logged only
+    detail = stray_bestmove(r.line);
+    return Fault::Protocol;
+  }
+}
+
+std::string EngineSession::stray_bestmove(const std::string& line) const {
+  switch (last_go_) {
+    case LastGo::Answered:
+      return "second bestmove to one go: " + quoted(line) + " after " + quoted(last_bestmove_);
+    case LastGo::Unanswered:
+      return "bestmove after its go was over: " + quoted(line);
+    case LastGo::None:
+      break;
+  }
+  return "bestmove without a go: " + quoted(line);
+}
+
 Fault EngineSession::prepare(const games::Game& game, std::string& detail) {
+  if (Fault f = between_requests(detail); f != Fault::None) return f;
   std::vector<std::string> lines;
   const bool new_game_kind = game.canonical() != current_game_;
   if (new_game_kind && !settings_.protocol0) {
@@ -187,10 +286,7 @@ Fault EngineSession::prepare(const games::Game& game, std::string& detail) {
   ++ready_token_;
   lines.push_back(settings_.protocol0 ? "isready" : "isready " + std::to_string(ready_token_));
   ++round_trips_;
-  if (!write(lines, settings_.ready_timeout)) {
-    detail = "cannot write to the engine (" + process_->exit_description() + ")";
-    return Fault::Crash;
-  }
+  if (auto st = write(lines, settings_.ready_timeout); !st) return write_failure(st, detail);
   return await_ready(new_game_kind ? settings_.setgame_timeout : settings_.ready_timeout, detail);
 }
 
@@ -198,18 +294,19 @@ MoveReply EngineSession::request(const std::string& start_position,
                                  const std::vector<std::string>& moves, const protocol::Go& go,
                                  Millis budget, const std::atomic<bool>* stop) {
   MoveReply reply;
+  if ((reply.fault = between_requests(reply.detail)) != Fault::None) return reply;
   const auto sent = Clock::now();
   const auto deadline = sent + budget;
   ++round_trips_;
-  if (!write({protocol::format_position(start_position, moves),
-              protocol::format(protocol::RefereeMessage{go})},
-             budget)) {
-    reply.fault = Fault::Crash;
-    reply.detail = "cannot write to the engine (" + process_->exit_description() + ")";
+  last_go_ = LastGo::Unanswered;
+  if (auto st = write({protocol::format_position(start_position, moves),
+                       protocol::format(protocol::RefereeMessage{go})},
+                      sent, deadline);
+      !st) {
+    reply.fault = write_failure(st, reply.detail);
     return reply;
   }
-  process_->reset_output_count();
-  std::size_t lines = 0;
+  process_->set_budget({settings_.max_lines_per_move, settings_.max_bytes_per_move});
   while (true) {
     auto wait_until = deadline;
     if (stop) wait_until = std::min(deadline, Clock::now() + Millis(100));
@@ -222,19 +319,18 @@ MoveReply EngineSession::request(const std::string& start_position,
       reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms";
       return reply;
     }
+    if (r.status == ReadStatus::Flood) {
+      reply.fault = Fault::Protocol;
+      reply.detail =
+          flood_detail("for one move", settings_.max_lines_per_move, settings_.max_bytes_per_move);
+      return reply;
+    }
     if (r.status != ReadStatus::Line) {
       reply.fault = read_failure(r.status, reply.detail);
       return reply;
     }
-    log('<', r.line);
-    if (++lines > settings_.max_lines_per_move ||
-        process_->output_count() > settings_.max_bytes_per_move) {
-      reply.fault = Fault::Protocol;
-      reply.detail = "output flood: more than " + std::to_string(settings_.max_lines_per_move) +
-                     " lines or " + std::to_string(settings_.max_bytes_per_move) +
-                     " bytes for one move";
-      return reply;
-    }
+    const auto got = Clock::now();
+    log('<', r.line, got);
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) {
       if (msg.error().rfind("protocol violation", 0) == 0) {
@@ -245,15 +341,17 @@ MoveReply EngineSession::request(const std::string& start_position,
       if (r.line.rfind("bestmove", 0) == 0) {  // a malformed bestmove is an illegal move
         reply.fault = Fault::Illegal;
         reply.move = r.line;
-        reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+        reply.elapsed = std::chrono::duration_cast<Millis>(got - sent);
         reply.detail = "unparseable move line '" + r.line.substr(0, 200) + "'";
         return reply;
       }
       continue;
     }
     if (auto* best = std::get_if<protocol::BestMove>(&*msg)) {
-      reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
+      reply.elapsed = std::chrono::duration_cast<Millis>(got - sent);
       reply.move = best->move;
+      last_go_ = LastGo::Answered;
+      last_bestmove_ = r.line;
       if (best->move == "resign") reply.fault = Fault::Resign;
       return reply;
     }
@@ -274,6 +372,7 @@ void EngineSession::send(const std::string& line) {
 
 void EngineSession::quit() {
   if (!process_) return;
+  process_->set_budget(phase_budget());  // what it writes from now on is discarded, up to this
   send("quit");
   process_->shut_down(settings_.quit_grace, settings_.term_grace);
 }

@@ -2,6 +2,18 @@
 // referee side. Handshake, game preparation, move requests with absolute deadlines, and the
 // classification of every way an engine can fail. Built on engines::Process (POSIX) and
 // protocol/messages.h (pure parsing).
+//
+// Decisions:
+// - Every phase has its output budget (engines::ReadBudget), set when the phase begins: the
+//   handshake, each wait for readyok, what an engine writes between two requests and at quit get
+//   max_lines/bytes_per_phase, a move max_lines/bytes_per_move. A flood ends the phase as a
+//   protocol violation (nostart during the handshake) as soon as the budget is spent.
+// - Requests stay in step: before position/go, and before a new game, what the engine wrote
+//   since its last answer is read without waiting and logged; a bestmove there is a protocol
+//   violation ("second bestmove to one go"), never the answer to the next go.
+// - A protocol 1 engine's readyok must carry the token of the isready it answers: a bare readyok
+//   fails at once; an older token (a stale reply) is skipped.
+// - The lines of each game, stderr included as it arrives, go to a capped Transcript.
 #pragma once
 
 #include <atomic>
@@ -15,6 +27,7 @@
 #include "engines/process.h"
 #include "games/game.h"
 #include "match/time_control.h"
+#include "match/transcript.h"
 #include "protocol/messages.h"
 #include "storage/store.h"
 
@@ -48,11 +61,15 @@ struct SessionSettings {
   Millis setgame_timeout{30000};  // isready after setgame
   Millis quit_grace{1000};
   Millis term_grace{500};
-  std::size_t max_lines_per_move = 100000;
-  std::size_t max_bytes_per_move = 8u << 20;
+  std::size_t max_lines_per_move = 100000;    // stdout lines from go to bestmove
+  std::size_t max_bytes_per_move = 8u << 20;  // stdout and stderr bytes from go to bestmove
+  // Every other phase: the handshake, a wait for readyok, between requests, quit.
+  std::size_t max_lines_per_phase = 10000;
+  std::size_t max_bytes_per_phase = 1u << 20;
   bool protocol0 = false;                      // plain UGI: isready without token
   std::map<std::string, std::string> options;  // setoption name value, after the handshake
-  bool keep_log = true;  // keep every line exchanged for the engine_logs table
+  bool keep_log = true;                        // keep the lines exchanged for the engine_logs table
+  TranscriptCaps log_caps;                     // how much of the engine's own output a game keeps
 };
 
 struct MoveReply {
@@ -89,8 +106,8 @@ class EngineSession {
   std::string exit_description();
   std::string stderr_tail();
 
-  // Lines exchanged since the last call ('>' to the engine, '<' from it, '!' stderr), stamped
-  // relative to `since`.
+  // Lines exchanged since the last take_log() ('>' to the engine, '<' from it, '!' its stderr, as
+  // they arrived), stamped relative to `since` (lines from before it at 0), capped per game.
   void start_log(std::chrono::steady_clock::time_point since, int seat);
   std::vector<storage::LogLine> take_log();
 
@@ -99,20 +116,33 @@ class EngineSession {
   ~EngineSession();
 
  private:
+  // Whether the last go was answered: what a bestmove outside a request means.
+  enum class LastGo { None, Answered, Unanswered };
+
   EngineSession(engines::Process process, SessionSettings settings);
   Status write(const std::vector<std::string>& lines, Millis timeout);
+  // The clock is read once per request: the lines are logged at `now`, due by `deadline`.
+  Status write(const std::vector<std::string>& lines, std::chrono::steady_clock::time_point now,
+               std::chrono::steady_clock::time_point deadline);
   Fault await_ready(Millis timeout, std::string& detail);
+  // Reads what the engine wrote since its last answer, without waiting.
+  Fault between_requests(std::string& detail);
+  std::string stray_bestmove(const std::string& line) const;
   void log(char direction, const std::string& text);
+  void log(char direction, const std::string& text, std::chrono::steady_clock::time_point at);
   Fault read_failure(engines::ReadStatus status, std::string& detail);
+  Fault write_failure(const Status& status, std::string& detail);
+  engines::ReadBudget phase_budget() const;
+  std::string flood_detail(const std::string& when, std::size_t lines, std::size_t bytes) const;
 
+  std::unique_ptr<Transcript> log_;  // before process_: the stderr sink writes into it
   std::unique_ptr<engines::Process> process_;
   SessionSettings settings_;
   EngineIdentity identity_;
   std::string current_game_;
   long ready_token_ = 0;
-  std::vector<storage::LogLine> log_;
-  std::chrono::steady_clock::time_point log_since_ = std::chrono::steady_clock::now();
-  int seat_ = 0;
+  LastGo last_go_ = LastGo::None;
+  std::string last_bestmove_;
   long round_trips_ = 0;
 };
 

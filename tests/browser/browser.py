@@ -198,9 +198,10 @@ def check_not_blank(png, what, min_colours=12, min_deviation=8.0):
     return colours, deviation
 
 
-def run(args, timeout=60):
-    """Runs a program; returns its stdout, failing the test with its stderr when it fails."""
+def run(args, timeout=60, ok=(0,)):
+    """Runs a program; returns its stdout (and its status when `ok` allows several), failing the
+    test with its stderr when the status is not in `ok`."""
     r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-    if r.returncode != 0:
+    if r.returncode not in ok:
         fail(f"{' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
-    return r.stdout
+    return r.stdout if ok == (0,) else (r.stdout, r.returncode)

@@ -55,10 +55,16 @@ def mid_game(referee, spec, plies, seed):
     rng = random.Random(seed)
     moves = []
     for _ in range(plies):
-        out = browser.run([referee, "moves", spec] + (["--moves"] + moves if moves else [])).strip()
-        if out.startswith("(game over"):
+        # "key: value" lines (PROTOCOL.md §11); status 3 once the game is over.
+        out, status = browser.run([referee, "moves", spec] + (["--moves"] + moves if moves else []),
+                                  ok=(0, 3))
+        if status == 3:
             break
-        moves.append(setup_move(out, rng) if out.startswith("setup:") else rng.choice(out.split()))
+        facts = dict((line.split(":", 1) + [""])[:2] for line in out.splitlines())
+        if facts.get("setup", "").strip():
+            moves.append(setup_move(facts["setup"], rng))
+        else:
+            moves.append(rng.choice(facts["legal"].split()))
     return moves
 
 

@@ -1,6 +1,11 @@
 // The mock engine (tests/support/mock_engine.cpp) does what each of its flags promises, so the
 // referee's tests that rely on it test what they claim. Driven through engines/process.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "engines/process.h"
 
@@ -109,4 +114,80 @@ TEST_CASE("mock: --resign-on-go, --spam-info, --slow-ms") {
   CHECK(Clock::now() - t0 >= 50ms);
   send(p, {"go"});
   CHECK(line(p) == "info depth 1 nodes 1");
+}
+
+TEST_CASE("mock: --double-bestmove and --bare-readyok") {
+  Process twice = mock({"--double-bestmove"});
+  send(twice, {"position startpos", "go"});
+  CHECK(line(twice) == "bestmove 1");
+  CHECK(line(twice) == "bestmove 1");
+  Process bare = mock({"--bare-readyok"});
+  send(bare, {"isready 4"});
+  CHECK(line(bare) == "readyok");
+}
+
+TEST_CASE("mock: --flood=WHEN[,stderr][,raw] floods on that command only") {
+  SECTION("go, stdout lines") {
+    Process p = mock({"--flood=go"});
+    send(p, {"isready 1", "go"});
+    CHECK(line(p) == "readyok 1");
+    for (int i = 0; i < 1000; ++i) REQUIRE(line(p).rfind("flood flood", 0) == 0);
+  }
+  SECTION("ugi, raw: no newline ever") {
+    SpawnSpec spec;
+    spec.command = SUPPORT_DIR "/mock_engine";
+    spec.args = {"--flood=ugi,raw"};
+    spec.max_line_bytes = 1000;
+    auto p = Process::spawn(spec);
+    REQUIRE(p.ok());
+    send(*p, {"ugi"});
+    CHECK(next(*p).status == ReadStatus::TooLong);
+  }
+  SECTION("isready, stderr: stdout stays silent, stderr fills") {
+    Process p = mock({"--flood=isready,stderr"});
+    p.set_budget({1000, 1u << 20});
+    send(p, {"isready 1"});
+    CHECK(next(p, 5000ms).status == ReadStatus::Flood);
+    CHECK(p.stderr_tail().find("flood flood") != std::string::npos);
+  }
+  SECTION("gameover and quit") {
+    Process between = mock({"--flood=gameover"});
+    send(between, {"isready 1", "gameover p1win rules"});
+    CHECK(line(between) == "readyok 1");
+    CHECK(line(between).rfind("flood", 0) == 0);
+    Process after = mock({"--flood=quit"});
+    send(after, {"quit"});
+    CHECK(line(after).rfind("flood", 0) == 0);
+    CHECK(after.running());
+  }
+}
+
+TEST_CASE("mock: --pid-file and --setsid-child: a grandchild in a session of its own") {
+  char pattern[] = "/tmp/mock_test_XXXXXX";
+  int fd = ::mkstemp(pattern);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  Process p = mock({"--setsid-child", std::string("--pid-file=") + pattern});
+  std::vector<long> pids;
+  auto deadline = in(5000ms);
+  while (pids.size() < 2 && Clock::now() < deadline) {
+    std::ifstream f(pattern);
+    pids.clear();
+    for (long pid; f >> pid;) pids.push_back(pid);
+  }
+  REQUIRE(pids.size() == 2);
+  CHECK(pids[0] == p.pid());
+  // Field 6 of /proc/<pid>/stat is the session id.
+  auto session_of = [](long pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    std::istringstream rest(text.substr(text.rfind(')') + 2));
+    std::string state;
+    long ppid = 0, pgrp = 0, session = 0;
+    rest >> state >> ppid >> pgrp >> session;
+    return session;
+  };
+  CHECK(session_of(pids[1]) != session_of(pids[0]));  // so not in its process group either
+  std::remove(pattern);
 }

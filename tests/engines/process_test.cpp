@@ -1,6 +1,8 @@
 // engines/process: real child processes (/bin/sh scripts, /bin/cat, the mock engine) driven
-// through every path: lines, deadlines, caps, bad bytes, stderr, exit status, writes to dead or
-// deaf engines, shutdown escalation, group kill, spawn errors, environment and resource limits.
+// through every path: lines, deadlines, caps, per-phase budgets against floods of every kind,
+// bad bytes, stderr lines and tail, exit status, writes to dead or deaf engines, shutdown
+// escalation, group kill, spawn errors, environment and resource limits. lifetime_test.cpp has
+// the keeper's side: exits seen at once, escaped descendants, the referee killed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -178,6 +180,7 @@ TEST_CASE("process: a chatty engine does not extend its own deadline") {
   }
   SECTION("a flood (yes)") {
     Process p = sh("exec yes");
+    p.set_budget({SIZE_MAX, SIZE_MAX});  // no cap: only the deadline ends it
     auto t0 = Clock::now();
     auto deadline = t0 + 100ms;
     long lines = 0;
@@ -254,7 +257,7 @@ TEST_CASE("process: write then read through /bin/cat; output_count") {
   CHECK(expect_line(p) == "hello");
   CHECK(expect_line(p) == "world");
   CHECK(p.output_count() == 12);
-  p.reset_output_count();
+  p.set_budget({});  // a new phase
   CHECK(p.output_count() == 0);
   REQUIRE(p.write_line("x", in(1000ms)).ok());
   CHECK(expect_line(p) == "x");
@@ -399,7 +402,7 @@ TEST_CASE("process: spawn errors name the command") {
     REQUIRE_FALSE(p.ok());
     CHECK(p.error() == "cannot start engine '/tmp': Is a directory");
   }
-  SECTION("a bad interpreter is caught by posix_spawn itself") {
+  SECTION("a bad interpreter is caught at exec") {
     std::string dir = temp_dir();
     std::string file = dir + "/engine";
     std::ofstream(file) << "#!/nonexistent/interpreter\n";
@@ -459,7 +462,7 @@ TEST_CASE("process: the child gets SIGPIPE back at its default") {
 }
 
 // RLIMIT_CPU and RLIMIT_NPROC are enforced by the kernel (NPROC not for root): checking that
-// prlimit set them is enough, and a CPU-burning test would take seconds of a shared machine.
+// they were set is enough, and a CPU-burning test would take seconds of a shared machine.
 TEST_CASE("process: resource limits") {
   SECTION("all three reach the child") {
     SpawnSpec spec;
@@ -490,4 +493,105 @@ TEST_CASE("process: resource limits") {
     CHECK(p.stderr_tail().find("bad_alloc") != std::string::npos);
   }
 #endif
+}
+
+TEST_CASE("process: a phase's budget ends a flood, whatever it floods with") {
+  SECTION("stdout lines (yes): Flood once the lines are spent, and it stays Flood") {
+    Process p = sh("exec yes banner");
+    p.set_budget({1000, 1u << 20});
+    long lines = 0;
+    ReadResult r;
+    auto t0 = Clock::now();
+    while ((r = p.read_line(in(10000ms))).status == ReadStatus::Line) ++lines;
+    CHECK(r.status == ReadStatus::Flood);
+    CHECK(lines == 1000);
+    CHECK(ms_since(t0) < 5000);
+    CHECK(p.read_line(in(100ms)).status == ReadStatus::Flood);
+    CHECK(p.poll_line().status == ReadStatus::Flood);
+    p.set_budget({1000, 1u << 20});  // a new phase starts afresh
+    CHECK(expect_line(p) == "banner");
+  }
+  SECTION("stdout bytes in long lines") {
+    Process p = sh("x=$(printf '%01000d' 0); while :; do echo $x; done");
+    p.set_budget({100000, 100000});
+    long lines = 0;
+    ReadResult r;
+    while ((r = p.read_line(in(10000ms))).status == ReadStatus::Line) ++lines;
+    CHECK(r.status == ReadStatus::Flood);
+    CHECK(lines <= 100);
+    CHECK(p.output_count() > 100000);
+  }
+  SECTION("stderr: its bytes count too, while stdout stays silent") {
+    Process p = sh("yes flood >&2");  // the shell keeps stdout open
+    p.set_budget({1000, 1u << 20});
+    auto t0 = Clock::now();
+    CHECK(p.read_line(in(10000ms)).status == ReadStatus::Flood);
+    CHECK(ms_since(t0) < 5000);
+    CHECK(p.stderr_tail().size() == 4096);
+  }
+  SECTION("stdout without a newline is TooLong at the line cap") {
+    Process p = sh("head -c 100000000 /dev/zero | tr '\\0' x", 100);
+    CHECK(p.read_line(in(10000ms)).status == ReadStatus::TooLong);
+  }
+}
+
+TEST_CASE("process: poll_line never waits") {
+  SpawnSpec spec;
+  spec.command = "cat";
+  Process p = start(spec);
+  auto t0 = Clock::now();
+  CHECK(p.poll_line().status == ReadStatus::Timeout);
+  CHECK(ms_since(t0) < 100);
+  REQUIRE(p.write_lines({"one", "two"}, in(1000ms)).ok());
+  ReadResult r{ReadStatus::Timeout, {}};
+  auto deadline = in(5000ms);
+  while ((r = p.poll_line()).status == ReadStatus::Timeout && Clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  CHECK(r.line == "one");
+  CHECK(expect_line(p) == "two");
+  p.shut_down(1000ms, 100ms);
+  CHECK(p.poll_line().status == ReadStatus::Eof);
+}
+
+TEST_CASE("process: stderr lines reach the sink as they are read") {
+  SECTION("lines, a CR, control bytes, a long line cut, a last line without newline") {
+    std::vector<std::string> got;
+    Process p =
+        sh("printf 'one\\r\\ntwo\\tand\\001\\n' >&2; printf '%05000d\\n' 0 >&2; printf 'end' >&2; "
+           "echo out; sleep 5");
+    p.on_stderr([&](std::string_view line) { got.emplace_back(line); });
+    CHECK(expect_line(p) == "out");
+    auto deadline = in(5000ms);
+    while (got.size() < 4 && Clock::now() < deadline) {
+      p.read_line(in(10ms));
+    }
+    p.flush_stderr();
+    REQUIRE(got.size() == 5);
+    CHECK(got[0] == "one");
+    CHECK(got[1] == "two\tand\\x01");
+    CHECK(got[2] == std::string(kStderrLineBytes, '0'));
+    CHECK(got[3] == std::string(5000 - kStderrLineBytes, '0'));
+    CHECK(got[4] == "end");
+    p.flush_stderr();  // nothing more
+    CHECK(got.size() == 5);
+  }
+  SECTION("the mock's stderr lines, in order, while it plays") {
+    std::vector<std::string> got;
+    Process p = mock({"--stderr=2"});
+    p.on_stderr([&](std::string_view line) { got.emplace_back(line); });
+    REQUIRE(p.write_line("go", in(1000ms)).ok());
+    CHECK(expect_line(p) == "bestmove 1");
+    p.flush_stderr();
+    CHECK(got == std::vector<std::string>{"mock stderr 1.0", "mock stderr 1.1"});
+  }
+}
+
+TEST_CASE("process: output beyond the budget during shutdown ends the graces at once") {
+  Process p = mock({"--ignore-quit", "--flood=quit"});
+  p.set_budget({1000, 1u << 20});
+  REQUIRE(p.write_line("quit", in(1000ms)).ok());
+  auto t0 = Clock::now();
+  p.shut_down(20000ms, 20000ms);
+  CHECK(ms_since(t0) < 10000);  // far below the 40 s of graces
+  CHECK(p.exit_description() == "signal 9 (Killed)");
 }

@@ -108,8 +108,10 @@ class StateTest(unittest.TestCase):
         s.apply("1")
         self.assertEqual(s.to_string(), "0,5,5,5,5,4/4,4,4,4,4,4:0,0:2:1:1")
         self.assertEqual(s.current_player(), 2)
-        out = testenv.run([testenv.REFEREE_BIN, "moves", "awale", "--moves", "1"]).split()
-        self.assertEqual(s.legal_moves(), out)
+        out = testenv.run([testenv.REFEREE_BIN, "moves", "awale", "--moves", "1"])
+        fields = dict(line.partition(":")[::2] for line in out.splitlines())
+        self.assertEqual(fields["position"].strip(), s.to_string())
+        self.assertEqual(s.legal_moves(), fields["legal"].split())
 
     def test_illegal_and_unparseable_moves_raise_and_leave_the_state_unchanged(self):
         s = self.awale.initial_state()

@@ -36,11 +36,13 @@ void one_error_line(const rtest::RunResult& r, const std::string& piece) {
   CHECK(contains(r.err, piece));
 }
 
-std::string legal_moves_line(const std::string& spec, const std::vector<std::string>& moves) {
+// What `referee moves` prints for a position that goes on, computed from the library.
+std::string moves_output(const std::string& spec, const std::vector<std::string>& moves) {
   auto game = referee::games::make_game(spec);
   auto state = referee::games::state_after(*game, "", moves);
-  std::string out;
-  for (const auto& m : state->legal_moves()) out += (out.empty() ? "" : " ") + m;
+  std::string out = "position: " + state->to_string() +
+                    "\nplayer: " + std::to_string(state->current_player()) + "\nlegal:";
+  for (const auto& m : state->legal_moves()) out += " " + m;
   return out + "\n";
 }
 
@@ -118,17 +120,88 @@ TEST_CASE("cli: perft errors name the culprit") {
   CHECK(missing.status == 2);
 }
 
-TEST_CASE("cli: moves, show, games, rules") {
+TEST_CASE("cli: moves prints the position and the legal moves, key by key") {
   auto start = referee_cmd({"moves", "awale"});
   CHECK(start.status == 0);
-  CHECK(start.out == "1 2 3 4 5 6\n");
+  CHECK(start.out ==
+        "position: 4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0\nplayer: 1\nlegal: 1 2 3 4 5 6\n");
+  CHECK(start.err.empty());
   auto after = referee_cmd({"moves", "awale", "--moves", "3"});
   CHECK(after.status == 0);
-  CHECK(after.out == legal_moves_line("awale", {"3"}));
+  CHECK(after.out == moves_output("awale", {"3"}));
+  auto three = referee_cmd({"moves", "oware:players=3", "--moves", "1", "5"});
+  CHECK(three.status == 0);
+  CHECK(three.out == moves_output("oware:players=3", {"1", "5"}));
+  CHECK(contains(three.out, "\nplayer: 3\n"));
   auto bad = referee_cmd({"moves", "awale", "--moves", "8"});
   CHECK(bad.status == 1);
   one_error_line(bad, "8");
+  CHECK(bad.out.empty());
+  auto bad_position = referee_cmd({"moves", "awale", "--position", "4,4:1"});
+  CHECK(bad_position.status == 1);
+  one_error_line(bad_position, "4,4:1");
+}
 
+TEST_CASE("cli: moves in a setup phase and before a forced move") {
+  auto setup = referee_cmd({"moves", "lontu-holo"});
+  CHECK(setup.status == 0);
+  CHECK(setup.out == "position: 0,0,0,0,0,0/0,0,0,0,0,0:setup:1:0:0\nplayer: 1\nsetup: " +
+                         referee::games::make_game("lontu-holo")->initial_state().setup_form() +
+                         "\nlegal:\n");
+  auto mirror = referee_cmd({"moves", "lontu-holo", "--moves", "=3,5,2,6,4,4"});
+  CHECK(mirror.status == 0);
+  CHECK(mirror.out ==
+        "position: 3,5,2,0,0,0/0,0,0,6,4,4:mirror:2:1:1\nplayer: 2\nforced: =3,5,2,6,4,4\n"
+        "legal: =3,5,2,6,4,4\n");
+}
+
+TEST_CASE("cli: moves at a game end prints an empty list and the result, status 3") {
+  // South sows 6 into 7 (now 3) and reaches 25 captured (PROTOCOL.md §10's second game).
+  auto won = referee_cmd(
+      {"moves", "awale", "--position", "0,0,0,0,3,1/2,5,0,0,0,0:22,15:1:40:60", "--moves", "6"});
+  CHECK(won.status == 3);
+  CHECK(won.out ==
+        "position: 0,0,0,0,3,0/0,5,0,0,0,0:25,15:2:0:61\nlegal:\nresult: p1win rules\n"
+        "scores: 28 20\n");
+  CHECK(won.err.empty());
+  auto draw = referee_cmd({"moves", "awale:nocapture=2", "--moves", "1", "7"});
+  CHECK(draw.status == 3);
+  CHECK(contains(draw.out, "\nlegal:\nresult: draw nocapture\nscores: 24 24\n"));
+  auto ranks = referee_cmd({"moves", "oware:players=3,maxplies=1", "--moves", "1"});
+  CHECK(ranks.status == 3);
+  CHECK(contains(ranks.out, "\nresult: ranks "));
+  CHECK(contains(ranks.out, " maxplies\n"));
+}
+
+// Every `$ referee moves ...` transcript in the documentation (PROTOCOL.md §11, the rules index)
+// is what the command prints, status included.
+TEST_CASE("cli: the referee moves transcripts in the documentation are what it prints") {
+  int transcripts = 0;
+  for (const char* doc : {"/protocol/PROTOCOL.md", "/protocol/rules/README.md"}) {
+    const auto lines = rtest::read_lines(std::string(SOURCE_DIR) + doc);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const auto at = lines[i].find("$ referee moves ");
+      if (at == std::string::npos) continue;
+      std::vector<std::string> args;
+      std::istringstream words(lines[i].substr(at + 10));
+      for (std::string w; words >> w;) args.push_back(w);
+      std::string expected;
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        const std::string line = lines[j].size() > at ? lines[j].substr(at) : "";
+        if (line.rfind("$ ", 0) == 0 || line.rfind("```", 0) == 0) break;
+        expected += line + "\n";
+      }
+      INFO(doc << ":" << i + 1 << ": " << lines[i]);
+      auto r = referee_cmd(args);
+      CHECK(r.out == expected);
+      CHECK(r.status == (contains(expected, "\nresult: ") ? 3 : 0));
+      ++transcripts;
+    }
+  }
+  CHECK(transcripts >= 4);
+}
+
+TEST_CASE("cli: show, games, rules") {
   auto show = referee_cmd({"show", "awale", "--moves", "3"});
   CHECK(show.status == 0);
   auto state = referee::games::state_after(*referee::games::make_game("awale"), "", {"3"});

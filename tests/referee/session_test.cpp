@@ -2,6 +2,7 @@
 // way a start fails (no ugiok, exit, missing binary), game preparation (setgame only when the game
 // changes, isready tokens, stale tokens, stalls, unsupported games, plain UGI engines) and the stop
 // flag during a request. Real processes: the mock engine and small /bin/sh scripts.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <thread>
 
@@ -267,4 +268,261 @@ done)"));
   std::string detail;
   CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
   CHECK(detail == "engine replied: error internal out of memory");
+}
+
+// ---- Floods, in every phase ----
+
+namespace {
+
+std::size_t engine_bytes(const std::vector<storage::LogLine>& log) {
+  std::size_t n = 0;
+  for (const auto& l : log)
+    if (l.direction != '>') n += l.text.size();
+  return n;
+}
+
+protocol::Go timed_go() {
+  protocol::Go go;
+  go.player = 1;
+  go.time_ms = {20000, 20000};
+  go.inc_ms = {0, 0};
+  return go;
+}
+
+}  // namespace
+
+TEST_CASE("session: a flood before ugiok fails the start at once") {
+  SessionSettings settings;
+  settings.start_timeout = Millis(20000);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--flood=ugi", "output flood before ugiok: more than 10000 lines or 1048576 bytes"},
+      {"--flood=ugi,stderr", "output flood before ugiok"},
+      {"--flood=ugi,raw", "line longer than the limit"},
+      {"--flood=ugi,stderr,raw", "output flood before ugiok"}};
+  for (const auto& [flag, message] : cases) {
+    INFO(flag);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto s = EngineSession::start(rtest::mock_spec({flag}), settings);
+    REQUIRE_FALSE(s.ok());
+    CHECK(contains(s.error(), "failed to start: " + message));
+    CHECK(ms_since(t0) < 10000);
+  }
+}
+
+TEST_CASE("session: a flood while readyok is awaited is a protocol violation") {
+  SessionSettings settings;
+  settings.setgame_timeout = Millis(20000);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--flood=isready", "output flood while waiting for readyok"},
+      {"--flood=isready,stderr", "output flood while waiting for readyok"},
+      {"--flood=isready,raw", "line longer than the limit"}};
+  for (const auto& [flag, message] : cases) {
+    INFO(flag);
+    auto s = rtest::start_mock({flag}, settings);
+    std::string detail;
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
+    CHECK(contains(detail, message));
+    CHECK(ms_since(t0) < 10000);
+    // What the game keeps of it is bounded: the first and last MiB, and a note.
+    auto log = s.take_log();
+    CHECK(engine_bytes(log) < (2u << 20) + 1000);
+    s.quit();
+  }
+}
+
+TEST_CASE("session: a flood between requests ends the engine's game") {
+  SECTION("between games: the next game ends before it starts") {
+    auto s = rtest::start_mock({"--flood=gameover"});
+    std::string detail;
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    auto reply = s.request("", {}, timed_go(), Millis(20000), nullptr);
+    REQUIRE(reply.fault == Fault::None);
+    s.send("gameover p1win rules");
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
+    // Read before isready is sent or while readyok is awaited, as the flood comes.
+    CHECK(contains(detail, "output flood "));
+    CHECK(contains(detail, ": more than 10000 lines or 1048576 bytes"));
+    CHECK(ms_since(t0) < 10000);
+    s.quit();
+    CHECK_FALSE(s.alive());
+  }
+  SECTION("between moves: what came after the bestmove is read before the next go") {
+    SessionSettings settings;
+    settings.max_lines_per_phase = 5;
+    auto s = rtest::start_session(rtest::script_spec(R"(
+while read -r line; do
+  case "$line" in
+    ugi) printf 'id name chatty\nid protocol 1\ngame awale\nugiok\n' ;;
+    isready*) echo "readyok ${line#isready }" ;;
+    go*) printf 'bestmove 1\ninfo 1\ninfo 2\ninfo 3\ninfo 4\ninfo 5\ninfo 6\n' ;;
+  esac
+done)"),
+                                  settings);
+    std::string detail;
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    REQUIRE(s.request("", {}, timed_go(), Millis(20000), nullptr).fault == Fault::None);
+    auto reply = s.request("", {"1", "7"}, timed_go(), Millis(20000), nullptr);
+    CHECK(reply.fault == Fault::Protocol);
+    CHECK(reply.detail == "output flood between requests: more than 5 lines or 1048576 bytes");
+  }
+}
+
+TEST_CASE("session: a flood during go is a protocol violation") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--flood=go", "output flood for one move: more than 100000 lines or 8388608 bytes"},
+      {"--flood=go,stderr", "output flood for one move"},
+      {"--flood=go,raw", "line longer than the limit"},
+      {"--flood=go,stderr,raw", "output flood for one move"}};
+  for (const auto& [flag, message] : cases) {
+    INFO(flag);
+    auto s = rtest::start_mock({flag});
+    std::string detail;
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto reply = s.request("", {}, timed_go(), Millis(20000), nullptr);
+    CHECK(reply.fault == Fault::Protocol);
+    CHECK(contains(reply.detail, message));
+    CHECK(ms_since(t0) < 10000);
+    CHECK(engine_bytes(s.take_log()) < (2u << 20) + (128u << 10) + 1000);
+    s.quit();
+  }
+}
+
+TEST_CASE("session: a flood after quit does not hold the referee up") {
+  SessionSettings settings;
+  settings.quit_grace = Millis(20000);
+  settings.term_grace = Millis(20000);
+  for (const std::string flags : {"--flood=quit", "--flood=quit,stderr"}) {
+    INFO(flags);
+    auto s = rtest::start_mock({flags, "--ignore-quit"}, settings);
+    const auto t0 = std::chrono::steady_clock::now();
+    s.quit();
+    CHECK(ms_since(t0) < 10000);  // far below the 40 s of graces
+    CHECK_FALSE(s.alive());
+    CHECK(s.exit_description() == "signal 9 (Killed)");
+  }
+}
+
+// ---- Death, and protocol state ----
+
+TEST_CASE("session: an engine that exits while its child holds stdout is a crash at once") {
+  auto s = rtest::start_mock({"--fork-exit-on-go", "--stderr=1"});
+  std::string detail;
+  REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto reply = s.request("", {}, timed_go(), Millis(20000), nullptr);
+  CHECK(reply.fault == Fault::Crash);
+  CHECK(contains(reply.detail, "engine exited (exit 5)"));
+  CHECK(ms_since(t0) < 5000);  // not the 20 s of its clock
+}
+
+TEST_CASE("session: a second bestmove to one go is a protocol violation, not the next move") {
+  SECTION("at the next go") {
+    auto s = rtest::start_mock({"--double-bestmove"});
+    std::string detail;
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    auto first = s.request("", {}, timed_go(), Millis(20000), nullptr);
+    REQUIRE(first.fault == Fault::None);
+    CHECK(first.move == "1");
+    auto go = timed_go();
+    auto second = s.request("", {"1", "7"}, go, Millis(20000), nullptr);
+    CHECK(second.fault == Fault::Protocol);
+    CHECK(second.detail == "second bestmove to one go: 'bestmove 1' after 'bestmove 1'");
+    CHECK(second.move.empty());
+    // The position and go were not sent: the stray line was read first.
+    auto sent = sent_lines(s.take_log());
+    CHECK(std::count(sent.begin(), sent.end(),
+                     "go player 1 p1time 20000 p2time 20000 p1inc 0 "
+                     "p2inc 0") == 1);
+  }
+  SECTION("at the next game") {
+    auto s = rtest::start_mock({"--double-bestmove"});
+    std::string detail;
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    REQUIRE(s.request("", {}, timed_go(), Millis(20000), nullptr).fault == Fault::None);
+    s.send("gameover p1win rules");
+    CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
+    CHECK(contains(detail, "second bestmove to one go"));
+  }
+  SECTION("a bestmove nobody asked for") {
+    auto s = rtest::start_session(rtest::script_spec(R"(
+read -r line
+printf 'id name eager\nid protocol 1\ngame awale\nugiok\nbestmove 3\n'
+while read -r line; do
+  case "$line" in
+    isready*) echo "readyok ${line#isready }" ;;
+  esac
+done)"));
+    std::string detail;
+    CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
+    CHECK(detail == "bestmove without a go: 'bestmove 3'");
+  }
+}
+
+TEST_CASE("session: a readyok without its token fails at once and says which was expected") {
+  SessionSettings settings;
+  settings.setgame_timeout = Millis(20000);
+  auto s = rtest::start_mock({"--bare-readyok"}, settings);
+  std::string detail;
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
+  CHECK(detail == "readyok without its token (expected 'readyok 1')");
+  CHECK(ms_since(t0) < 5000);
+}
+
+// ---- The game's log ----
+
+TEST_CASE("session: stderr goes into the game's log as it arrives, afresh with each game") {
+  auto s = rtest::start_mock({"--stderr=2"});
+  std::string detail;
+  for (int game = 1; game <= 2; ++game) {
+    s.start_log(std::chrono::steady_clock::now(), 2);
+    REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+    REQUIRE(s.request("", {}, timed_go(), Millis(20000), nullptr).fault == Fault::None);
+    auto log = s.take_log();
+    std::vector<std::string> tail;  // from the go on
+    bool seen_go = false;
+    for (const auto& l : log) {
+      CHECK(l.seat == 2);
+      seen_go = seen_go || l.text.rfind("go ", 0) == 0;
+      if (seen_go) tail.push_back(std::string(1, l.direction) + " " + l.text);
+    }
+    const std::string g = std::to_string(game);
+    const std::vector<std::string> expected = {
+        "> go player 1 p1time 20000 p2time 20000 p1inc 0 p2inc 0", "! mock stderr " + g + ".0",
+        "! mock stderr " + g + ".1", "< bestmove 1"};
+    CHECK(tail == expected);
+  }
+}
+
+TEST_CASE("session: what a game keeps of an engine's output is capped, with a note") {
+  SessionSettings settings;
+  settings.log_caps = {4000, 4000, 2000, 2000};
+  auto s = rtest::start_mock({"--stderr=200", "--spam-info=300"}, settings);
+  std::string detail;
+  REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+  s.take_log();
+  REQUIRE(s.request("", {}, timed_go(), Millis(20000), nullptr).fault == Fault::None);
+  auto log = s.take_log();
+  std::vector<std::string> texts;
+  for (const auto& l : log) texts.push_back(std::string(1, l.direction) + " " + l.text);
+  auto has = [&](const std::string& t) {
+    return std::find(texts.begin(), texts.end(), t) != texts.end();
+  };
+  CHECK(has("! mock stderr 1.0"));    // the first ...
+  CHECK(has("! mock stderr 1.199"));  // ... and the last stderr lines
+  CHECK_FALSE(has("! mock stderr 1.100"));
+  CHECK(has("< info depth 1 nodes 1"));
+  CHECK(has("< bestmove 1"));
+  CHECK_FALSE(has("< info depth 150 nodes 1"));
+  int notes = 0;
+  for (const auto& t : texts)
+    if (t.rfind("! referee: ", 0) == 0) {
+      ++notes;
+      CHECK((contains(t, " of stderr dropped here") || contains(t, " of stdout dropped here")));
+    }
+  CHECK(notes == 2);
+  CHECK(engine_bytes(log) < 4000 + 4000 + 2000 + 2000 + 400);
 }

@@ -14,19 +14,35 @@
 //   --spam-info=N          N info lines before each bestmove
 //   --long-line            a 100 KiB info line before each bestmove
 //   --no-readyok           never answers isready
-//   --ignore-quit          ignores quit, end of input and SIGTERM (must be killed)
+//   --ignore-quit          ignores quit, end of input, SIGTERM, SIGINT and SIGHUP (must be killed)
 //   --resign-on-go=N       bestmove resign on the Nth go
 //   --stderr=N             N lines on stderr per go
 //   --fork-child           forks a sleeping grandchild at start; says "info string child <pid>"
 //   --alloc-mb=N           allocates N MiB on each go (to trip memory limits)
 //   --log=FILE             appends every line received to FILE
+//   --flood=WHEN[,stderr][,raw]
+//                          on the command WHEN (ugi: before ugiok; isready: instead of readyok;
+//                          gameover: between games; go: instead of bestmove; quit: instead of
+//                          exiting) writes without end: lines of "flood", or with `raw` bytes
+//                          without a newline; on stdout, or on stderr with `stderr`
+//   --fork-exit-on-go[=N]  on the Nth go (default 1): starts `sleep 300`, which keeps stdout and
+//                          stderr open, and exits with status 5
+//   --setsid-child         at start, forks a grandchild that leaves the process group (fork,
+//                          setsid, fork), ignores every signal it can, keeps stdin/stdout/stderr
+//                          open and sleeps for ever
+//   --pid-file=FILE        appends its pid to FILE, and the --setsid-child grandchild's
+//   --double-bestmove      answers every go with two bestmove lines (in one write)
+//   --bare-readyok         answers isready with a bare readyok (no token)
 //
 // Every answer is flushed at once. Unknown commands get "error unknown <line>".
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,10 +64,13 @@ namespace {
 
 struct Flags {
   bool no_handshake = false, exit_on_start = false, illegal = false, garbage = false;
-  int crash_on_go = 0, stall_after_go = 0, resign_on_go = 0;
+  int crash_on_go = 0, stall_after_go = 0, resign_on_go = 0, fork_exit_on_go = 0;
   int slow_ms = 0, spam_info = 0, stderr_lines = 0, alloc_mb = 0;
   bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
-  std::string log;
+  bool setsid_child = false, double_bestmove = false, bare_readyok = false;
+  std::string log, pid_file;
+  std::string flood_on;  // the command that starts a flood; empty: none
+  bool flood_stderr = false, flood_raw = false;
 };
 
 // The flags, as tables: a switch sets a bool; a numeric flag takes "=N" or its default.
@@ -69,19 +88,45 @@ constexpr Switch kSwitches[] = {
     {"--illegal", &Flags::illegal},           {"--garbage", &Flags::garbage},
     {"--long-line", &Flags::long_line},       {"--no-readyok", &Flags::no_readyok},
     {"--ignore-quit", &Flags::ignore_quit},   {"--fork-child", &Flags::fork_child},
+    {"--setsid-child", &Flags::setsid_child}, {"--double-bestmove", &Flags::double_bestmove},
+    {"--bare-readyok", &Flags::bare_readyok},
 };
 constexpr Numeric kNumerics[] = {
     {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
     {"--resign-on-go", &Flags::resign_on_go, 1}, {"--slow-ms", &Flags::slow_ms, 0},
     {"--spam-info", &Flags::spam_info, 0},       {"--stderr", &Flags::stderr_lines, 0},
-    {"--alloc-mb", &Flags::alloc_mb, 0},
+    {"--alloc-mb", &Flags::alloc_mb, 0},         {"--fork-exit-on-go", &Flags::fork_exit_on_go, 1},
 };
+
+// --flood=WHEN[,stderr][,raw]
+bool parse_flood(const std::string& value, Flags& f) {
+  std::istringstream in(value);
+  std::string part;
+  std::getline(in, f.flood_on, ',');
+  if (f.flood_on != "ugi" && f.flood_on != "isready" && f.flood_on != "gameover" &&
+      f.flood_on != "go" && f.flood_on != "quit")
+    return false;
+  while (std::getline(in, part, ',')) {
+    if (part == "stderr")
+      f.flood_stderr = true;
+    else if (part == "raw")
+      f.flood_raw = true;
+    else
+      return false;
+  }
+  return true;
+}
 
 bool parse_flag(const std::string& arg, Flags& f) {
   if (arg.rfind("--log=", 0) == 0) {
     f.log = arg.substr(6);
     return true;
   }
+  if (arg.rfind("--pid-file=", 0) == 0) {
+    f.pid_file = arg.substr(11);
+    return true;
+  }
+  if (arg.rfind("--flood=", 0) == 0) return parse_flood(arg.substr(8), f);
   for (const auto& s : kSwitches) {
     if (arg == s.name) {
       f.*s.field = true;
@@ -130,6 +175,41 @@ std::vector<std::string> words(const std::string& line) {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+void append_pid(const std::string& file, pid_t pid) {
+  if (file.empty()) return;
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  std::string line = std::to_string(pid) + "\n";
+  (void)!::write(fd, line.data(), line.size());
+  ::close(fd);
+}
+
+// Writes for ever, in 64 KiB writes; ends only when killed (or the pipe breaks).
+[[noreturn]] void flood(bool to_stderr, bool raw) {
+  static char chunk[65536];
+  const char* word = "flood flood flood flood flood flood flood flood flood flood flood\n";
+  for (std::size_t i = 0; i < sizeof chunk; ++i) chunk[i] = raw ? 'x' : word[i % std::strlen(word)];
+  const int fd = to_stderr ? 2 : 1;
+  for (;;) {
+    if (::write(fd, chunk, sizeof chunk) < 0 && errno != EINTR) ::_exit(0);
+  }
+}
+
+// fork, setsid, fork: the grandchild is in no group of the engine's and has no parent alive.
+void start_setsid_grandchild(const std::string& pid_file) {
+  pid_t child = ::fork();
+  if (child != 0) {
+    if (child > 0) ::waitpid(child, nullptr, 0);
+    return;
+  }
+  ::setsid();
+  if (::fork() != 0) ::_exit(0);
+  for (int sig = 1; sig < 32; ++sig)
+    if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_IGN);
+  append_pid(pid_file, ::getpid());
+  for (;;) ::pause();
+}
+
 // A move that parses in this game but is not legal here: a legal move of a later position.
 std::string illegal_move(const State& state) {
   auto legal = state.legal_moves();
@@ -151,6 +231,7 @@ class Mock {
     auto w = words(line);
     if (w.empty()) return true;
     const std::string& cmd = w[0];
+    if (cmd == f_.flood_on) flood(f_.flood_stderr, f_.flood_raw);
     if (cmd == "ugi" || cmd == "uci") {
       if (f_.no_handshake) return true;
       say("id name mock");
@@ -159,7 +240,8 @@ class Mock {
       for (const auto& entry : referee::games::registry()) say("game " + entry.name);
       say("ugiok");
     } else if (cmd == "isready") {
-      if (!f_.no_readyok) say(w.size() > 1 ? "readyok " + w[1] : "readyok");
+      if (f_.no_readyok) return true;
+      say(w.size() > 1 && !f_.bare_readyok ? "readyok " + w[1] : "readyok");
     } else if (cmd == "setgame") {
       set_game(w);
     } else if (cmd == "uginewgame" || cmd == "ucinewgame" || cmd == "setoption" ||
@@ -216,6 +298,13 @@ class Mock {
   void go() {
     ++gos_;
     if (f_.crash_on_go == gos_) std::exit(3);
+    if (f_.fork_exit_on_go == gos_) {
+      if (::fork() == 0) {
+        ::execlp("sleep", "sleep", "300", static_cast<char*>(nullptr));
+        ::_exit(127);
+      }
+      std::exit(5);
+    }
     if (f_.stall_after_go && gos_ >= f_.stall_after_go) {
       stalled_ = true;
       return;
@@ -235,7 +324,8 @@ class Mock {
     if (f_.long_line) say("info string " + std::string(100 * 1024, 'x'));
     if (f_.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(f_.slow_ms));
     std::string move = choose();
-    say(move.empty() ? "bestmove" : "bestmove " + move);
+    std::string answer = move.empty() ? "bestmove" : "bestmove " + move;
+    say(f_.double_bestmove ? answer + "\n" + answer : answer);
   }
 
   std::string choose() {
@@ -264,8 +354,11 @@ class Mock {
 
 int main(int argc, char** argv) {
   Flags flags = parse_flags(argc, argv);
+  append_pid(flags.pid_file, ::getpid());
   if (flags.exit_on_start) return 1;
-  if (flags.ignore_quit) ::signal(SIGTERM, SIG_IGN);
+  if (flags.ignore_quit)
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) ::signal(sig, SIG_IGN);
+  if (flags.setsid_child) start_setsid_grandchild(flags.pid_file);
   if (flags.fork_child) {
     pid_t child = ::fork();
     if (child == 0) {
