@@ -104,6 +104,16 @@ class Browser:
              + (f" (last error: {last_error})" if last_error else "")
              + (f"; console: {logs}" if logs else ""))
 
+    def click(self, what, selector, text=None, timeout=60.0):
+        """Clicks the first element matching `selector` (and showing `text`), found and clicked
+        in one script: pages redraw parts of themselves at any moment, so no element is held."""
+        self.wait(what, lambda: self.js("""
+            const x = Array.from(document.querySelectorAll(arguments[0]))
+              .find(e => arguments[1] === null || e.textContent.trim() === arguments[1]);
+            if (!x) return false;
+            x.click();
+            return true;""", selector, text), timeout)
+
     def console_errors(self):
         try:
             return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
@@ -124,12 +134,21 @@ def check_fits(b, what, width=PHONE[0]):
     """The page at a phone's width scrolls only downward: nothing is wider than the screen."""
     layout = b.js("return [window.innerWidth, document.documentElement.scrollWidth];")
     if layout[0] != width or layout[1] > width:
+        # What sticks out: boxes past the right edge, or boxes whose own text overflows them,
+        # outside any scrolling or clipping container (a wide table may scroll in its own box).
         wide = b.js("""
-            const w = arguments[0];
-            return Array.from(document.querySelectorAll('body *'))
-              .filter(e => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-wrap'))
-              .slice(0, 5).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
-                + (e.className && e.className.baseVal === undefined ? '.' + e.className : ''));""", width)
+            const w = arguments[0], out = [];
+            for (const e of document.querySelectorAll('body *')) {
+              const sticks = e.getBoundingClientRect().right > w + 1 || e.scrollWidth > e.clientWidth + 1
+                && getComputedStyle(e).overflowX === 'visible' && e.clientWidth > 0;
+              if (!sticks) continue;
+              let p = e.parentElement, clipped = false;
+              for (; p && !clipped; p = p.parentElement) clipped = getComputedStyle(p).overflowX !== 'visible';
+              if (!clipped) out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                + (typeof e.className === 'string' && e.className ? '.' + e.className : '')
+                + ' "' + (e.textContent || '').slice(0, 40) + '"');
+            }
+            return out.slice(0, 6);""", width)
         fail(f"{what} is {layout[1]} px wide at a {width} px screen (viewport {layout[0]}): {wide}")
 
 
@@ -205,3 +224,62 @@ def run(args, timeout=60, ok=(0,)):
     if r.returncode not in ok:
         fail(f"{' '.join(args)} exited {r.returncode}: {r.stderr.strip()}")
     return r.stdout if ok == (0,) else (r.stdout, r.returncode)
+
+
+class Daemon:
+    """`referee serve` on a free loopback port with a database in a temporary folder; use as a
+    context manager. `url` is its address; api(path) and post(path, body) talk to it."""
+
+    def __init__(self, referee, concurrency=2, extra=()):
+        import json  # noqa: F401  (used by api())
+        self.dir = tempfile.mkdtemp(prefix="referee-serve-")
+        self.db = os.path.join(self.dir, "serve.db")
+        self.log = open(os.path.join(self.dir, "serve.log"), "w+")
+        self.proc = subprocess.Popen(
+            [referee, "serve", "--db", self.db, "--listen", "127.0.0.1:0",
+             "--concurrency", str(concurrency), *extra],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=self.dir)
+        self.url = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.url is None:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("listening on "):
+                self.url = line.split()[-1].rstrip("/")
+        if self.url is None:
+            self.stop()
+            self.log.seek(0)
+            fail(f"referee serve did not start: {self.log.read().strip()[-2000:]}")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def api(self, path, body=None, method=None, content_type="application/json"):
+        import json
+        import urllib.error
+        import urllib.request
+        data = None
+        if body is not None:
+            data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method or ("POST" if data else "GET"))
+        if data is not None:
+            req.add_header("Content-Type", content_type)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            fail(f"{req.method} {path}: HTTP {e.code} {e.read().decode(errors='replace')}")

@@ -1,0 +1,73 @@
+// tables.js: the tables the event and ladder pages share: standings (with the Elo chart),
+// crosstable, terminations per engine, and a list of games.
+
+import { eloChart } from "./chart.js";
+import { fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, seats, tableWrap } from "./util.js";
+
+export function standingsPanel(standings) {
+  const tables = (standings && standings.tables) || [];
+  if (tables.length === 0) return h("p", { class: "muted" }, "No finished game yet.");
+  return tables.map((t) =>
+    h("div", { class: "standings", "data-game": t.game, "data-games": t.games ?? "" },
+      h("h3", {}, gameTitle(t.game)),
+      h("p", { class: "muted small" }, `${t.games ?? ""} games · ${standings.confidence || 95} % confidence intervals`),
+      h("div", { class: "standings-body" },
+      eloChart({ ...t, confidence: standings.confidence }, { narrow: narrowScreen() }),
+      tableWrap(
+        h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "engine"), h("th", { class: "num" }, "Elo"),
+          h("th", { class: "num" }, "±"), h("th", { class: "num" }, "games"), h("th", { class: "num" }, "W"),
+          h("th", { class: "num" }, "D"), h("th", { class: "num" }, "L"), h("th", { class: "num" }, "score"),
+          h("th", { class: "num hide-phone" }, "LOS"))),
+        h("tbody", {}, t.rows.map((r) =>
+          h("tr", { "data-engine": r.engine, "data-games": r.games },
+            h("td", { class: "num" }, r.rank), h("td", {}, r.engine), h("td", { class: "num" }, fmtSigned(r.elo)),
+            h("td", { class: "num" }, r.error === null ? "?" : fmtNumber(r.error)), h("td", { class: "num" }, r.games),
+            h("td", { class: "num" }, r.w), h("td", { class: "num" }, r.d), h("td", { class: "num" }, r.l),
+            h("td", { class: "num" }, fmtPercent(r.score)), h("td", { class: "num hide-phone" }, fmtPercent(r.los)))))))));
+}
+
+export function crosstablePanel(data) {
+  const tables = (data && data.tables) || (data && data.engines ? [data] : []);
+  if (tables.length === 0) return h("p", { class: "muted" }, "No finished game yet.");
+  const cell = (t, i, j) => {
+    const c = t.cells[i][j];
+    if (i === j || !c) return h("td", { class: "self" }, "");
+    return h("td", { title: `${t.engines[i]} v ${t.engines[j]}: ${c.w} won, ${c.d} drawn, ${c.l} lost` },
+      c.w + c.d + c.l === 0 ? "·" : `+${c.w} =${c.d} −${c.l}`);
+  };
+  return tables.map((t) =>
+    h("div", { class: "crosstable-block", "data-game": t.game }, tables.length > 1 ? h("h3", {}, gameTitle(t.game)) : null,
+      h("div", { class: "table-wrap" }, h("table", { class: "crosstable" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), t.engines.map((e, j) => h("th", { title: e }, `${j + 1}`)))),
+        h("tbody", {}, t.engines.map((e, i) =>
+          h("tr", {}, h("th", {}, `${i + 1}. ${e}`), t.engines.map((_, j) => cell(t, i, j)))))))));
+}
+
+const FORFEITS = ["time", "crash", "illegal", "stall", "protocol", "resign"];
+
+export function terminationsPanel(data) {
+  const engines = Object.entries((data && data.engines) || {});
+  if (engines.length === 0) return h("p", { class: "muted" }, "No finished game yet.");
+  return tableWrap(
+    h("thead", {}, h("tr", {}, h("th", {}, "engine"), h("th", { class: "num" }, "games"),
+      FORFEITS.map((k) => h("th", { class: "num" }, k)), h("th", { class: "hide-phone" }, "other endings"))),
+    h("tbody", {}, engines.map(([name, t]) =>
+      h("tr", { "data-engine": name }, h("td", {}, name), h("td", { class: "num" }, t.games ?? "–"),
+        FORFEITS.map((k) => h("td", { class: `num${t[k] ? " error" : ""}` }, t[k] ?? 0)),
+        h("td", { class: "hide-phone small muted" },
+          Object.entries(t.other || {}).map(([k, v]) => `${k} ${v}`).join(", "))))));
+}
+
+export function gamesTable(games) {
+  if (!games.length) return h("p", { class: "muted" }, "No game.");
+  return tableWrap(
+    h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "players"), h("th", {}, "result"),
+      h("th", { class: "hide-phone" }, "game"), h("th", {}, "ending"), h("th", { class: "num" }, "plies"),
+      h("th", { class: "hide-phone" }, "finished"))),
+    h("tbody", {}, games.map((g) =>
+      h("tr", { class: "clickable", "data-game-id": g.id, onclick: () => (location.hash = `#/games/${g.id}`) },
+        h("td", { class: "num" }, gameLink(g.id, g.id)), h("td", {}, seats(g.players)),
+        h("td", {}, g.result || g.status), h("td", { class: "hide-phone small" }, gameTitle(g.game)),
+        h("td", { class: "small" }, [g.termination, g.reason].filter(Boolean).join(" · ")),
+        h("td", { class: "num" }, g.plies), h("td", { class: "hide-phone small" }, fmtTime(g.finished_at))))));
+}
