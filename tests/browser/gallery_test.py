@@ -214,6 +214,10 @@ def main():
                 if family in done:
                     continue
                 done.add(family)
+                check_board(b, i, board)
+                portrait = b.js(f"return document.querySelector('#card-{i} svg.board').dataset.portrait;")
+                if (portrait == "true") != (family == "4x16"):
+                    browser.fail(f"{board['title']}: portrait is {portrait} at a phone width")
                 card = b.driver.find_element("id", f"card-{i}")
                 width = b.js("return arguments[0].querySelector('svg.board').getBoundingClientRect().width;", card)
                 if not 0 < width <= browser.PHONE[0]:

@@ -10,6 +10,8 @@
 //   the shape of the board and the figure gives the truth.
 // - Every cell is a <g class="cell"> with data-* attributes (id, kind, count, player, king, owner,
 //   mark) that tests and tools read instead of pixels.
+// - options.portrait turns the board a quarter turn clockwise (North's side to the right), texts
+//   staying upright: a long board (4×16) is then readable in a phone's narrow column.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -172,14 +174,44 @@ function arcPath(a) {
   return `M ${fmt(x1)} ${fmt(y1)} A ${fmt(a.r)} ${fmt(a.r)} 0 ${large} 1 ${fmt(x2)} ${fmt(y2)}`;
 }
 
-// The SVG of one view. options.title: an accessible name for the picture.
-export function renderBoard(view, options = {}) {
+// The view turned a quarter turn clockwise: (x, y) -> (height - y, x); arcs' angles grow by 90.
+function turned(view) {
+  const H = view.height;
+  const at = ([x, y]) => [H - y, x];
+  return {
+    ...view, width: view.height, height: view.width,
+    cells: view.cells.map((c) => {
+      const [x, y] = at([c.x, c.y]);
+      return { ...c, x, y, w: c.h, h: c.w, label_at: c.label_at ? at(c.label_at) : null };
+    }),
+    lines: view.lines.map(([x1, y1, x2, y2]) => [...at([x1, y1]), ...at([x2, y2])]),
+    arcs: (view.arcs || []).map((a) => {
+      const [cx, cy] = at([a.cx, a.cy]);
+      return { ...a, cx, cy, from: a.from + 90, to: a.to + 90 };
+    }),
+    texts: (view.texts || []).map((t) => {
+      const [x, y] = at([t.x, t.y]);
+      return { ...t, x, y };
+    }),
+  };
+}
+
+// A board as wide as 4×16 is drawn turned in a narrow column.
+export function wantsPortrait(view, narrow) {
+  return Boolean(narrow) && view.width > 2.5 * view.height && view.width > 12 * 10;
+}
+
+// The SVG of one view. options.title: an accessible name for the picture; options.portrait: turn
+// it a quarter turn (see above).
+export function renderBoard(original, options = {}) {
+  const view = options.portrait ? turned(original) : original;
   const prefix = `b${++boardCounter}`;
   const points = view.cells.length > 0 && view.cells[0].kind === "point";
   const svg = el("svg", {
     xmlns: SVG_NS, viewBox: `0 0 ${fmt(view.width)} ${fmt(view.height)}`,
     class: `board family-${view.family}`, role: "img", "aria-label": options.title || `${view.family} board`,
     "data-family": view.family, "data-to-move": view.to_move, "data-cells": view.cells.length,
+    "data-portrait": options.portrait ? "true" : "false",
     preserveAspectRatio: "xMidYMid meet",
   });
   defs(svg, prefix);
@@ -219,7 +251,8 @@ export function describeView(view, names = []) {
 export function boardFigure(view, options = {}) {
   const fig = document.createElement("figure");
   fig.className = "board-figure";
-  fig.appendChild(renderBoard(view, options));
+  const narrow = options.narrow ?? window.matchMedia("(max-width: 720px)").matches;
+  fig.appendChild(renderBoard(view, { ...options, portrait: options.portrait ?? wantsPortrait(view, narrow) }));
   const cap = document.createElement("figcaption");
   const line = document.createElement("div");
   line.className = "board-caption";

@@ -26,7 +26,10 @@ function card(board, index) {
   return div;
 }
 
+let shown = null;
+
 function showGallery(data) {
+  shown = data;
   const root = document.getElementById("gallery");
   root.replaceChildren(...data.boards.map(card));
   document.getElementById("gallery-status").textContent = `${data.boards.length} boards`;
@@ -41,6 +44,8 @@ function fail(message) {
 }
 
 window.showGallery = showGallery;
+// Long boards turn at a phone's width: redraw when the width crosses the line.
+window.matchMedia("(max-width: 720px)").addEventListener("change", () => shown && showGallery(shown));
 const url = new URLSearchParams(location.search).get("data");
 if (url) {
   fetch(url)
