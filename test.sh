@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, and .ci/run runs it verbatim): install what is missing, build with
 # warnings as errors and run the whole suite through ctest; then the same under AddressSanitizer
-# and UndefinedBehaviorSanitizer.
+# and UndefinedBehaviorSanitizer; then the fuzz targets for a short while (a clang build of their
+# own, tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 ./deps.sh
@@ -17,3 +18,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREFEREE_SANITIZE=ON
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -j"$jobs" --output-on-failure --no-tests=error
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DREFEREE_FUZZ=ON -DREFEREE_WERROR=ON >/dev/null
+cmake --build build-fuzz -j"$jobs"
+ctest --test-dir build-fuzz -j"$jobs" --output-on-failure --no-tests=error

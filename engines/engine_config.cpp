@@ -1,5 +1,7 @@
 #include "engines/engine_config.h"
 
+#include <cstdio>
+
 namespace referee::engines {
 
 Expected<std::vector<std::string>> split_command_line(const std::string& text) {
@@ -45,23 +47,65 @@ bool has_line_break(const std::string& s) {
   return s.find_first_of("\r\n") != std::string::npos;
 }
 
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7f;
+}
+
+bool has_control(const std::string& s, bool tab_allowed) {
+  for (char c : s)
+    if (is_control(c) && !(tab_allowed && c == '\t')) return true;
+  return false;
+}
+
 }  // namespace
 
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (is_control(c)) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x",
+                    static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 Status validate(const EngineConfig& config) {
-  auto fail = [&](const std::string& why) { return Error{"engine '" + config.name + "': " + why}; };
+  auto fail = [&](const std::string& why) {
+    return Error{"engine '" + printable(config.name) + "': " + why};
+  };
   if (config.name.empty()) return Error{"an engine has no name"};
   if (has_line_break(config.name)) return fail("line break in the name");
+  if (has_control(config.name, false)) return fail("control character in the name");
+  if (config.name.front() == ' ' || config.name.back() == ' ')
+    return fail("the name starts or ends with a blank");
   if (config.command.empty()) return fail("no command");
   for (const auto& [name, value] : config.options) {
     if (name.empty()) return fail("an option has no name");
     if (name.find_first_of(" \t\r\n") != std::string::npos)
-      return fail("option name '" + name + "' holds a blank");
+      return fail("option name '" + printable(name) + "' holds a blank");
+    if (has_control(name, false))
+      return fail("control character in option name '" + printable(name) + "'");
     if (has_line_break(value)) return fail("line break in the value of option '" + name + "'");
+    if (has_control(value, true))
+      return fail("control character in the value of option '" + name + "'");
   }
   for (const auto& [key, value] : config.env) {
-    if (key.empty() || key.find('=') != std::string::npos)
-      return fail("bad environment variable name '" + key + "'");
-    if (value.find('\0') != std::string::npos) return fail("NUL in environment variable " + key);
+    if (key.empty() || key.find('=') != std::string::npos || has_control(key, false))
+      return fail("bad environment variable name '" + printable(key) + "'");
+    if (value.find('\0') != std::string::npos)
+      return fail("NUL in environment variable " + printable(key));
   }
   const auto& l = config.limits;
   if (l.memory_mb < 0 || l.cpu_seconds < 0 || l.processes < 0)

@@ -31,10 +31,14 @@ struct EngineConfig {
 // a backslash escapes the next character outside single quotes. Unbalanced quotes are an error.
 Expected<std::vector<std::string>> split_command_line(const std::string& text);
 
-// Checks what the process and protocol layers rely on: a name and a command, option names without
-// blanks, no line breaks in anything sent to the engine, env names without '=', non-negative
-// limits, positive timeouts. The error names the engine and the culprit.
+// Checks what the process and protocol layers rely on: a name (no control characters, no blank at
+// either end) and a command, option names without blanks, no line breaks or other control
+// characters (tab aside) in anything sent to the engine, env names without '=' or control
+// characters, non-negative limits, positive timeouts. The error names the engine and the culprit.
 Status validate(const EngineConfig& config);
+
+// `text` with control characters escaped (\n, \t, \x01), for one-line error messages.
+std::string printable(const std::string& text);
 
 // What to spawn for this engine.
 SpawnSpec spawn_spec_of(const EngineConfig& config);

@@ -12,6 +12,7 @@
 
 #include "cli/bench_floods.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "games/registry.h"
@@ -100,34 +101,34 @@ void bench_perft(const std::string& spec, double min_seconds) {
 }  // namespace
 
 int bench(const Args& args) {
-  namespace po = boost::program_options;
   int games = 1000, concurrency = 2;
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
   bool skip_tournament = false, no_logs = false, floods = false;
   std::string mock;
-  po::options_description desc("referee bench [options]");
-  desc.add_options()("help,h", "show this help")("games,n", po::value(&games),
-                                                 "games in the tournament")(
-      "concurrency,c", po::value(&concurrency), "games at once")(
-      "game", po::value(&game), "tournament game")("engine", po::value(&engine),
-                                                   "engine (default: the build's random_engine)")(
-      "perft", po::value(&perft_games)->multitoken(),
+  po::options_description desc;
+  desc.add_options()("games,n", po::value(&games)->value_name("N")->default_value(games),
+                     "games in the tournament")(
+      "concurrency,c", po::value(&concurrency)->value_name("N")->default_value(concurrency),
+      "games at once")("game", po::value(&game)->value_name("G")->default_value(game),
+                       "tournament game")("engine", po::value(&engine)->value_name("CMD"),
+                                          "engine (default: the build's random_engine)")(
+      "perft", po::value(&perft_games)->multitoken()->value_name("G..."),
       "games whose perft speed to measure (default: all)")(
-      "perft-seconds", po::value(&min_seconds), "deepen perft until one depth takes this long")(
+      "perft-seconds", po::value(&min_seconds)->value_name("S")->default_value(min_seconds),
+      "deepen perft until one depth takes this long")(
       "no-tournament", po::bool_switch(&skip_tournament), "perft figures only")(
       "no-logs", po::bool_switch(&no_logs),
       "do not store the lines exchanged (to measure their cost)")(
       "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
-      "mock", po::value(&mock), "the test engine for --floods (default: the build's)");
+      "mock", po::value(&mock)->value_name("CMD"),
+      "the test engine for --floods (default: the build's)");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  const CommandHelp help{"referee bench [options]",
+                         "Speed figures: the referee's CPU per ply in a tournament of instant "
+                         "engines, and\nperft speed per game (README.md, Benchmarks)."};
+  if (auto done = parse_command(args, help, desc, vm)) return *done;
   if (floods) {
     if (mock.empty())
       mock =

@@ -2,12 +2,34 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "engines/engine_config.h"
 #include "games/core.h"
 #include "match/compliance.h"
 
 namespace referee {
 
 namespace cli {
+
+namespace {
+
+// Shown by --help only: the options are parsed by hand, since every word from CMD on belongs to
+// the engine, dashes included.
+void print_check_engine_help() {
+  namespace po = boost::program_options;
+  po::options_description desc;
+  desc.add_options()("game,g", po::value<std::string>()->value_name("G"),
+                     "check this game; repeatable (default: every game the engine declares)")(
+      "start-timeout", po::value<long>()->value_name("MS")->default_value(10000),
+      "time allowed from ugi to ugiok");
+  print_help(std::cout,
+             {"referee check-engine [options] CMD [ARGS...]",
+              "Protocol compliance of one engine: PASS or FAIL per step, with the lines that\n"
+              "failed. Exit status 1 when a step fails."},
+             desc);
+}
+
+}  // namespace
 
 int check_engine(const Args& args) {
   // Our options come first; everything from CMD on belongs to the engine, dashes included.
@@ -16,10 +38,11 @@ int check_engine(const Args& args) {
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("-", 0) == 0; ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << "usage: referee check-engine [--game G]... [--start-timeout MS] CMD [ARGS...]\n"
-                   "  --game G              check this game (default: every game the engine "
-                   "declares)\n"
-                   "  --start-timeout MS    time allowed for ugi -> ugiok (default 10000)\n";
+      print_check_engine_help();
+      return 0;
+    }
+    if (args[i] == "--version") {
+      std::cout << version_line() << "\n";
       return 0;
     }
     if ((args[i] == "--game" || args[i] == "-g") && i + 1 < args.size()) {
@@ -35,11 +58,12 @@ int check_engine(const Args& args) {
       start_timeout_ms = *ms;
       continue;
     }
-    std::cerr << "referee check-engine: unknown option '" << args[i] << "'\n";
+    std::cerr << "referee check-engine: unknown option '" << engines::printable(args[i]) << "'\n";
     return 2;
   }
   if (i == args.size()) {
-    std::cerr << "usage: referee check-engine [--game G]... CMD [ARGS...]\n";
+    std::cerr << "referee check-engine: missing CMD (usage: referee check-engine [options] CMD "
+                 "[ARGS...])\n";
     return 2;
   }
   engines::SpawnSpec spec;

@@ -6,12 +6,11 @@
 #include <optional>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "engines/engine_config.h"
 #include "match/play.h"
 
 namespace referee::cli {
-
-namespace po = boost::program_options;
 
 namespace {
 
@@ -48,28 +47,30 @@ int play(const Args& args) {
   std::string game_spec, north, south, tc_text = "movetime=1000", db = "referee.db", position;
   int first = 0;
   bool no_db = false;
-  po::options_description desc(
-      "referee play GAME [options]   (GAME with its parameters, e.g. awale:grandslam=illegal)\n"
-      "Type a move and Enter; ? lists the legal moves; 0 proposes to end the game; Ctrl-D stops");
-  desc.add_options()("help,h", "show this help")(
-      "south,s", po::value(&south), "engine command for player 1 (SUD); default: a person")(
-      "north,n", po::value(&north), "engine command for player 2 (NORD); default: a person")(
-      "tc,t", po::value(&tc_text), "engines' time control: movetime=1000, 10+0.1, depth=6, ...")(
-      "first,f", po::value(&first), "the player who starts (same as the game parameter first=)")(
-      "position,p", po::value(&position), "start from this position string")(
-      "db", po::value(&db), "database file the game is recorded in")(
-      "no-db", po::bool_switch(&no_db), "do not record the game");
-  po::options_description all;
-  all.add(desc).add_options()("game", po::value(&game_spec));
+  po::options_description desc;
+  desc.add_options()("south,s", po::value(&south)->value_name("CMD"),
+                     "engine command for player 1 (SUD) (default: a person)")(
+      "north,n", po::value(&north)->value_name("CMD"),
+      "engine command for player 2 (NORD) (default: a person)")(
+      "tc,t", po::value(&tc_text)->value_name("TC")->default_value(tc_text),
+      "engines' time control: movetime=1000, 10+0.1, depth=6, ...")(
+      "first,f", po::value(&first)->value_name("N"),
+      "the player who starts (same as the game parameter first=)")(
+      "position,p", po::value(&position)->value_name("P"),
+      "start from this position string (default: the start)")(
+      "db", po::value(&db)->value_name("FILE")->default_value(db),
+      "database file the game is recorded in")("no-db", po::bool_switch(&no_db),
+                                               "do not record the game");
+  po::options_description hidden;
+  hidden.add_options()("game", po::value(&game_spec));
   po::positional_options_description pos;
   pos.add("game", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  const CommandHelp help{
+      "referee play GAME [options]",
+      "A game at the console; GAME with its parameters, e.g. awale:grandslam=illegal.\n"
+      "Type a move and Enter; ? lists the legal moves; 0 proposes to end the game; Ctrl-D stops."};
+  if (auto done = parse_command(args, help, desc, vm, &hidden, &pos)) return *done;
   if (game_spec.empty()) {
     std::cerr << "usage: referee play GAME [options] (see referee games)\n";
     return 2;

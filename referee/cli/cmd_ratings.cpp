@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/stored_games.h"
 #include "ratings/crosstable.h"
 #include "ratings/format_util.h"
@@ -20,14 +21,9 @@ namespace po = boost::program_options;
 
 namespace {
 
+// The help layout and --version every command shares (cli/options.h).
 bool parse_or_help(const Args& args, po::options_description& desc, po::variables_map& vm) {
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return false;
-  }
-  return true;
+  return !parse_captioned(args, desc, vm).has_value();
 }
 
 int usage_error(const std::string& command, const std::string& message) {

@@ -8,21 +8,19 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "games/board_view_json.h"
 #include "games/registry.h"
 #include "protocol/messages.h"
 
 namespace referee::cli {
 
-namespace po = boost::program_options;
-
 namespace {
 
 // `referee moves` prints "key: value" lines, the same keys as the worked examples of the rules
 // pages (protocol/rules/README.md), and exits with this status when the game is over.
 constexpr int kGameOverStatus = 3;
-constexpr const char* kMovesUsage =
-    "referee moves GAME [--position P] [--moves M...]\n"
+constexpr const char* kMovesAbout =
     "Prints 'position: P' (after the moves), then while the game goes on 'player: K',\n"
     "'setup: FORM' (a setup move is expected), 'forced: M' (the referee plays M itself) and\n"
     "'legal: M1 M2 ...' (status 0); once it is over 'legal:' (empty), 'result: OUTCOME REASON'\n"
@@ -33,19 +31,19 @@ struct PositionArgs {
   std::string position;
   std::vector<std::string> moves;
   int depth = 0;
-  bool help = false;
   bool json = false;
+  std::optional<int> done;  // set when --help or --version was printed: the exit status
 };
 
 // Parses "GAME [DEPTH] [--position P] [--moves M...]" (and --json when `with_json`).
-PositionArgs parse_position_args(const Args& args, const char* usage, bool with_depth,
+PositionArgs parse_position_args(const Args& args, const CommandHelp& help, bool with_depth,
                                  bool with_json = false) {
   PositionArgs out;
-  po::options_description desc(usage);
-  desc.add_options()("help,h", "show this help")(
-      "position,p", po::value(&out.position),
-      "start from this position string instead of the start")(
-      "moves,m", po::value(&out.moves)->multitoken(), "moves to play first, in canonical notation");
+  po::options_description desc;
+  desc.add_options()("position,p", po::value(&out.position)->value_name("P"),
+                     "start from this position string (default: the start)")(
+      "moves,m", po::value(&out.moves)->multitoken()->value_name("M..."),
+      "moves to play first, in canonical notation");
   if (with_json)
     desc.add_options()("json", po::bool_switch(&out.json),
                        "print the position and its board view as JSON (referee/service/"
@@ -55,15 +53,8 @@ PositionArgs parse_position_args(const Args& args, const char* usage, bool with_
   po::positional_options_description pos;
   pos.add("game", 1);
   if (with_depth) pos.add("depth", 1);
-  po::options_description all;
-  all.add(desc).add(hidden);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    out.help = true;
-  }
+  out.done = parse_command(args, help, desc, vm, &hidden, &pos);
   return out;
 }
 
@@ -99,10 +90,10 @@ std::string param_line(const games::ParamSpec& p) {
 }  // namespace
 
 int games(const Args& args) {
-  if (!args.empty() && args[0] != "--help") {
-    std::cerr << "referee games: takes no arguments\n";
-    return 2;
-  }
+  po::variables_map vm;
+  if (auto done = parse_command(args, {"referee games", "The games and their titles."},
+                                po::options_description(), vm))
+    return *done;
   for (const auto& e : games::registry()) {
     std::string names = e.name;
     for (const auto& a : e.aliases) names += " (alias " + a + ")";
@@ -113,11 +104,21 @@ int games(const Args& args) {
 }
 
 int rules(const Args& args) {
-  if (args.size() != 1 || args[0] == "--help") {
-    std::cerr << "usage: referee rules GAME\n";
+  std::string spec;
+  po::options_description hidden;
+  hidden.add_options()("game", po::value(&spec));
+  po::positional_options_description pos;
+  pos.add("game", 1);
+  po::variables_map vm;
+  const CommandHelp help{"referee rules GAME",
+                         "A game's canonical string, players, start position and parameters."};
+  if (auto done = parse_command(args, help, po::options_description(), vm, &hidden, &pos))
+    return *done;
+  if (spec.empty()) {
+    std::cerr << "referee rules: missing GAME (see referee games)\n";
     return 2;
   }
-  auto game = games::make_game(args[0]);
+  auto game = games::make_game(spec);
   if (!game) {
     std::cerr << "referee rules: " << game.error() << "\n";
     return 1;
@@ -131,8 +132,8 @@ int rules(const Args& args) {
 }
 
 int moves(const Args& args) {
-  auto a = parse_position_args(args, kMovesUsage, false);
-  if (a.help) return 0;
+  auto a = parse_position_args(args, {"referee moves GAME [options]", kMovesAbout}, false);
+  if (a.done) return *a.done;
   auto state = load_state(a, "moves");
   if (!state) return 1;
   std::cout << "position: " << state->to_string() << "\n";
@@ -155,9 +156,12 @@ int moves(const Args& args) {
 }
 
 int perft(const Args& args) {
-  auto a =
-      parse_position_args(args, "referee perft GAME DEPTH [--position P] [--moves M...]", true);
-  if (a.help) return 0;
+  auto a = parse_position_args(
+      args,
+      {"referee perft GAME DEPTH [options]",
+       "Move-path counts from a position, one line per depth from 1 to DEPTH (at most 64)."},
+      true);
+  if (a.done) return *a.done;
   if (a.depth < 1 || a.depth > 64) {
     std::cerr << "referee perft: DEPTH must be from 1 to 64\n";
     return 2;
@@ -190,9 +194,12 @@ nlohmann::json show_json(const std::string& canonical, const games::State& state
 }
 
 int show(const Args& args) {
-  auto a = parse_position_args(args, "referee show GAME [--position P] [--moves M...] [--json]",
-                               false, true);
-  if (a.help) return 0;
+  auto a = parse_position_args(
+      args,
+      {"referee show GAME [options]",
+       "Draws a position, with its string and who moves (or prints it as JSON with --json)."},
+      false, true);
+  if (a.done) return *a.done;
   auto state = load_state(a, "show");
   if (!state) return 1;
   if (a.json) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
@@ -19,17 +20,14 @@ namespace po = boost::program_options;
 
 namespace {
 
+// Random plies the referee plays before the engines in `referee match`, for every game: enough
+// that two cycles (and two pairings) do not replay the same games (an awale start has 6^4 = 1296
+// lines of four plies), few enough that the engines play nearly the whole game.
+constexpr int kMatchRandomPlies = 4;
+
 bool parse_or_help(const Args& args, po::options_description& desc, po::variables_map& vm,
                    const po::positional_options_description* pos = nullptr) {
-  auto parser = po::command_line_parser(args).options(desc);
-  if (pos) parser.positional(*pos);
-  po::store(parser.run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return false;
-  }
-  return true;
+  return !parse_captioned(args, desc, vm, pos).has_value();
 }
 
 // Runs the event, then prints its standings, Elo tables and a summary that adds up. Exit status:
@@ -86,24 +84,31 @@ int run_and_report(const TournamentConfig& config, bool quiet, double lease_seco
 
 int tournament(const Args& args) {
   std::string file, db;
-  int concurrency = -1;
+  int concurrency = 0;
   bool quiet = false;
   double lease = 30;
-  po::options_description desc("referee tournament FILE [options]");
-  desc.add_options()("help,h", "show this help")("concurrency,c", po::value(&concurrency),
-                                                 "games at once (overrides the file; 0 = cores)")(
-      "db", po::value(&db), "database file (overrides the file)")(
+  po::options_description desc;
+  desc.add_options()("concurrency,c", po::value(&concurrency)->value_name("N"),
+                     "games at once (default: the file's; 0 = cores)")(
+      "db", po::value(&db)->value_name("FILE"), "database file (default: the file's)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(
-      "lease", po::value(&lease),
-      "seconds a claimed game stays reserved without a heartbeat (default 30)");
-  po::options_description all;
-  all.add(desc).add_options()("file", po::value(&file));
+      "lease", po::value(&lease)->value_name("S")->default_value(lease),
+      "seconds a claimed game stays reserved without a heartbeat");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse_or_help(args, all, vm, &pos)) return 0;
+  const CommandHelp help{"referee tournament FILE [options]",
+                         "Runs, or resumes, the tournament of a TOML or JSON file (README.md)."};
+  if (auto done = parse_command(args, help, desc, vm, &hidden, &pos)) return *done;
   if (file.empty()) {
-    std::cerr << "usage: referee tournament FILE\n";
+    std::cerr << "referee tournament: missing FILE (usage: " << help.usage << ")\n";
+    return 2;
+  }
+  if (vm.count("concurrency") && (concurrency < 0 || concurrency > kMaxConcurrency)) {
+    std::cerr << "referee tournament: --concurrency must be from 0 to " << kMaxConcurrency
+              << ", not " << concurrency << "\n";
     return 2;
   }
   auto config = load_tournament_file(file);
@@ -111,7 +116,7 @@ int tournament(const Args& args) {
     std::cerr << "referee: " << config.error() << "\n";
     return 1;
   }
-  if (concurrency >= 0) config->concurrency = concurrency;
+  if (vm.count("concurrency")) config->concurrency = concurrency;
   if (!db.empty()) config->database = db;
   if (!(lease >= 0.2 && lease <= 86400)) {
     std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
@@ -120,85 +125,117 @@ int tournament(const Args& args) {
   return run_and_report(*config, quiet, lease);
 }
 
-int match(const Args& args) {
-  std::vector<std::string> engine_args, game_args;
-  std::string tc = "5+0.05", db = "referee.db", name;
-  int cycles = 1, concurrency = 0, plies = 0;
-  unsigned long long seed = 1;
-  bool quiet = false;
-  po::options_description desc("referee match --engine NAME=CMD --engine NAME=CMD [options]");
-  desc.add_options()("help,h", "show this help")(
-      "engine,e", po::value(&engine_args)->multitoken()->composing(),
-      "an engine as NAME=COMMAND [ARGS] (quote it); give two or more")(
-      "game,g", po::value(&game_args)->composing(), "game string (default awale); repeatable")(
-      "tc,t", po::value(&tc), "time control: 10+0.1, 40/60+0, movetime=200, depth=6,cap=5000")(
-      "cycles,n", po::value(&cycles), "game pairs per pairing (each pair swaps seats)")(
-      "concurrency,c", po::value(&concurrency), "games at once (0 = cores)")(
-      "random-plies", po::value(&plies), "random opening plies per pair")(
-      "seed", po::value(&seed), "seed for the openings")("db", po::value(&db), "database file")(
-      "name", po::value(&name), "event name (resume key; default from the engines and games)")(
-      "quiet,q", po::bool_switch(&quiet), "no progress line");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  TournamentConfig config;
-  config.database = db;
-  config.cycles = cycles;
-  config.concurrency = concurrency;
-  config.seed = seed;
-  config.openings.random_plies = plies;
-  config.tc_text = tc;
-  auto parsed_tc = parse_time_control(tc);
-  if (!parsed_tc) {
-    std::cerr << "referee match: " << parsed_tc.error() << "\n";
-    return 2;
-  }
-  config.tc = *parsed_tc;
-  if (game_args.empty()) game_args.push_back("awale");
-  for (const auto& g : game_args) {
-    auto game = referee::games::make_game(g);
-    if (!game) {
-      std::cerr << "referee match: " << game.error() << "\n";
-      return 2;
-    }
-    config.games.push_back(game->canonical());
-  }
-  for (const auto& e : engine_args) {
-    auto eq = e.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      std::cerr << "referee match: --engine '" << e << "' must be NAME=COMMAND\n";
-      return 2;
-    }
-    auto words = engines::split_command_line(e.substr(eq + 1));
-    if (!words) {
-      std::cerr << "referee match: --engine '" << e << "': " << words.error() << "\n";
-      return 2;
-    }
-    TournamentEngine te;
-    te.config.name = e.substr(0, eq);
-    te.config.command = words->front();
-    te.config.args.assign(words->begin() + 1, words->end());
-    config.engines.push_back(std::move(te));
-  }
-  if (config.engines.size() < 2) {
-    std::cerr << "referee match: give at least two --engine NAME=COMMAND\n";
-    return 2;
-  }
-  if (name.empty()) {
-    name = "match";
-    for (const auto& e : config.engines) name += " " + e.config.name;
-    for (const auto& g : game_args) name += " " + g;
-  }
-  config.name = name;
-  return run_and_report(config, quiet);
+namespace {
+
+// "NAME=COMMAND [ARGS]" from the command line.
+Expected<TournamentEngine> engine_from_flag(const std::string& flag) {
+  auto eq = flag.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return Error{"--engine '" + engines::printable(flag) + "' must be NAME=COMMAND"};
+  auto words = engines::split_command_line(flag.substr(eq + 1));
+  if (!words)
+    return Error{"--engine '" + engines::printable(flag) +
+                 "': " + engines::printable(words.error())};
+  TournamentEngine e;
+  e.config.name = flag.substr(0, eq);
+  e.config.command = words->front();
+  e.config.args.assign(words->begin() + 1, words->end());
+  return e;
 }
 
+// The match's event as a tournament configuration, checked like a tournament file.
+Expected<TournamentConfig> match_config(const std::vector<std::string>& engine_flags,
+                                        const std::vector<std::string>& game_flags,
+                                        const std::string& tc, const std::string& book) {
+  TournamentConfig config;
+  config.tc_text = tc;
+  auto parsed_tc = parse_time_control(tc);
+  if (!parsed_tc) return Error{engines::printable(parsed_tc.error())};
+  config.tc = *parsed_tc;
+  auto games = canonical_games(game_flags);
+  if (!games) return Error{games.error()};
+  config.games = *games;
+  for (const auto& flag : engine_flags) {
+    auto e = engine_from_flag(flag);
+    if (!e) return Error{e.error()};
+    config.engines.push_back(std::move(*e));
+  }
+  if (config.engines.size() < 2) return Error{"give at least two --engine NAME=COMMAND"};
+  if (!book.empty()) {
+    auto lines = read_book(book, config.games);
+    if (!lines) return Error{lines.error()};
+    config.openings.book = book;
+    config.openings.book_lines = std::move(*lines);
+  }
+  return config;
+}
+
+}  // namespace
+
+int match(const Args& args) {
+  std::vector<std::string> engine_flags, game_flags;
+  std::string tc, db, name, book;
+  int cycles = 1, concurrency = 0, plies = kMatchRandomPlies;
+  unsigned long long seed = 1;
+  bool quiet = false;
+  po::options_description desc;
+  desc.add_options()("engine,e",
+                     po::value(&engine_flags)->multitoken()->composing()->value_name("NAME=CMD"),
+                     "an engine and its command line (quote it); two or more")(
+      "game,g",
+      po::value(&game_flags)->composing()->value_name("G")->default_value({"awale"}, "awale"),
+      "game string, e.g. oware:players=3; repeatable")(
+      "tc,t", po::value(&tc)->value_name("TC")->default_value("5+0.05"),
+      "time control: 10+0.1, 40/60+0, movetime=200, depth=6,cap=5000")(
+      "cycles,n", po::value(&cycles)->value_name("N")->default_value(1),
+      "times each pairing plays each opening in every seating")(
+      "concurrency,c", po::value(&concurrency)->value_name("N")->default_value(0),
+      "games at once (0 = cores)")(
+      "random-plies", po::value(&plies)->value_name("N")->default_value(kMatchRandomPlies),
+      "random plies the referee plays first, one opening per pairing and cycle")(
+      "book", po::value(&book)->value_name("FILE"),
+      "opening book: one opening per line (README.md); random plies follow it")(
+      "seed", po::value(&seed)->value_name("N")->default_value(1), "seed of the openings")(
+      "db", po::value(&db)->value_name("FILE")->default_value("referee.db"), "database file")(
+      "name", po::value(&name)->value_name("NAME"),
+      "event name, the resume key (default: 'match', the engines and the games)")(
+      "quiet,q", po::bool_switch(&quiet), "no progress line");
+  po::variables_map vm;
+  const CommandHelp help{
+      "referee match --engine NAME=CMD --engine NAME=CMD [options]",
+      "A round robin between engines given on the command line, stored like a tournament;\n"
+      "the same command again resumes it."};
+  if (auto done = parse_command(args, help, desc, vm)) return *done;
+  auto config = match_config(engine_flags, game_flags, tc, book);
+  if (!config) {
+    std::cerr << "referee match: " << config.error() << "\n";
+    return 2;
+  }
+  config->database = db;
+  config->cycles = cycles;
+  config->concurrency = concurrency;
+  config->seed = seed;
+  config->openings.random_plies = plies;
+  if (name.empty()) {
+    name = "match";
+    for (const auto& e : config->engines) name += " " + e.config.name;
+    for (const auto& g : game_flags) name += " " + g;
+  }
+  config->name = name;
+  if (auto checked = check_tournament(*config); !checked) {
+    std::cerr << "referee match: " << checked.error() << "\n";
+    return 2;
+  }
+  return run_and_report(*config, quiet);
+}
 
 int export_games(const Args& args) {
   std::string db = "referee.db", format, game, output;
   po::options_description desc(
       "referee export --format pgn|jsonl|csv [--game G] [--db FILE] [--output FILE]");
   desc.add_options()("help,h", "show this help")(
-      "format,f", po::value(&format), "pgn, jsonl or csv")("db", po::value(&db), "database file")(
+      "format,f", po::value(&format), "pgn, jsonl or csv")("db", po::value(&db)->default_value(db),
+                                                           "database file")(
       "game,g", po::value(&game), "only this game")("output,o", po::value(&output),
                                                     "write to this file instead of stdout");
   po::variables_map vm;
@@ -243,7 +280,8 @@ int export_games(const Args& args) {
 int verify(const Args& args) {
   std::string db = "referee.db";
   po::options_description desc("referee verify [--db FILE]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file");
+  desc.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
+                                                 "database file");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
   auto store = open_database_for_reading(db, "verify");

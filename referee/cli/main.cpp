@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 
 namespace {
 
@@ -34,7 +35,7 @@ constexpr Command kCommands[] = {
 
 void usage(std::ostream& out) {
   out << "usage: referee COMMAND [ARGS...]   (referee COMMAND --help for its "
-         "options)\n\ncommands:\n";
+         "options)\n       referee --version\n\ncommands:\n";
   for (const auto& c : kCommands)
     out << "  " << c.name << std::string(14 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     usage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << referee::cli::version_line() << "\n";
     return 0;
   }
   for (const auto& c : kCommands) {

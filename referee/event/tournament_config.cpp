@@ -1,5 +1,6 @@
 #include "event/tournament_config.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -8,6 +9,7 @@
 #include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 
+#include "event/schedule.h"
 #include "games/game.h"
 
 namespace referee {
@@ -17,24 +19,40 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// TOML is turned into JSON text by toml++'s own formatter, so one validator serves both formats.
-Expected<json> read_document(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot read tournament file '" + path + "'"};
+// Files read whole: a tournament file or a book. Only regular files (not /dev/zero, not a
+// directory), and at most kMaxFileBytes.
+constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+
+Expected<std::string> read_text_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return Error{"cannot read " + what + " '" + path + "'"};
+  if (!fs::is_regular_file(status)) return Error{what + " '" + path + "' is not a regular file"};
+  const auto size = fs::file_size(path, ec);
+  if (!ec && size > kMaxFileBytes)
+    return Error{what + " '" + path + "' has " + std::to_string(size) + " bytes; at most " +
+                 std::to_string(kMaxFileBytes) + " are read"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read " + what + " '" + path + "'"};
   std::stringstream buffer;
   buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// TOML is turned into JSON text by toml++'s own formatter, so one validator serves both formats.
+Expected<json> parse_document(const std::string& text, const std::string& path) {
   try {
-    if (fs::path(path).extension() == ".json") return json::parse(buffer.str());
-    toml::table table = toml::parse(buffer.str(), path);
+    if (fs::path(path).extension() == ".json") return json::parse(text);
+    toml::table table = toml::parse(text, path);
     std::stringstream as_json;
     as_json << toml::json_formatter{table};
     return json::parse(as_json.str());
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     return Error{path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
-                 ": " + std::string(e.description())};
+                 ": " + engines::printable(std::string(e.description()))};
   } catch (const json::exception& e) {
-    return Error{path + ": not valid JSON: " + e.what()};
+    return Error{path + ": not valid JSON: " + engines::printable(e.what())};
   }
 }
 
@@ -103,7 +121,7 @@ class Table {
       else if (x.is_number())
         s = x.dump();
       else
-        return Error{where_ + ": '" + key + "." + it.key() +
+        return Error{where_ + ": '" + key + "." + engines::printable(it.key()) +
                      "' must be a string, number or boolean"};
       out.emplace_back(it.key(), s);
     }
@@ -115,7 +133,8 @@ class Table {
   }
   Status no_unknown_keys() const {
     for (auto it = j_.begin(); it != j_.end(); ++it)
-      if (!used_.count(it.key())) return Error{where_ + ": unknown key '" + it.key() + "'"};
+      if (!used_.count(it.key()))
+        return Error{where_ + ": unknown key '" + engines::printable(it.key()) + "'"};
     return Ok{};
   }
 
@@ -157,9 +176,10 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.integer("processes", procs, 0, 1 << 16));
   TRY(t.no_unknown_keys());
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
-  if (command.empty()) return Error{where + " (" + c.name + "): 'command' is missing"};
+  const std::string who = where + " (" + engines::printable(c.name) + ")";
+  if (command.empty()) return Error{who + ": 'command' is missing"};
   auto split = engines::split_command_line(command);
-  if (!split) return Error{where + " (" + c.name + "): " + split.error()};
+  if (!split) return Error{who + ": " + engines::printable(split.error())};
   c.command = split->front();
   c.args.assign(split->begin() + 1, split->end());
   c.args.insert(c.args.end(), args.begin(), args.end());
@@ -179,32 +199,141 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   if (auto valid = engines::validate(c); !valid) return Error{where + ": " + valid.error()};
   if (!tc.empty()) {
     auto parsed = parse_time_control(tc);
-    if (!parsed) return Error{where + " (" + c.name + "): " + parsed.error()};
+    if (!parsed) return Error{who + ": " + engines::printable(parsed.error())};
     e.tc = *parsed;
   }
   return e;
 }
 
-Status read_book(const std::string& path, OpeningSettings& openings) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot read opening book '" + path + "'"};
+// A move or line quoted in an error: printable, and cut short.
+std::string quoted(const std::string& text, std::size_t max = 40) {
+  const std::string shown = engines::printable(text);
+  return "'" + (shown.size() > max ? shown.substr(0, max) + "..." : shown) + "'";
+}
+
+// The first control byte of a book line (tab aside), if any.
+std::optional<unsigned char> control_byte(const std::string& line) {
+  for (char c : line) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t') || u == 0x7f) return u;
+  }
+  return std::nullopt;
+}
+
+// Replays one book line in one game: empty when it is a playable opening, else why not.
+std::string replay_error(const games::Game& game, const std::vector<std::string>& moves) {
+  games::State state = game.initial_state();
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (state.is_terminal())
+      return "the game " + game.canonical() + " is over after move " + std::to_string(i) + "; " +
+             quoted(moves[i]) + " cannot follow";
+    auto applied = state.apply(moves[i]);
+    if (!applied)
+      return "move " + std::to_string(i + 1) + " " + quoted(moves[i]) + " is illegal in " +
+             game.canonical() + " (" + engines::printable(applied.error()) + ")";
+  }
+  if (state.is_terminal())
+    return "the line ends the game of " + game.canonical() + "; an opening must leave it going";
+  return "";
+}
+
+#define TRY_ASSIGN(var, expr) \
+  auto var = (expr);          \
+  if (!var) return Error {    \
+      var.error()             \
+    }
+
+}  // namespace
+
+Expected<std::vector<std::string>> canonical_games(const std::vector<std::string>& specs) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto game = games::make_game(specs[i]);
+    if (!game) return Error{engines::printable(game.error())};
+    for (std::size_t j = 0; j < out.size(); ++j)
+      if (out[j] == game->canonical())
+        return Error{"games " + quoted(specs[j], 200) + " and " + quoted(specs[i], 200) +
+                     " are the same game (" + game->canonical() + ")"};
+    out.push_back(game->canonical());
+  }
+  return out;
+}
+
+Expected<std::vector<std::vector<std::string>>> read_book(const std::string& path,
+                                                          const std::vector<std::string>& specs) {
+  TRY_ASSIGN(text, read_text_file(path, "opening book"));
+  std::vector<games::Game> games;
+  for (const auto& spec : specs) {
+    TRY_ASSIGN(game, games::make_game(spec));
+    games.push_back(*game);
+  }
+  std::vector<std::vector<std::string>> lines;
+  std::istringstream in(*text);
   std::string line;
-  while (std::getline(in, line)) {
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (auto byte = control_byte(line)) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(*byte));
+      return Error{where + "not a line of text (control byte " + hex + ")"};
+    }
     if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream words(line);
     std::vector<std::string> moves;
     for (std::string w; words >> w;) moves.push_back(w);
-    if (!moves.empty()) openings.book_lines.push_back(std::move(moves));
+    if (moves.empty()) continue;
+    for (const auto& game : games)
+      if (auto why = replay_error(game, moves); !why.empty()) return Error{where + why};
+    lines.push_back(std::move(moves));
   }
-  if (openings.book_lines.empty()) return Error{"opening book '" + path + "' has no openings"};
+  if (lines.empty()) return Error{"opening book '" + path + "' has no openings"};
+  return lines;
+}
+
+Status check_tournament(const TournamentConfig& config) {
+  if (config.name.empty()) return Error{"the event has no name"};
+  if (config.format != "round-robin" && config.format != "gauntlet")
+    return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
+  if (config.database.empty() || engines::printable(config.database) != config.database)
+    return Error{"bad database path " + quoted(config.database, 200)};
+  if (config.games.empty()) return Error{"no games"};
+  TRY(canonical_games(config.games));
+  auto range = [](const char* what, long long v, long long lo, long long hi) -> Status {
+    if (v >= lo && v <= hi) return Ok{};
+    return Error{std::string(what) + " must be from " + std::to_string(lo) + " to " +
+                 std::to_string(hi) + ", not " + std::to_string(v)};
+  };
+  TRY(range("cycles", config.cycles, 1, kMaxCycles));
+  TRY(range("concurrency", config.concurrency, 0, kMaxConcurrency));
+  TRY(range("max_crashes", config.max_crashes, 1, 1000000));
+  TRY(range("random_plies", config.openings.random_plies, 0, kMaxRandomPlies));
+  TRY(range("per_pairing", config.openings.per_pairing, 1, kMaxPerPairing));
+  if (config.engines.size() < 2) return Error{"a tournament needs at least two engines"};
+  std::set<std::string> names;
+  for (const auto& e : config.engines) {
+    TRY(engines::validate(e.config));
+    if (!names.insert(e.config.name).second)
+      return Error{"two engines are named " + quoted(e.config.name)};
+  }
+  // After the engines: match's event name is made of their names.
+  if (engines::printable(config.name) != config.name)
+    return Error{"the event's name " + quoted(config.name) + " holds a control character"};
+  TRY(check_schedule_size(config));
+  for (const auto& spec : config.games) {
+    TRY_ASSIGN(game, games::make_game(spec));
+    TRY(check_random_plies(*game, config.openings));
+  }
   return Ok{};
 }
 
-}  // namespace
-
 Expected<TournamentConfig> load_tournament_file(const std::string& path) {
-  auto doc = read_document(path);
-  if (!doc) return Error{doc.error()};
+  TRY_ASSIGN(text, read_text_file(path, "tournament file"));
+  return parse_tournament(*text, path);
+}
+
+Expected<TournamentConfig> parse_tournament(const std::string& text, const std::string& path) {
+  TRY_ASSIGN(doc, parse_document(text, path));
   const fs::path base =
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   TournamentConfig config;
@@ -218,8 +347,8 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path) {
   TRY(t.text("tc", config.tc_text));
   long long cycles = config.cycles, concurrency = config.concurrency, seed = 1,
             crashes = config.max_crashes;
-  TRY(t.integer("cycles", cycles, 1, 100000));
-  TRY(t.integer("concurrency", concurrency, 0, 256));
+  TRY(t.integer("cycles", cycles, 1, kMaxCycles));
+  TRY(t.integer("concurrency", concurrency, 0, kMaxConcurrency));
   TRY(t.integer("seed", seed, 0, (1LL << 62)));
   TRY(t.integer("max_crashes", crashes, 1, 1000000));
   TRY(t.boolean("withdraw_on_time", config.withdraw_on_time));
@@ -231,32 +360,33 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path) {
     Table ot(*o, path + ": [openings]");
     TRY(ot.check_object());
     long long plies = 0, per = 1;
-    TRY(ot.integer("random_plies", plies, 0, 1000));
-    TRY(ot.integer("per_pairing", per, 1, 10000));
+    TRY(ot.integer("random_plies", plies, 0, kMaxRandomPlies));
+    TRY(ot.integer("per_pairing", per, 1, kMaxPerPairing));
     TRY(ot.text("book", config.openings.book));
     TRY(ot.no_unknown_keys());
     config.openings.random_plies = static_cast<int>(plies);
     config.openings.per_pairing = static_cast<int>(per);
-    if (!config.openings.book.empty()) {
-      fs::path book = config.openings.book;
-      if (book.is_relative()) book = base / book;
-      TRY(read_book(book.string(), config.openings));
-    }
   }
   const json* engines = t.sub("engine");
   TRY(t.no_unknown_keys());
   if (config.name.empty()) return Error{path + ": 'name' is missing"};
   if (config.format != "round-robin" && config.format != "gauntlet")
-    return Error{path + ": 'format' must be round-robin or gauntlet, not '" + config.format + "'"};
+    return Error{path + ": 'format' must be round-robin or gauntlet, not '" +
+                 engines::printable(config.format) + "'"};
   if (config.games.empty()) return Error{path + ": 'games' is missing or empty"};
-  for (auto& g : config.games) {
-    auto game = games::make_game(g);
-    if (!game) return Error{path + ": " + game.error()};
-    g = game->canonical();
+  auto games = canonical_games(config.games);
+  if (!games) return Error{path + ": " + games.error()};
+  config.games = *games;
+  // The book is replayed through the games, so it is read once they are known.
+  if (!config.openings.book.empty()) {
+    fs::path book = config.openings.book;
+    if (book.is_relative()) book = base / book;
+    TRY_ASSIGN(lines, read_book(book.string(), config.games));
+    config.openings.book_lines = std::move(*lines);
   }
   if (config.tc_text.empty()) return Error{path + ": 'tc' (time control) is missing"};
   auto tc = parse_time_control(config.tc_text);
-  if (!tc) return Error{path + ": " + tc.error()};
+  if (!tc) return Error{path + ": " + engines::printable(tc.error())};
   config.tc = *tc;
   if (!engines || !engines->is_array()) return Error{path + ": needs [[engine]] tables"};
   std::set<std::string> names;
@@ -268,6 +398,8 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path) {
     config.engines.push_back(std::move(*e));
   }
   if (config.engines.size() < 2) return Error{path + ": a tournament needs at least two engines"};
+  if (auto checked = check_tournament(config); !checked)
+    return Error{path + ": " + checked.error()};
   return config;
 }
 

@@ -2,6 +2,12 @@
 // cycles, openings, concurrency, database. Read with toml++ / nlohmann-json; every error is one
 // line naming the file and the key. The format is documented in README.md and
 // examples/tournaments/.
+//
+// A configuration is checked whole before anything runs (check_tournament, shared with the
+// `match` command): games canonical and distinct, engine names printable and distinct, cycles and
+// concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
+// play, and every book line replayed through the rules of every game at load. A refused
+// configuration never reaches the database.
 #pragma once
 
 #include <optional>
@@ -13,6 +19,11 @@
 #include "match/time_control.h"
 
 namespace referee {
+
+constexpr int kMaxCycles = 1'000'000;      // the schedule's size check usually refuses sooner
+constexpr int kMaxPerPairing = 1'000'000;  // same
+constexpr int kMaxConcurrency = 256;
+constexpr int kMaxRandomPlies = 1000;
 
 struct TournamentEngine {
   engines::EngineConfig config;
@@ -47,6 +58,25 @@ struct TournamentConfig {
 // Reads and validates a tournament file. Relative engine commands and the book are resolved
 // against the file's directory; the database path against the current directory.
 Expected<TournamentConfig> load_tournament_file(const std::string& path);
+
+// The same from the file's text: JSON when `path` ends in .json, TOML otherwise. `path` names the
+// file in errors and is the base of relative paths.
+Expected<TournamentConfig> parse_tournament(const std::string& text, const std::string& path);
+
+// Game strings made canonical by the rules library; the same game twice ("awale" and
+// "awale:first=1"; an alias and its name) is an error naming both spellings.
+Expected<std::vector<std::string>> canonical_games(const std::vector<std::string>& specs);
+
+// Reads an opening book: one opening per line, moves separated by blanks; '#' starts a comment and
+// blank lines are skipped. Every line is replayed through the rules of each of `games`; errors are
+// "FILE:LINE: ..." (an illegal move, a line that ends a game, a control byte such as a binary
+// file's), or name the file (unreadable, not a regular file, no openings).
+Expected<std::vector<std::vector<std::string>>> read_book(const std::string& path,
+                                                          const std::vector<std::string>& games);
+
+// Checks a whole configuration before anything runs (see the header comment). The error is one
+// line, without the file's name.
+Status check_tournament(const TournamentConfig& config);
 
 // A canonical JSON text of what decides the schedule (stored with the tournament, so that a resume
 // with a changed file is refused instead of silently mixing two events).

@@ -1,5 +1,9 @@
 // Time controls (design.md §5): Fischer base+increment, moves-to-go periods, fixed time per move,
 // depth/nodes limits with a hard wall cap, and a margin. The referee measures all time itself.
+//
+// Every number is parsed exactly (seconds to the millisecond, no floating point) and checked
+// against the limits below, so no arithmetic on a control can overflow: a period's time is at
+// most kMaxTimeMs, and a clock never holds more than kMaxClockMs however long the game.
 #pragma once
 
 #include <chrono>
@@ -13,6 +17,13 @@ namespace referee {
 
 using Millis = std::chrono::milliseconds;
 
+// Limits of a time control; the parser's errors state them.
+constexpr long long kMaxTimeMs = 1'000'000'000;  // any time item: base, increment, movetime, ...
+constexpr int kMaxMovesToGo = 100'000;           // period length in moves
+constexpr int kMaxDepth = 1'000'000;             // depth limit sent to the engine
+constexpr long long kMaxNodes = 1'000'000'000'000'000;  // node limit sent to the engine (10^15)
+constexpr long long kMaxClockMs = 1'000'000'000'000;    // a running clock is capped there
+
 struct TimeControl {
   Millis base{0};          // clock at the start (and added again every moves_to_go moves)
   Millis increment{0};     // added after each move
@@ -25,11 +36,13 @@ struct TimeControl {
 
   bool has_clock() const { return base.count() > 0; }
   std::string to_string() const;
+  bool operator==(const TimeControl&) const = default;
 };
 
 // Parses "40/60+0.5" (moves/seconds+increment), "10+0.1", "60" (seconds), or comma-separated
 // key=value items: "movetime=200" (ms), "depth=6", "nodes=5000", "cap=3000" (ms), "margin=100"
-// (ms), which may follow a clock: "10+0.1,margin=100". Errors name the offending item.
+// (ms), which may follow a clock: "10+0.1,margin=100". Errors name the offending item and, for a
+// number out of range, the limit.
 Expected<TimeControl> parse_time_control(std::string_view text);
 
 // One player's clock during a game.

@@ -83,7 +83,43 @@ TEST_CASE("engine config: validate names the culprit") {
   }
   SECTION("line break in the name") {
     c.name = "a\nb";
-    expected = "engine 'a\nb': line break in the name";
+    expected = "engine 'a\\nb': line break in the name";  // the error stays one line
+  }
+  SECTION("carriage return in the name") {
+    c.name = "a\rb";
+    expected = "engine 'a\\rb': line break in the name";
+  }
+  SECTION("control character in the name") {
+    c.name = std::string("a\x01") + "b";
+    expected = "engine 'a\\x01b': control character in the name";
+  }
+  SECTION("tab in the name") {
+    c.name = "a\tb";
+    expected = "engine 'a\\tb': control character in the name";
+  }
+  SECTION("DEL in the name") {
+    c.name = "a\x7f";
+    expected = "engine 'a\\x7f': control character in the name";
+  }
+  SECTION("leading blank in the name") {
+    c.name = " a";
+    expected = "engine ' a': the name starts or ends with a blank";
+  }
+  SECTION("trailing blank in the name") {
+    c.name = "a ";
+    expected = "engine 'a ': the name starts or ends with a blank";
+  }
+  SECTION("control character in an option value") {
+    c.options["Book"] = std::string("x\x1b[2J");
+    expected = "engine 'sowbot': control character in the value of option 'Book'";
+  }
+  SECTION("control character in an option name") {
+    c.options["Bo\x01ok"] = "1";
+    expected = "engine 'sowbot': control character in option name 'Bo\\x01ok'";
+  }
+  SECTION("line break in an environment variable name") {
+    c.env["A\nB"] = "1";
+    expected = "engine 'sowbot': bad environment variable name 'A\\nB'";
   }
   SECTION("no command") {
     c.command = "";
@@ -116,6 +152,21 @@ TEST_CASE("engine config: validate names the culprit") {
   auto status = validate(c);
   REQUIRE_FALSE(status.ok());
   CHECK(status.error() == expected);
+}
+
+TEST_CASE("engine config: names may hold inner blanks, UTF-8 and punctuation; tabs in values") {
+  EngineConfig c = good();
+  c.name = "Sowbot 2.1 (\xc3\xa9t\xc3\xa9)";
+  c.options["Style"] = "calm\tquick";
+  auto status = validate(c);
+  INFO((status.ok() ? std::string() : status.error()));
+  CHECK(status.ok());
+}
+
+TEST_CASE("engine config: printable escapes control characters only") {
+  CHECK(printable("plain text, \xc3\xa9") == "plain text, \xc3\xa9");
+  CHECK(printable("a\nb\rc\td") == "a\\nb\\rc\\td");
+  CHECK(printable(std::string("\0\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
 }
 
 TEST_CASE("engine config: spawn_spec_of carries what the process needs") {

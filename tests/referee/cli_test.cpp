@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "games/game.h"
+#include "referee_version.h"
 #include "storage/store.h"
 #include "tests/referee/rtest_util.h"
 
@@ -497,6 +498,195 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") 
   CHECK(finished->size() == 8u);
 }
 
+// ---- --help, --version and match's defaults ----
+
+TEST_CASE("cli: --version, for the program and for every command") {
+  const std::string line = std::string("referee ") + referee::kVersion + "\n";
+  auto top = referee_cmd({"--version"});
+  CHECK(top.status == 0);
+  CHECK(top.out == line);
+  CHECK(top.err.empty());
+  // The version comes from CMake's project(): digits and dots.
+  CHECK(std::string(referee::kVersion).find_first_not_of("0123456789.") == std::string::npos);
+  CHECK(std::string(referee::kVersion).find('.') != std::string::npos);
+  for (const char* c :
+       {"games", "rules", "moves", "perft", "show", "tournament", "match", "ratings", "crosstable",
+        "sprt", "export", "verify", "check-engine", "bench", "play"}) {
+    auto r = referee_cmd({c, "--version"});
+    INFO(c << ": " << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == line);
+  }
+}
+
+TEST_CASE("cli: every command's --help has the same shape") {
+  for (const char* c :
+       {"games", "rules", "moves", "perft", "show", "tournament", "match", "ratings", "crosstable",
+        "sprt", "export", "verify", "check-engine", "bench", "play"}) {
+    auto r = referee_cmd({c, "--help"});
+    INFO(c << ":\n" << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    auto lines = rtest::lines_of(r.out);
+    REQUIRE(lines.size() >= 4);
+    // usage: referee COMMAND ..., what it does (optional), a blank line, the options: --help and
+    // --version first.
+    CHECK(lines[0].rfind(std::string("usage: referee ") + c, 0) == 0);
+    auto options = std::find(lines.begin(), lines.end(), "options:");
+    REQUIRE(options != lines.end());
+    REQUIRE(options - lines.begin() >= 2);
+    CHECK((options - 1)->empty());
+    REQUIRE(lines.end() - options >= 3);
+    CHECK((options + 1)->rfind("  -h [ --help ] ", 0) == 0);
+    CHECK((options + 2)->rfind("  --version ", 0) == 0);
+    for (auto it = options + 1; it != lines.end(); ++it) {
+      CHECK(it->size() <= 80);
+      CHECK(it->rfind("  ", 0) == 0);
+      CHECK_FALSE(contains(*it, "--file"));  // positional arguments are not options
+    }
+    // -h is the same as --help.
+    auto short_help = referee_cmd({c, "-h"});
+    CHECK(short_help.status == 0);
+    CHECK(short_help.out == r.out);
+  }
+}
+
+TEST_CASE("cli: match --help shows every default") {
+  auto r = referee_cmd({"match", "--help"});
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "usage: referee match --engine NAME=CMD --engine NAME=CMD [options]\n"
+        "A round robin between engines given on the command line, stored like a tournament;\n"
+        "the same command again resumes it.\n"
+        "\n"
+        "options:\n"
+        "  -h [ --help ]               show this help\n"
+        "  --version                   print the version and exit\n"
+        "  -e [ --engine ] NAME=CMD    an engine and its command line (quote it); two or\n"
+        "                              more\n"
+        "  -g [ --game ] G (=awale)    game string, e.g. oware:players=3; repeatable\n"
+        "  -t [ --tc ] TC (=5+0.05)    time control: 10+0.1, 40/60+0, movetime=200, \n"
+        "                              depth=6,cap=5000\n"
+        "  -n [ --cycles ] N (=1)      times each pairing plays each opening in every \n"
+        "                              seating\n"
+        "  -c [ --concurrency ] N (=0) games at once (0 = cores)\n"
+        "  --random-plies N (=4)       random plies the referee plays first, one opening\n"
+        "                              per pairing and cycle\n"
+        "  --book FILE                 opening book: one opening per line (README.md); \n"
+        "                              random plies follow it\n"
+        "  --seed N (=1)               seed of the openings\n"
+        "  --db FILE (=referee.db)     database file\n"
+        "  --name NAME                 event name, the resume key (default: 'match', the\n"
+        "                              engines and the games)\n"
+        "  -q [ --quiet ]              no progress line\n");
+}
+
+TEST_CASE("cli: match plays random opening plies by default, new ones every cycle") {
+  rtest::TempDir dir;
+  const std::string db = dir.file("m.db");
+  auto r = referee_cmd({"match", "--engine", "a=" + rtest::kMock, "--engine", "b=" + rtest::kMock,
+                        "--game", "kalaha:maxplies=12", "--tc", "5+0", "--cycles", "2", "--db", db,
+                        "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  auto store = referee::storage::Store::open(db);
+  REQUIRE(store.ok());
+  auto games = store->games({});
+  REQUIRE(games.ok());
+  REQUIRE(games->size() == 4u);
+  std::sort(games->begin(), games->end(),
+            [](const auto& x, const auto& y) { return x.slot < y.slot; });
+  for (const auto& g : *games) {
+    CHECK(g.game == referee::games::make_game("kalaha:maxplies=12")->canonical());  // not awale
+    CHECK(g.opening.size() == 4u);
+  }
+  CHECK((*games)[0].opening == (*games)[1].opening);  // a pair: seats swapped, same opening
+  CHECK((*games)[2].opening == (*games)[3].opening);
+  CHECK((*games)[0].opening != (*games)[2].opening);  // the second cycle: other games
+  CHECK((*games)[0].players != (*games)[1].players);
+}
+
+TEST_CASE("cli: a refused configuration is one error line and writes nothing") {
+  rtest::TempDir dir;
+  const std::string db = dir.file("t.db");
+  auto file_with = [&](const std::string& head, const std::string& tail = "") {
+    const std::string path = dir.file("bad.toml");
+    const std::string tc = contains(head, "tc = ") ? "" : "tc = \"10+0.1\"\n";
+    rtest::write_text(path, "name = \"bad\"\ndatabase = \"" + db + "\"\n" + tc + head +
+                                "\n[[engine]]\nname = \"m0\"\ncommand = \"" + rtest::kMock +
+                                "\"\n[[engine]]\nname = \"m1\"\ncommand = \"" + rtest::kMock +
+                                "\"\n" + tail);
+    return path;
+  };
+  struct FileCase {
+    std::string head, tail, piece;
+  };
+  const std::vector<FileCase> files = {
+      {"games = [\"awale\"]\ncycles = 100000\n[openings]\nper_pairing = 10000", "",
+       "the schedule has 2000000000 games; an event holds at most 1000000"},
+      {"games = [\"awale\"]\ncycles = 0", "", "'cycles' must be from 1 to"},
+      {"games = [\"awale\"]\nconcurrency = -2", "", "'concurrency' must be from 0 to 256"},
+      {"games = [\"awale\"]\n[openings]\nbook = \"/etc/passwd\"", "", "/etc/passwd:1: move 1 '"},
+      {"games = [\"awale\"]\n[openings]\nrandom_plies = 500", "",
+       "random_plies 500 is too many for awale:"},
+      {"games = [\"awale\", \"awale:first=1\"]", "", "are the same game"},
+      {"games = [\"awale\"]", "[[engine]]\nname = \"m\\u0001\"\ncommand = \"x\"\n",
+       "engine 'm\\x01': control character in the name"},
+      {"games = [\"awale\"]", "[[engine]]\nname = \"m\\nx\"\ncommand = \"x\"\n",
+       "engine 'm\\nx': line break in the name"},
+      {"games = [\"awale\"]\ntc = \"99999999999999999999\"", "", "at most 1000000 s"},
+  };
+  for (const auto& f : files) {
+    auto r = referee_cmd({"tournament", file_with(f.head, f.tail), "-q"});
+    INFO(f.piece);
+    CHECK(r.status == 1);
+    one_error_line(r, f.piece);
+    CHECK(r.out.empty());
+    CHECK_FALSE(std::filesystem::exists(db));
+  }
+  auto concurrency = referee_cmd({"tournament", file_with("games = [\"awale\"]"), "-c", "-1"});
+  CHECK(concurrency.status == 2);
+  one_error_line(concurrency, "--concurrency must be from 0 to 256, not -1");
+  CHECK_FALSE(std::filesystem::exists(db));
+
+  // The match command: run where its default database would go.
+  const std::vector<std::string> two = {"--engine", "a=" + rtest::kMock, "--engine",
+                                        "b=" + rtest::kMock};
+  struct MatchCase {
+    std::vector<std::string> flags;
+    std::string piece;
+  };
+  const std::vector<MatchCase> matches = {
+      {{"--cycles", "0"}, "cycles must be from 1 to 1000000, not 0"},
+      {{"--cycles", "-1"}, "cycles must be from 1 to 1000000, not -1"},
+      {{"--cycles", "1000000000"}, "cycles must be from 1 to 1000000, not 1000000000"},
+      {{"--cycles", "600000"}, "the schedule has 1200000 games; an event holds at most 1000000"},
+      {{"--cycles", "99999999999999"}, "'--cycles' is invalid"},
+      {{"--concurrency", "-1"}, "concurrency must be from 0 to 256, not -1"},
+      {{"--random-plies", "500"}, "random_plies 500 is too many for awale:"},
+      {{"--random-plies", "-1"}, "random_plies must be from 0 to 1000, not -1"},
+      {{"--game", "awale", "--game", "awale:grandslam=nocapture"}, "are the same game"},
+      {{"--game", "chess"}, "chess"},
+      {{"--tc", "99999999999999999999"}, "at most 1000000 s"},
+      {{"--tc", "10\n"}, "bad time control '10\\n'"},
+      {{"--book", "/etc/passwd"}, "/etc/passwd:1: move 1 '"},
+      {{"--engine", "a=x"}, "two engines are named 'a'"},
+      {{"--engine", "c\td=x"}, "engine 'c\\td': control character in the name"},
+      {{"--engine", " c=x"}, "engine ' c': the name starts or ends with a blank"},
+  };
+  for (const auto& m : matches) {
+    std::vector<std::string> args = {"match"};
+    args.insert(args.end(), two.begin(), two.end());
+    args.insert(args.end(), m.flags.begin(), m.flags.end());
+    auto r = referee_cmd(args, dir.path());
+    INFO(m.piece);
+    CHECK(r.status == 2);
+    one_error_line(r, m.piece);
+    CHECK(r.out.empty());
+    CHECK_FALSE(std::filesystem::exists(dir.file("referee.db")));
+  }
+}
+
 namespace {
 
 // A program started in the background, stdin from /dev/null, output into files of `dir`.
@@ -604,7 +794,8 @@ TEST_CASE("cli: two and four tournament processes at once finish exactly the sch
     CHECK(played == 24);
     check_exactly_once(dir.file("shared.db"), 24);
     auto ratings = referee_cmd({"ratings", "--db", dir.file("shared.db")});
-    CHECK(contains(ratings.out, "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=20 (24 games, "));
+    CHECK(contains(ratings.out,
+                   "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=20 (24 games, "));
   }
 }
 
@@ -715,7 +906,8 @@ TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only 
     auto ratings = referee_unprivileged({"ratings", "--db", db});
     INFO(ratings.err);
     CHECK(ratings.status == 0);
-    CHECK(contains(ratings.out, "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=12 (2 games, "));
+    CHECK(contains(ratings.out,
+                   "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=12 (2 games, "));
     auto pgn = referee_unprivileged({"export", "--format", "pgn", "--db", db});
     CHECK(pgn.status == 0);
     CHECK(contains(pgn.out, with_wal ? "[Event \"renamed in the log\"]" : "[Event \"cli event\"]"));

@@ -3,6 +3,7 @@
 // openings reproducible from the seed and different across pairings, book lines, and never an
 // opening that ends the game.
 #include <catch2/catch.hpp>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -191,24 +192,153 @@ TEST_CASE("schedule: an opening never ends the game") {
   REQUIRE(game.ok());
   OpeningSettings settings;
   settings.random_plies = 120;  // long random lines often end an awale game
-  int with_moves = 0;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     auto opening = make_opening(*game, settings, 0, seed);
-    CHECK_FALSE(ends_game("awale", opening));
-    with_moves += !opening.empty();
-    CHECK(opening == make_opening(*game, settings, 0, seed));
+    REQUIRE(opening.ok());
+    CHECK(opening->size() == 120u);
+    CHECK_FALSE(ends_game("awale", *opening));
+    CHECK(*opening == *make_opening(*game, settings, 0, seed));
   }
-  CHECK(with_moves > 0);
-  // Every line of 5 random plies ends a game of 5 plies: the opening falls back to the book's
-  // (empty) line instead.
+}
+
+TEST_CASE("schedule: an opening that cannot be made is an error, not an empty opening") {
+  // Every line of 5 random plies ends a game of 5 plies.
   auto short_game = games::make_game("awale:maxplies=5");
   REQUIRE(short_game.ok());
+  OpeningSettings settings;
   settings.random_plies = 5;
-  for (std::uint64_t seed = 0; seed < 10; ++seed) {
-    auto opening = make_opening(*short_game, settings, 0, seed);
-    CHECK(opening.empty());
-    CHECK_FALSE(ends_game("awale:maxplies=5", opening));
+  auto opening = make_opening(*short_game, settings, 0, 7);
+  REQUIRE_FALSE(opening.ok());
+  CHECK(opening.error() == "5 random plies after the start ended every one of 100 games of " +
+                               short_game->canonical() + " tried");
+  // The schedule refuses too, before building anything.
+  auto c = config_with(2, "awale:maxplies=5", 1);
+  c.openings.random_plies = 5;
+  auto s = make_schedule(c);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().find("the opening of cycle 1, pairing 1: 5 random plies") != std::string::npos);
+  // A book line the game refuses, or one that ends it.
+  settings.random_plies = 0;
+  settings.book_lines = {{"1", "7"}, {"9"}};
+  auto awale = games::make_game("awale");
+  CHECK(make_opening(*awale, settings, 0, 1).ok());
+  auto illegal = make_opening(*awale, settings, 1, 1);
+  REQUIRE_FALSE(illegal.ok());
+  CHECK(illegal.error().rfind("book line 2 is illegal in awale:", 0) == 0);
+  settings.book_lines = {{"1", "7", "2", "8", "3"}};
+  auto ends = make_opening(*short_game, settings, 0, 1);
+  REQUIRE_FALSE(ends.ok());
+  CHECK(ends.error() == "book line 1 ends the game of " + short_game->canonical());
+}
+
+TEST_CASE("schedule: random plies the game cannot play are refused, with the bound") {
+  auto short_game = games::make_game("awale:maxplies=5");
+  REQUIRE(short_game.ok());
+  OpeningSettings settings;
+  settings.random_plies = 4;
+  CHECK(check_random_plies(*short_game, settings).ok());
+  settings.random_plies = 5;
+  auto five = check_random_plies(*short_game, settings);
+  REQUIRE_FALSE(five.ok());
+  CHECK(five.error() == "random_plies 5 is too many for " + short_game->canonical() +
+                            ": its games end at maxplies=5, so at most 4 random plies fit");
+  settings.book_lines = {{"1"}, {"2", "8", "3"}};
+  settings.random_plies = 2;
+  auto with_book = check_random_plies(*short_game, settings);
+  REQUIRE_FALSE(with_book.ok());
+  CHECK(
+      with_book.error().find("the longest book line has 3 plies, so at most 1 random plies fit") !=
+      std::string::npos);
+
+  // Awale's 2000-ply cap is far away, but random play ends an awale game long before 900 plies.
+  auto awale = games::make_game("awale");
+  OpeningSettings many;
+  many.random_plies = 900;
+  auto refused = check_random_plies(*awale, many);
+  REQUIRE_FALSE(refused.ok());
+  INFO(refused.error());
+  const std::string marker = "; at most ";
+  const auto at = refused.error().find(marker);
+  REQUIRE(at != std::string::npos);
+  CHECK(refused.error().rfind("random_plies 900 is too many for awale:", 0) == 0);
+  const int bound = std::stoi(refused.error().substr(at + marker.size()));
+  CHECK(bound > 20);
+  CHECK(bound < 900);
+  many.random_plies = bound;  // the bound it states works
+  CHECK(check_random_plies(*awale, many).ok());
+}
+
+TEST_CASE("schedule: the size is computed from the counts and matches the schedule") {
+  struct Case {
+    int engines;
+    const char* game;
+    const char* format;
+    int cycles, per_pairing;
+  };
+  const Case cases[] = {
+      {2, "awale", "round-robin", 1, 1},        {5, "awale", "round-robin", 3, 2},
+      {5, "awale", "gauntlet", 2, 3},           {4, "oware:players=3", "round-robin", 2, 1},
+      {6, "oware:players=4", "gauntlet", 1, 2}, {6, "oware:players=6", "round-robin", 1, 1},
+      {7, "oware:players=3", "gauntlet", 1, 1},
+  };
+  for (const auto& k : cases) {
+    auto c = config_with(k.engines, k.game, k.cycles);
+    c.format = k.format;
+    c.openings.per_pairing = k.per_pairing;
+    INFO(k.engines << " engines, " << k.game << ", " << k.format);
+    auto size = schedule_size(c);
+    REQUIRE(size.ok());
+    CHECK(*size == static_cast<std::int64_t>(schedule_of(c).size()));
   }
+  auto two = config_with(3, "awale", 2);
+  two.games = {"awale", "oware:players=3"};
+  CHECK(*schedule_size(two) == static_cast<std::int64_t>(schedule_of(two).size()));
+  CHECK(*schedule_size(two) == 3 * 2 * 2 + 1 * 3 * 2);
+}
+
+TEST_CASE("schedule: a schedule beyond the cap is refused with its size, before it is built") {
+  // 2 engines x 2 seatings x 100000 cycles x 10000 openings: 2 * 10^9 slots (3.4 GB once).
+  auto c = config_with(2, "awale", 100000);
+  c.openings.per_pairing = 10000;
+  auto size = schedule_size(c);
+  REQUIRE(size.ok());
+  CHECK(*size == 2000000000);
+  auto s = make_schedule(c);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().rfind("the schedule has 2000000000 games", 0) == 0);
+  CHECK(s.error().find("at most 1000000") != std::string::npos);
+  // Just over the cap, and just under it.
+  c.openings.per_pairing = 1;
+  c.cycles = 500001;
+  CHECK(*schedule_size(c) == 1000002);
+  CHECK_FALSE(make_schedule(c).ok());
+  // Counts whose product overflows 64 bits saturate instead of wrapping.
+  auto huge = config_with(300, "oware:players=6", 1000000);
+  huge.openings.per_pairing = 1000000;
+  CHECK(*schedule_size(huge) == std::numeric_limits<std::int64_t>::max());
+  auto refused = make_schedule(huge);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().find("more than 9.2 * 10^18 games") != std::string::npos);
+  // C(10000, 6) alone is beyond 64 bits: the count of groups saturates and stays saturated.
+  auto crowd = config_with(10000, "oware:players=6", 1);
+  CHECK(*schedule_size(crowd) == std::numeric_limits<std::int64_t>::max());
+  CHECK(check_schedule_size(crowd).error() ==
+        "the schedule has more than 9.2 * 10^18 games; an event holds at most 1000000 (use "
+        "fewer cycles, openings per pairing, engines or games)");
+  // Negative counts (only possible through the API) count no games instead of wrapping.
+  auto negative = config_with(2, "awale", -3);
+  CHECK(*schedule_size(negative) == 0);
+  CHECK(make_schedule(negative)->empty());
+}
+
+TEST_CASE("schedule: a gauntlet of many engines builds only the groups it plays") {
+  auto c = config_with(400, "oware:players=3", 1);
+  c.format = "gauntlet";
+  // C(399, 2) groups of the first engine with two others, in three rotations; all 3-subsets of
+  // 400 engines would be 10.6 million groups.
+  auto slots = schedule_of(c);
+  CHECK(slots.size() == 399u * 398u / 2u * 3u);
+  for (std::size_t i = 0; i < slots.size(); i += 3) CHECK(slots[i].seats[0] == 0);
 }
 
 TEST_CASE("schedule: errors name the game") {

@@ -222,3 +222,72 @@ TEST_CASE("player clock: depth and nodes limits have a hard wall cap and no marg
   PlayerClock clocked(parsed("1+0,depth=3"));
   CHECK(clocked.move_budget() == Millis(1050));
 }
+
+TEST_CASE("time control: numbers beyond the limits are refused, naming the limit") {
+  struct Case {
+    const char* text;
+    const char* names;
+  };
+  const Case cases[] = {
+      // Seconds: a huge number once went through double and llround (undefined beyond 2^63).
+      {"99999999999999999999999", "'99999999999999999999999': base and increment are at most"},
+      {"1000001", "base and increment are at most 1000000 s"},
+      {"10+1000001", "base and increment are at most 1000000 s"},
+      {"1000000+1", "'1000000+1': a period (base + increment x moves) holds 1000001 s, more than"},
+      {"40/1000+25000", "holds 1001000 s, more than 1000000 s"},
+      {"100001/60", "'100001/60': at most 100000 moves per period"},
+      {"99999999999999999999/60", "at most 100000 moves per period"},
+      {"0.0004", "'0.0004'"},  // rounds to 0 ms: no clock at all
+      {"movetime=1000000001",
+       "'movetime=1000000001' is out of range (movetime is from 1 to "
+       "1000000000 ms)"},
+      {"movetime=99999999999999999999999999", "movetime is from 1 to 1000000000 ms"},
+      {"depth=1000001", "depth is from 1 to 1000000)"},
+      {"nodes=1000000000000001", "nodes is from 1 to 1000000000000000)"},
+      {"depth=3,cap=0", "cap is from 1 to 1000000000 ms"},
+      {"10,margin=1000000001", "margin is from 0 to 1000000000 ms"},
+      {"movetime=0200", "'movetime=0200'"},
+      {"depth=3,depth=4", "sets depth twice"},
+      {"1..5", "'1..5'"},
+      {".", "'.'"},
+      {"+", "'+'"},
+  };
+  for (const auto& c : cases) {
+    auto tc = parse_time_control(c.text);
+    INFO("input '" << c.text << "'");
+    REQUIRE_FALSE(tc.ok());
+    INFO("error: " << tc.error());
+    CHECK(tc.error().find(c.names) != std::string::npos);
+  }
+}
+
+TEST_CASE("time control: the limits themselves are accepted, to the millisecond") {
+  CHECK(parsed("1000000").base == Millis(referee::kMaxTimeMs));
+  CHECK(parsed("999999+1").increment == Millis(1000));
+  CHECK(parsed("100000/1+0").moves_to_go == 100000);
+  CHECK(parsed("movetime=1000000000").movetime == Millis(1000000000));
+  CHECK(parsed("nodes=1000000000000000").nodes == 1000000000000000LL);
+  CHECK(parsed("depth=1000000").depth == 1000000);
+  // Exact decimal seconds, rounded half up at the fourth decimal; no binary floating point.
+  CHECK(parsed("0.0005").base == Millis(1));
+  CHECK(parsed("1.2345").base == Millis(1235));
+  CHECK(parsed("1.2344999").base == Millis(1234));
+  CHECK(parsed("0.001").base == Millis(1));
+  CHECK(parsed("2.").base == Millis(2000));
+  CHECK(parsed(".5").base == Millis(500));
+  CHECK(parsed("4.35").base == Millis(4350));  // 4.35 * 1000 is 4349.999... in a double
+}
+
+TEST_CASE("time control: a cap given with a clock survives the round trip") {
+  auto tc = parsed("10+0.1,cap=3000");
+  CHECK(tc.to_string() == "10+0.1,cap=3000");
+  CHECK(parsed(tc.to_string()) == tc);
+}
+
+TEST_CASE("player clock: a clock that keeps growing stops at its cap") {
+  // One move per period, a million seconds each: the clock would pass any int64 of nanoseconds.
+  PlayerClock clock(parsed("1/1000000"));
+  for (int i = 0; i < 2000; ++i) REQUIRE(clock.charge(Millis(0)));
+  CHECK(clock.left() == Millis(referee::kMaxClockMs));
+  CHECK(clock.move_budget() == Millis(referee::kMaxClockMs + 50));
+}

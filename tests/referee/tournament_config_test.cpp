@@ -85,6 +85,10 @@ env = { LANG = "C" }
 [[engine]]
 name = "b"
 command = "b-in-path"
+
+[[engine]]
+name = "c"
+command = "/usr/bin/c"
 )");
   INFO((c ? std::string() : c.error()));
   REQUIRE(c.ok());
@@ -105,7 +109,7 @@ command = "b-in-path"
   CHECK(c->openings.per_pairing == 3);
   const std::vector<std::vector<std::string>> book = {{"1", "7"}, {"2", "8"}};
   CHECK(c->openings.book_lines == book);
-  REQUIRE(c->engines.size() == 2);
+  REQUIRE(c->engines.size() == 3);
   const auto& a = c->engines[0];
   CHECK(a.config.name == "a");
   CHECK(a.config.command == dir.file("bin/a"));  // relative to the file's directory
@@ -282,4 +286,254 @@ TEST_CASE("tournament file: engine definitions are validated for the protocol") 
                "line break in the value of option 'Style'");
   expect_error(kHead + kEngines + "env = { \"A=B\" = \"1\" }\n",
                "bad environment variable name 'A=B'");
+}
+
+// ---- Bad configuration refused up front (each of these loaded on the old code) ----
+
+namespace {
+
+// A file with the head, `openings` (TOML lines under [openings]) and the two engines.
+std::string with_openings(const std::string& openings) {
+  return kHead + "[openings]\n" + openings + kEngines;
+}
+
+}  // namespace
+
+TEST_CASE("tournament file: every book line is replayed through the rules at load") {
+  rtest::TempDir dir;
+  rtest::write_text(dir.file("book.txt"),
+                    "# comment line\n1 7\n\n2 8 # with a comment\r\n1 7 13\n");
+  auto c = load(dir, with_openings("book = \"book.txt\"\n"));
+  REQUIRE_FALSE(c.ok());
+  // The culprit is the book's line 5, named as FILE:LINE, with the move and the game.
+  CHECK(c.error().rfind(dir.file("book.txt") + ":5: move 3 '13' is illegal in awale:", 0) == 0);
+  CHECK_FALSE(contains(c.error(), "\n"));
+
+  rtest::write_text(dir.file("good.txt"), "1 7\r\n2 8\t3\n");  // CRLF and tabs are fine
+  auto good = load(dir, with_openings("book = \"good.txt\"\n"));
+  INFO((good ? std::string() : good.error()));
+  REQUIRE(good.ok());
+  const std::vector<std::vector<std::string>> lines = {{"1", "7"}, {"2", "8", "3"}};
+  CHECK(good->openings.book_lines == lines);
+}
+
+TEST_CASE("tournament file: a book line must be legal in every game of the event") {
+  rtest::TempDir dir;
+  // In kalaha, sowing pit 1 ends in the store: player 1 moves again, so 7 is not his move.
+  rtest::write_text(dir.file("book.txt"), "1 7\n");
+  auto c = load(dir,
+                "name = \"t\"\ngames = [\"awale\", \"kalaha\"]\ntc = \"10\"\n"
+                "[openings]\nbook = \"book.txt\"\n" +
+                    kEngines);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.error().rfind(dir.file("book.txt") + ":1: move 2 '7' is illegal in kalaha:", 0) == 0);
+}
+
+TEST_CASE("tournament file: a book line that ends the game is refused") {
+  rtest::TempDir dir;
+  rtest::write_text(dir.file("book.txt"), "1 7\n1 7 2\n1 7 2 8\n");
+  auto c = load(dir,
+                "name = \"t\"\ngames = [\"awale:maxplies=3\"]\ntc = \"10\"\n"
+                "[openings]\nbook = \"book.txt\"\n" +
+                    kEngines);
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.error() == dir.file("book.txt") + ":2: the line ends the game of " +
+                         games::make_game("awale:maxplies=3")->canonical() +
+                         "; an opening must leave it going");
+}
+
+TEST_CASE("tournament file: /etc/passwd, binary files and directories are not books") {
+  rtest::TempDir dir;
+  auto passwd = load(dir, with_openings("book = \"/etc/passwd\"\n"));
+  REQUIRE_FALSE(passwd.ok());
+  CHECK(passwd.error().rfind("/etc/passwd:1: move 1 '", 0) == 0);
+  CHECK(contains(passwd.error(), "' is illegal in awale:"));
+
+  rtest::write_text(dir.file("bin.dat"), std::string("\x7f"
+                                                     "ELF\x02\x01\x01\0\0\0",
+                                                     10));
+  auto binary = load(dir, with_openings("book = \"bin.dat\"\n"));
+  REQUIRE_FALSE(binary.ok());
+  CHECK(binary.error() == dir.file("bin.dat") + ":1: not a line of text (control byte 0x7f)");
+
+  rtest::write_text(dir.file("nul.txt"), std::string("1 7\n2\0 8\n", 9));
+  auto nul = load(dir, with_openings("book = \"nul.txt\"\n"));
+  REQUIRE_FALSE(nul.ok());
+  CHECK(nul.error() == dir.file("nul.txt") + ":2: not a line of text (control byte 0x00)");
+
+  std::filesystem::create_directory(dir.file("books"));
+  auto directory = load(dir, with_openings("book = \"books\"\n"));
+  REQUIRE_FALSE(directory.ok());
+  CHECK(directory.error() == "opening book '" + dir.file("books") + "' is not a regular file");
+
+  auto device = load(dir, with_openings("book = \"/dev/zero\"\n"));
+  REQUIRE_FALSE(device.ok());
+  CHECK(device.error() == "opening book '/dev/zero' is not a regular file");
+}
+
+TEST_CASE("tournament file: the tournament file itself must be a regular file") {
+  auto device = load_tournament_file("/dev/zero");
+  REQUIRE_FALSE(device.ok());
+  CHECK(device.error() == "tournament file '/dev/zero' is not a regular file");
+  rtest::TempDir dir;
+  auto directory = load_tournament_file(dir.path());
+  REQUIRE_FALSE(directory.ok());
+  CHECK(contains(directory.error(), "is not a regular file"));
+}
+
+TEST_CASE("tournament file: random_plies the games cannot play are refused with the bound") {
+  // Random play ends an awale game long before 500 plies.
+  expect_error(with_openings("random_plies = 500\n"), "random_plies 500 is too many for awale:");
+  expect_error(with_openings("random_plies = 500\n"), " random plies work");
+  expect_error(
+      "name = \"t\"\ngames = [\"awale:maxplies=10\"]\ntc = \"10\"\n"
+      "[openings]\nrandom_plies = 10\n" +
+          kEngines,
+      "its games end at maxplies=10, so at most 9 random plies fit");
+  expect_error(with_openings("random_plies = 1001\n"), "'random_plies' must be from 0 to 1000");
+  rtest::TempDir dir;
+  auto fine = load(dir, with_openings("random_plies = 8\n"));
+  REQUIRE(fine.ok());
+  CHECK(fine->openings.random_plies == 8);
+}
+
+TEST_CASE("tournament file: the same game twice is refused, compared by canonical string") {
+  const std::string awale_full = games::make_game("awale")->canonical();
+  expect_error(
+      "name = \"t\"\ngames = [\"awale\", \"" + awale_full + "\"]\ntc = \"10\"\n" + kEngines,
+      "games 'awale' and '" + awale_full + "' are the same game (" + awale_full + ")");
+  expect_error(
+      "name = \"t\"\ngames = [\"awale:first=1\", \"awale:grandslam=nocapture\"]\n"
+      "tc = \"10\"\n" +
+          kEngines,
+      "are the same game");
+  expect_error("name = \"t\"\ngames = [\"permainan\", \"surakarta\"]\ntc = \"10\"\n" + kEngines,
+               "games 'permainan' and 'surakarta' are the same game");
+  // Different parameters are different games.
+  rtest::TempDir dir;
+  auto two = load(dir,
+                  "name = \"t\"\ngames = [\"awale\", \"awale:grandslam=illegal\"]\n"
+                  "tc = \"10\"\n" +
+                      kEngines);
+  INFO((two ? std::string() : two.error()));
+  CHECK(two.ok());
+}
+
+TEST_CASE("tournament file: engine names with control characters, line breaks or edge blanks") {
+  auto named = [](const std::string& name) {
+    return kHead + "[[engine]]\nname = \"" + name + "\"\ncommand = \"x\"\n" +
+           "[[engine]]\nname = \"b\"\ncommand = \"y\"\n";
+  };
+  expect_error(named("a\\nb"), "engine 'a\\nb': line break in the name");
+  expect_error(named("a\\u0007b"), "engine 'a\\x07b': control character in the name");
+  expect_error(named("a\\tb"), "engine 'a\\tb': control character in the name");
+  expect_error(named(" a"), "engine ' a': the name starts or ends with a blank");
+  expect_error(named("a "), "the name starts or ends with a blank");
+  expect_error(kHead + "[[engine]]\nname = \"a\\nb\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\n",
+               "engine 1 (a\\nb): 'command' is missing");  // still one line
+  rtest::TempDir dir;
+  auto fine = load(dir, named("Sowbot 1.2 \\u00e9"));
+  INFO((fine ? std::string() : fine.error()));
+  CHECK(fine.ok());
+}
+
+TEST_CASE("tournament file: time controls that overflow are refused with the limit") {
+  expect_error("name = \"t\"\ngames = [\"awale\"]\ntc = \"99999999999999999999999\"\n" + kEngines,
+               "base and increment are at most 1000000 s");
+  expect_error(
+      "name = \"t\"\ngames = [\"awale\"]\ntc = \"movetime=99999999999999999999\"\n" + kEngines,
+      "movetime is from 1 to 1000000000 ms");
+  expect_error(kHead + kEngines + "tc = \"100/10+99999\"\n",
+               "engine 2 (b): time control '100/10+99999': a period");
+}
+
+TEST_CASE("tournament file: a schedule too large to run is refused with its size") {
+  expect_error(kHead + "cycles = 100000\n[openings]\nper_pairing = 10000\n" + kEngines,
+               "the schedule has 2000000000 games; an event holds at most 1000000");
+  expect_error(kHead + "cycles = 1000001\n" + kEngines, "'cycles' must be from 1 to 1000000");
+  expect_error(kHead + "cycles = -3\n" + kEngines, "'cycles' must be from 1 to 1000000");
+  expect_error(kHead + "concurrency = -1\n" + kEngines, "'concurrency' must be from 0 to 256");
+}
+
+TEST_CASE("tournament file: an event name with a control character") {
+  expect_error("name = \"a\\rb\"\ngames = [\"awale\"]\ntc = \"10\"\n" + kEngines,
+               "the event's name 'a\\rb' holds a control character");
+}
+
+TEST_CASE("tournament file: syntax errors stay on one line") {
+  expect_error("name = \"t\"\n\"bad\nkey\" = 1\n", "t.toml:2:");
+  expect_error("{\"name\": \"t\", \"x\": \"\x01\"}", "not valid JSON", "t.json");
+}
+
+TEST_CASE("check_tournament: the checks shared with the match command") {
+  TournamentConfig c;
+  c.name = "m";
+  c.games = {games::make_game("awale")->canonical()};
+  for (const char* n : {"a", "b"}) {
+    TournamentEngine e;
+    e.config.name = n;
+    e.config.command = "/bin/true";
+    c.engines.push_back(e);
+  }
+  REQUIRE(check_tournament(c).ok());
+  auto error_of = [](const TournamentConfig& bad) {
+    auto s = check_tournament(bad);
+    return s.ok() ? std::string("(accepted)") : s.error();
+  };
+  auto x = c;
+  x.cycles = 0;
+  CHECK(error_of(x) == "cycles must be from 1 to 1000000, not 0");
+  x = c;
+  x.cycles = -5;
+  CHECK(error_of(x) == "cycles must be from 1 to 1000000, not -5");
+  x = c;
+  x.concurrency = -1;
+  CHECK(error_of(x) == "concurrency must be from 0 to 256, not -1");
+  x = c;
+  x.cycles = 600000;
+  CHECK(error_of(x) ==
+        "the schedule has 1200000 games; an event holds at most 1000000 (use fewer cycles, "
+        "openings per pairing, engines or games)");
+  x = c;
+  x.games.push_back("awale");
+  CHECK(contains(error_of(x), "are the same game"));
+  x = c;
+  x.games.clear();
+  CHECK(error_of(x) == "no games");
+  x = c;
+  x.engines.pop_back();
+  CHECK(error_of(x) == "a tournament needs at least two engines");
+  x = c;
+  x.engines[1].config.name = "a";
+  CHECK(error_of(x) == "two engines are named 'a'");
+  x = c;
+  x.engines[1].config.name = "b\n";
+  CHECK(error_of(x) == "engine 'b\\n': line break in the name");
+  x = c;
+  x.openings.random_plies = 400;
+  CHECK(contains(error_of(x), "random_plies 400 is too many for awale:"));
+  x = c;
+  x.games = {"oware:players=3"};
+  CHECK(contains(error_of(x), "needs 3 engines; the tournament has 2"));
+  x = c;
+  x.name = "";
+  CHECK(error_of(x) == "the event has no name");
+  x = c;
+  x.database = "a\nb.db";
+  CHECK(error_of(x) == "bad database path 'a\\nb.db'");
+  x = c;
+  x.database = "";
+  CHECK(error_of(x) == "bad database path ''");
+  x = c;
+  x.format = "swiss";
+  CHECK(error_of(x) == "format must be round-robin or gauntlet, not 'swiss'");
+}
+
+TEST_CASE("tournament file: the example tournament files pass every check") {
+  for (const char* name : {"awale.toml", "oware-3.toml", "all-games.toml"}) {
+    const std::string path = std::string(SOURCE_DIR) + "/examples/tournaments/" + name;
+    auto c = load_tournament_file(path);
+    INFO(path << ": " << (c ? std::string() : c.error()));
+    CHECK(c.ok());
+  }
 }

@@ -448,8 +448,10 @@ TEST_CASE("tournament: a changed specification under the same name is refused") 
 
 TEST_CASE("tournament: the specification stored with the event rebuilds the event") {
   rtest::TempDir dir;
+  // maxplies=6: the book line and 2 random plies leave the game going (an opening that ends it
+  // is an error of the schedule).
   auto c = config_of(dir, {mock_engine("m0", {"--slow-ms=1"}), mock_engine("m1")},
-                     "awale:maxplies=4", 3);
+                     "awale:maxplies=6", 3);
   c.engines[0].config.options["Depth"] = "3";
   c.engines[0].config.env["X"] = "1";
   c.engines[1].tc = *parse_time_control("5+0.1");
