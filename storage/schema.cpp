@@ -160,6 +160,26 @@ CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
   WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
 )sql";
 
+// v4: the daemon (referee serve).
+// - tournaments get their kind: "tournament" (a fixed schedule, finished when every slot is done
+//   or skipped), "ladder" (a standing event per game whose slots are appended while it runs) or
+//   "sprt" (slots appended until a sequential test decides). Only a tournament finishes by
+//   itself when it runs out of slots.
+// - engines registered through the API for the ladders keep their whole definition: args and
+//   options as JSON, the games they play, the rest of their settings (dir, env, protocol0,
+//   limits, timeouts) as one JSON object, when they were registered and retired (ISO 8601; empty
+//   = never). Engines known only from tournament files keep these empty.
+const char* const kV4 = R"sql(
+ALTER TABLE tournaments ADD COLUMN kind TEXT NOT NULL DEFAULT 'tournament'
+  CHECK (kind IN ('tournament', 'ladder', 'sprt'));
+ALTER TABLE engines ADD COLUMN args TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE engines ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE engines ADD COLUMN games TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE engines ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE engines ADD COLUMN registered_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE engines ADD COLUMN retired_at TEXT NOT NULL DEFAULT '';
+)sql";
+
 bool has_table(const std::vector<std::string>& tables, const std::string& name) {
   for (const auto& t : tables)
     if (t == name) return true;
@@ -180,7 +200,7 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {4, kV4}};
   return all;
 }
 

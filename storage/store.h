@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -125,6 +126,70 @@ struct EventRow {
   bool created = false;  // created by this call
 };
 
+// How open_event creates a new event (an existing one keeps what it has).
+struct NewEventOptions {
+  std::string kind = "tournament";  // tournament | ladder | sprt
+  std::string state = "running";    // queued | running | paused
+  int priority = 0;
+};
+
+// An event with its progress, for the daemon's listings.
+struct EventInfo {
+  std::int64_t id = 0;
+  std::string name;
+  std::string kind;  // tournament | ladder | sprt
+  std::string state;
+  int priority = 0;
+  std::string spec;
+  std::string created_at, started_at, finished_at, updated_at;   // ISO 8601; "" = not yet
+  std::int64_t pending = 0, claimed = 0, done = 0, skipped = 0;  // slots by state
+  std::int64_t total() const { return pending + claimed + done + skipped; }
+};
+
+struct EventQuery {
+  std::vector<std::string> states;  // empty = any
+  std::string kind;                 // "" = any
+  int limit = 100;
+  int offset = 0;
+};
+
+struct EventList {
+  std::vector<EventInfo> events;  // newest first
+  std::int64_t total = 0;         // matching the query, all pages
+};
+
+// The filter of a page of games (the daemon's API). Every field is optional.
+struct GameQuery {
+  std::optional<std::int64_t> event;
+  std::string engine;                    // a player of the game
+  std::string game_prefix;               // as GameFilter
+  std::string result;                    // "1-0" | "0-1" | "1/2-1/2" (two-player games) | "" = any
+  std::string status;                    // running | finished | unfinished | "" = any
+  std::optional<std::int64_t> after_id;  // only ids above (keyset paging, oldest first)
+  bool newest_first = true;
+  int limit = 50;
+  int offset = 0;
+  bool count_total = true;  // false: `total` is left 0 (a page loop needs no count)
+};
+
+struct GamePage {
+  std::vector<GameRecord> games;
+  std::int64_t total = 0;  // matching the query, all pages
+};
+
+// An engine registered for the ladders (API), or known from tournaments (registered_at empty).
+struct RegisteredEngine {
+  std::string name;
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> options;
+  std::vector<std::string> games;         // canonical game strings it plays on the ladders
+  std::string settings = "{}";            // JSON object: dir, env, protocol0, limits, timeouts
+  std::string registered_at, retired_at;  // ISO 8601; "" = never
+  std::string id_name, id_author;
+  std::int64_t finished_games = 0;  // read back only: finished games it played (any event)
+};
+
 struct OwnerInfo {
   std::string name;  // for people: "tournament awale.toml"
   std::string host;
@@ -187,7 +252,8 @@ class Store {
   // caller compares `spec`). A v2 event (no spec yet) whose `config` fingerprint matches is
   // adopted: its spec is set and its slots materialized, finished ones done.
   Expected<EventRow> open_event(const std::string& name, const std::string& spec,
-                                const std::string& config, const std::vector<SlotRecord>& slots);
+                                const std::string& config, const std::vector<SlotRecord>& slots,
+                                const NewEventOptions& options = {});
   Expected<std::int64_t> register_owner(const OwnerInfo& owner);
   // The owner stops: its claims are released, stopped_at is set.
   Status stop_owner(std::int64_t owner);
@@ -213,6 +279,28 @@ class Store {
   Expected<std::vector<SlotRecord>> slots(std::int64_t event);
   // PRAGMA integrity_check: empty when the file is sound, else its findings (at most `max`).
   Expected<std::vector<std::string>> integrity_problems(int max = 20);
+
+  // ---- The daemon's additions ----
+  Expected<EventList> events(const EventQuery& query);
+  Expected<EventInfo> event(std::int64_t id);  // error "no event N" when there is none
+  // Sets the event's state when it is one of `from`; returns whether it changed. Marking a
+  // tournament finished is left to the slots (finish_event_if_complete).
+  Expected<bool> set_event_state(std::int64_t id, const std::string& state,
+                                 const std::vector<std::string>& from);
+  Status set_event_priority(std::int64_t id, int priority);
+  // Appends slots to a standing event (ladder, sprt) after its last one; their `slot` fields are
+  // ignored and the numbers given are returned.
+  Expected<std::vector<std::int64_t>> append_slots(std::int64_t event,
+                                                   const std::vector<SlotRecord>& slots);
+  // The event's pending and claimed slots, in order.
+  Expected<std::vector<SlotRecord>> open_slots(std::int64_t event);
+  Expected<GamePage> game_page(const GameQuery& query);
+  // Registers (or re-registers, un-retiring) an engine; returns it as stored.
+  Expected<RegisteredEngine> register_engine(const RegisteredEngine& engine);
+  // Retires a registered engine; false when there is no such registered engine or it already was.
+  Expected<bool> retire_engine(const std::string& name);
+  // Every engine (registered or not), by name.
+  Expected<std::vector<RegisteredEngine>> engines();
 
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
   Expected<GameRecord> game(std::int64_t game_id);

@@ -31,6 +31,13 @@ constexpr Command kCommands[] = {
     {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
     {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},
+    {"serve", referee::cli::serve, "[--db F] [--listen ADDR:PORT]: the daemon (HTTP API)"},
+    {"submit", referee::cli::submit, "FILE [--server URL]: submit a tournament to the daemon"},
+    {"status", referee::cli::status, "[ID] [--server URL]: the daemon's events, or one"},
+    {"pause", referee::cli::pause, "ID [--server URL]: pause an event of the daemon"},
+    {"resume", referee::cli::resume, "ID [--server URL]: resume it"},
+    {"cancel", referee::cli::cancel, "ID [--server URL]: cancel it"},
+    {"watch", referee::cli::watch, "ID [--server URL]: live progress of an event"},
 };
 
 void usage(std::ostream& out) {

@@ -136,7 +136,7 @@ TEST_CASE("migration: v2 events keep their games; slots finished twice keep the 
   CHECK((*rows)[3].state == "pending");
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
   CHECK(raw.execAndGet("SELECT game_id FROM slots WHERE slot = 0").getInt() == 1);
-  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == 3);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   // The game a v2 run left running is closed when its slot is claimed.
   auto owner = store->register_owner({"t", "h", 1, "tournament"});
   auto claims = store->claim_slots(*owner, adopted->id, 1, 60000, {});
