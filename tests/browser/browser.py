@@ -236,7 +236,7 @@ class Daemon:
         self.db = os.path.join(self.dir, "serve.db")
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
         self.proc = subprocess.Popen(
-            [referee, "serve", "--db", self.db, "--listen", "127.0.0.1:0",
+            [os.path.abspath(referee), "serve", "--db", self.db, "--listen", "127.0.0.1:0",
              "--concurrency", str(concurrency), *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=self.dir)
         self.url = None

@@ -46,7 +46,7 @@ random_plies = 2
 [[engine]]
 name = "mock"
 command = "{mock}"
-args = ["--slow-ms=100"]
+args = ["--slow-ms=250"]
 [[engine]]
 name = "random"
 command = "{random_engine}"
