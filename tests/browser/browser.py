@@ -6,7 +6,7 @@ screenshot is not blank (its PNG decoded here: zlib and the five PNG filters, no
 Decisions:
 - Skip (exit status SKIP, ctest's SKIP_RETURN_CODE) only when the browser cannot be started:
   Selenium missing, no chromium or chromedriver binary, or the driver refusing to start. Every
-  other failure is a test failure.
+  other failure is a test failure. REFEREE_REQUIRE_BROWSER=1 turns the skip into a failure.
 - Every wait polls a condition with a generous deadline (the machine is shared and slow).
 """
 
@@ -28,7 +28,13 @@ PHONE = (375, 812)
 
 
 def skip(reason):
+    """Exits with ctest's skip code after a loud banner; with REFEREE_REQUIRE_BROWSER=1 in the
+    environment (a CI that has Chromium), a browser that cannot start is a failure instead."""
     bar = "!" * 78
+    if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
+        print(f"{bar}\nFAILED: the browser test cannot run and REFEREE_REQUIRE_BROWSER=1: {reason}\n{bar}",
+              flush=True)
+        sys.exit(1)
     print(f"{bar}\nSKIPPED: the browser test cannot run: {reason}\n{bar}", flush=True)
     sys.exit(SKIP)
 

@@ -46,7 +46,7 @@ random_plies = 2
 [[engine]]
 name = "mock"
 command = "{mock}"
-args = ["--slow-ms=250"]
+args = ["--slow-ms=250", "--spam-info=2"]
 [[engine]]
 name = "random"
 command = "{random_engine}"
@@ -260,6 +260,29 @@ def main():
         time.sleep(0.2)
         if shown()[0] != "0":
             browser.fail("viewer: left of ply 0 went somewhere")
+
+        # The info lines of a move the mock played (it says two before each bestmove), and the
+        # transcript, opened by a click.
+        with_info = [k for k, m in enumerate(game["moves"], 1) if m.get("info")]
+        if not with_info:
+            browser.fail(f"game {gid}: no stored move has info lines (the mock sends them)")
+        k = with_info[-1]
+        b.driver.get(f"{d.url}/#/games/{gid}?ply={k}")
+        b.wait(f"ply {k} from the address", lambda: b.js(
+            "const v = document.getElementById('viewer'); return v && v.dataset.shown;") == str(k))
+        stored_info = game["moves"][k - 1]["info"]
+        stored_info = stored_info if isinstance(stored_info, str) else "\n".join(stored_info)
+        shown_info = b.wait("the info lines", lambda: b.js(
+            "return document.getElementById('viewer-info').textContent;"))
+        for line in stored_info.splitlines():
+            if line.strip() and line.strip() not in shown_info:
+                browser.fail(f"viewer at ply {k}: the info line '{line}' is not shown ('{shown_info}')")
+        b.click("the transcript's summary", "details summary")
+        transcript = b.wait("the transcript", lambda: b.js(
+            "const t = document.getElementById('viewer-transcript');"
+            "return t && t.offsetHeight > 0 && t.textContent.includes('bestmove') && t.textContent;"))
+        if "go " not in transcript:
+            browser.fail(f"viewer: the transcript shows no go command: {transcript[:300]}")
         print(f"viewer: game {gid} stepped to its {plies} plies and its result {want}")
 
         # The games list, with a filter from the address.
