@@ -237,7 +237,6 @@ class Daemon:
     context manager. `url` is its address; api(path) and post(path, body) talk to it."""
 
     def __init__(self, referee, concurrency=2, extra=()):
-        import json  # noqa: F401  (used by api())
         self.dir = tempfile.mkdtemp(prefix="referee-serve-")
         self.db = os.path.join(self.dir, "serve.db")
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")

@@ -5,7 +5,8 @@ The daemon plays an event (awale and felli between a slowed mock engine and the 
 engine, two games at a time, a few seconds a game) and headless Chromium checks, on the pages the
 daemon serves:
 - the events page lists the event and leads to its page;
-- the standings appear, and change as games finish (their game count follows the event's);
+- the standings appear, and change as games finish (their game count follows the event's); the
+  Elo chart draws finite ratings, one-sided bounds and unrated engines (a made-up table);
 - a live board shows the position stored in the database for its game: the board's cells (data-*
   attributes: seeds per hole, piece per point) equal the stored position at the ply the board
   shows, the position string decoded here, independently of the rules library;
@@ -117,6 +118,41 @@ return Array.from(document.querySelectorAll('#viewer svg.board g.cell')).map(g =
 """
 
 
+# The Elo chart of a made-up table with every kind of rating: finite, one-sided bounds, unrated.
+CHART_PROBE = """
+const done = arguments[arguments.length - 1];
+import('/static/chart.js').then((m) => {
+  const rows = [
+    {engine: 'finite', elo: 20, error: 30, lower: -10, upper: 50, bound: null},
+    {engine: 'won-all', elo: 150, error: null, lower: 150, upper: null, bound: 'lower'},
+    {engine: 'lost-all', elo: -180, error: null, lower: null, upper: -180, bound: 'upper'},
+    {engine: 'no-game', elo: null, error: null, lower: null, upper: null, bound: 'unrated'}];
+  const svg = m.eloChart({game: 'probe', confidence: 95, rows});
+  document.body.appendChild(svg);
+  const out = {};
+  for (const g of svg.querySelectorAll('g.elo-row'))
+    out[g.dataset.engine] = {text: g.lastElementChild.textContent, dots: g.querySelectorAll('circle').length,
+      arrows: g.querySelectorAll('.bound-arrow').length, bars: g.querySelectorAll('.error-bar').length};
+  out.nan = svg.outerHTML.includes('NaN');
+  svg.remove();
+  done(out);
+}).catch((e) => done({error: String(e)}));
+"""
+
+
+def check_chart(b):
+    got = b.driver.execute_async_script(CHART_PROBE)
+    want = {"finite": {"text": "+20 ±30", "dots": 1, "arrows": 0, "bars": 1},
+            "won-all": {"text": "> +150", "dots": 0, "arrows": 1, "bars": 1},
+            "lost-all": {"text": "< -180", "dots": 0, "arrows": 1, "bars": 1},
+            "no-game": {"text": "unrated", "dots": 0, "arrows": 0, "bars": 0}}
+    for name, w in want.items():
+        if got.get(name) != w:
+            browser.fail(f"Elo chart row {name}: drawn {got.get(name)}, expected {w} (whole: {got})")
+    if got.get("nan"):
+        browser.fail("Elo chart: NaN in the drawing")
+
+
 def standings_games(b):
     """The finished games the event page's standings count (every game's table but "all games"),
     or None before the first table."""
@@ -148,6 +184,7 @@ def main():
         b.wait("the event in the events list",
                lambda: b.driver.find_elements(By.CSS_SELECTOR, f'tr[data-event-id="{eid}"]'))
         b.screenshot(None, shot("events-desktop.png"))
+        check_chart(b)
         b.click("the event's row", f'tr[data-event-id="{eid}"]')
         b.wait("the event page", lambda: b.driver.current_url.endswith(f"#/events/{eid}"))
         b.wait("the event's header", lambda: b.driver.find_elements(By.CSS_SELECTOR, "#event-header .event-counts"))

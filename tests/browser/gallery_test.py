@@ -8,23 +8,19 @@ Checks, per board: one SVG cell per view cell, each cell's data-* attributes (se
 equal to the view's, and a screenshot (saved under --artifacts) that is not blank; at a phone width
 (375 px) the page does not overflow sideways and each family's screenshot is not blank either.
 
-The page is served by the daemon when --serve-url is given (phase 2: the dashboard embedded in
-`referee serve`), else by a small static server over the dashboard's source folder.
+The page is served by a real `referee serve` (the dashboard's files embedded in the binary, on a
+free loopback port, no event); the views are handed to the page by script.
 
-Usage: gallery_test.py --referee BIN --dashboard DIR --artifacts DIR [--serve-url URL]
+Usage: gallery_test.py --referee BIN --artifacts DIR
 """
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import random
 import re
 import shutil
 import sys
-import tempfile
-import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
@@ -89,34 +85,6 @@ def gallery_data(referee):
     return {"boards": boards}
 
 
-class StaticServer:
-    """The dashboard's files and the gallery's data over HTTP on 127.0.0.1 (phase 1 only)."""
-
-    def __init__(self, dashboard, data):
-        self.root = tempfile.mkdtemp(prefix="referee-gallery-")
-        shutil.copytree(dashboard, self.root, dirs_exist_ok=True)
-        with open(os.path.join(self.root, "gallery-data.json"), "w") as f:
-            json.dump(data, f)
-        handler = functools.partial(QuietHandler, directory=self.root)
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".json": "application/json"}
-
-    def log_message(self, *args):
-        pass
-
-
 def safe_name(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
 
@@ -159,9 +127,7 @@ def check_board(b, index, board):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--referee", required=True)
-    ap.add_argument("--dashboard", required=True)
     ap.add_argument("--artifacts", required=True)
-    ap.add_argument("--serve-url", default="")
     args = ap.parse_args()
 
     data = gallery_data(args.referee)
@@ -174,64 +140,55 @@ def main():
         browser.fail("no view with a blind hole")
     out = os.path.join(args.artifacts, "gallery")
     shutil.rmtree(out, ignore_errors=True)
-    server = None if args.serve_url else StaticServer(args.dashboard, data)
-    base = args.serve_url or server.url
-    try:
-        with browser.Browser(browser.DESKTOP) as b:
-            if args.serve_url:  # the daemon serves the page; the data is handed to it by script
-                b.driver.get(f"{base}/gallery.html")
-                b.wait("the gallery script", lambda: b.js("return typeof window.showGallery === 'function';"))
-                b.js("window.showGallery(arguments[0]);", data)
-            else:
-                b.driver.get(f"{base}/gallery.html?data=gallery-data.json")
-            b.wait("the gallery to be drawn", lambda: b.js("return document.body.dataset.ready;"))
-            if b.js("return document.body.dataset.ready;") != "1":
-                browser.fail("the gallery did not load its data: "
-                             + b.js("return document.getElementById('gallery-status').textContent;"))
-            # The blank check itself must catch a blank picture.
-            blank = b.js("""const d = document.createElement('div'); d.id = 'blank-probe';
-                d.style.cssText = 'width:300px;height:200px;background:#fff';
-                document.body.prepend(d); return d;""")
-            colours, deviation = browser.image_stats(blank.screenshot_as_png)
-            if colours >= 12 or deviation >= 8.0:
-                browser.fail(f"a white box passes the blank check ({colours} colours, {deviation:.1f})")
-            b.js("document.getElementById('blank-probe').remove();")
-            for i, board in enumerate(data["boards"]):
-                check_board(b, i, board)
-                card = b.driver.find_element("id", f"card-{i}")
-                b.js("arguments[0].scrollIntoView({block: 'center'});", card)
-                png = b.screenshot(card, os.path.join(out, f"{safe_name(board['game'])}-{board['stage']}.png"))
-                browser.check_not_blank(png, board["title"])
-            print(f"desktop: {len(data['boards'])} boards checked and saved under {out}")
+    with browser.Browser(browser.DESKTOP) as b, browser.Daemon(args.referee, concurrency=1) as d:
+        b.driver.get(f"{d.url}/static/gallery.html")
+        b.wait("the gallery script", lambda: b.js("return typeof window.showGallery === 'function';"))
+        b.js("window.showGallery(arguments[0]);", data)
+        b.wait("the gallery to be drawn", lambda: b.js("return document.body.dataset.ready;"))
+        if b.js("return document.body.dataset.ready;") != "1":
+            browser.fail("the gallery did not load its data: "
+                         + b.js("return document.getElementById('gallery-status').textContent;"))
+        # The blank check itself must catch a blank picture.
+        blank = b.js("""const d = document.createElement('div'); d.id = 'blank-probe';
+            d.style.cssText = 'width:300px;height:200px;background:#fff';
+            document.body.prepend(d); return d;""")
+        colours, deviation = browser.image_stats(blank.screenshot_as_png)
+        if colours >= 12 or deviation >= 8.0:
+            browser.fail(f"a white box passes the blank check ({colours} colours, {deviation:.1f})")
+        b.js("document.getElementById('blank-probe').remove();")
+        for i, board in enumerate(data["boards"]):
+            check_board(b, i, board)
+            card = b.driver.find_element("id", f"card-{i}")
+            b.js("arguments[0].scrollIntoView({block: 'center'});", card)
+            png = b.screenshot(card, os.path.join(out, f"{safe_name(board['game'])}-{board['stage']}.png"))
+            browser.check_not_blank(png, board["title"])
+        print(f"desktop: {len(data['boards'])} boards checked and saved under {out}")
 
-            # A phone's width: one column, no sideways scrolling, every family still drawn.
-            b.resize(browser.PHONE)
-            b.wait("the phone layout", lambda: b.js("return matchMedia('(max-width: 720px)').matches;"))
-            browser.check_fits(b, "the gallery")
-            done = set()
-            for i, board in enumerate(data["boards"]):
-                family = board["view"]["family"]
-                if family in done:
-                    continue
-                done.add(family)
-                check_board(b, i, board)
-                portrait = b.js(f"return document.querySelector('#card-{i} svg.board').dataset.portrait;")
-                if (portrait == "true") != (family == "4x16"):
-                    browser.fail(f"{board['title']}: portrait is {portrait} at a phone width")
-                card = b.driver.find_element("id", f"card-{i}")
-                width = b.js("return arguments[0].querySelector('svg.board').getBoundingClientRect().width;", card)
-                if not 0 < width <= browser.PHONE[0]:
-                    browser.fail(f"{board['title']}: the board is {width} px wide on a phone")
-                b.js("arguments[0].scrollIntoView({block: 'center'});", card)
-                png = b.screenshot(card, os.path.join(out, f"phone-{safe_name(family)}.png"))
-                browser.check_not_blank(png, f"{board['title']} at a phone width")
-            errors = b.console_errors()
-            if errors:
-                browser.fail(f"console errors: {errors}")
-            print(f"phone: {len(done)} families checked: {', '.join(sorted(done))}")
-    finally:
-        if server:
-            server.close()
+        # A phone's width: one column, no sideways scrolling, every family still drawn.
+        b.resize(browser.PHONE)
+        b.wait("the phone layout", lambda: b.js("return matchMedia('(max-width: 720px)').matches;"))
+        browser.check_fits(b, "the gallery")
+        done = set()
+        for i, board in enumerate(data["boards"]):
+            family = board["view"]["family"]
+            if family in done:
+                continue
+            done.add(family)
+            check_board(b, i, board)
+            portrait = b.js(f"return document.querySelector('#card-{i} svg.board').dataset.portrait;")
+            if (portrait == "true") != (family == "4x16"):
+                browser.fail(f"{board['title']}: portrait is {portrait} at a phone width")
+            card = b.driver.find_element("id", f"card-{i}")
+            width = b.js("return arguments[0].querySelector('svg.board').getBoundingClientRect().width;", card)
+            if not 0 < width <= browser.PHONE[0]:
+                browser.fail(f"{board['title']}: the board is {width} px wide on a phone")
+            b.js("arguments[0].scrollIntoView({block: 'center'});", card)
+            png = b.screenshot(card, os.path.join(out, f"phone-{safe_name(family)}.png"))
+            browser.check_not_blank(png, f"{board['title']} at a phone width")
+        errors = b.console_errors()
+        if errors:
+            browser.fail(f"console errors: {errors}")
+        print(f"phone: {len(done)} families checked: {', '.join(sorted(done))}")
     print("PASSED")
 
 

@@ -1,6 +1,9 @@
 // chart.js: the Elo chart of one standings table: one row per engine, a dot at its rating and a
 // bar across its confidence interval (lower..upper), a line at 0 (the pool's mean). An engine
-// whose interval is unknown (no informative game) has its dot only and "±?" written.
+// with a one-sided bound (it won, or lost, every game against the rest: bound "lower"/"upper")
+// has an open bar from its bound to the chart's edge with an arrow and "> x" or "< x" written;
+// an unrated one (bound "unrated", elo null) has its name and "unrated" only; one whose interval
+// is unknown otherwise has its dot only and "±?" written.
 
 import { playerColour } from "./board.js";
 
@@ -35,6 +38,7 @@ export function eloChart(table, options = {}) {
   let lo = 0;
   let hi = 0;
   for (const r of rows) {
+    if (r.elo === null || r.elo === undefined) continue;
     lo = Math.min(lo, r.lower ?? r.elo, r.elo);
     hi = Math.max(hi, r.upper ?? r.elo, r.elo);
   }
@@ -62,15 +66,33 @@ export function eloChart(table, options = {}) {
     const name = narrow && r.engine.length > 12 ? `${r.engine.slice(0, 11)}…` : r.engine;
     s("text", { x: left - 8, y: y + 4, "text-anchor": "end" }, g, name);
     const colour = playerColour((i % 6) + 1);
-    if (r.lower !== null && r.lower !== undefined && r.upper !== null && r.upper !== undefined) {
-      s("line", { x1: x(r.lower), y1: y, x2: x(r.upper), y2: y, stroke: colour, "stroke-width": 5,
-        "stroke-linecap": "round", opacity: 0.35, class: "error-bar" }, g);
-      for (const end of [r.lower, r.upper])
-        s("line", { x1: x(end), y1: y - 6, x2: x(end), y2: y + 6, stroke: colour, "stroke-width": 1.5 }, g);
+    if (r.elo === null || r.elo === undefined) {
+      s("text", { x: W - right + 8, y: y + 4 }, g, r.bound === "unrated" ? "unrated" : "?");
+      return;
     }
-    s("circle", { cx: x(r.elo), cy: y, r: 5, fill: colour, stroke: "#fff", "stroke-width": 1.5 }, g);
-    const err = r.error === null || r.error === undefined ? "±?" : `±${Math.round(r.error)}`;
-    s("text", { x: W - right + 8, y: y + 4 }, g, `${r.elo > 0 ? "+" : ""}${Math.round(r.elo)} ${err}`);
+    const bar = (from, to) => s("line", { x1: x(from), y1: y, x2: x(to), y2: y, stroke: colour,
+      "stroke-width": 5, "stroke-linecap": "round", opacity: 0.35, class: "error-bar" }, g);
+    const tick = (at) => s("line", { x1: x(at), y1: y - 6, x2: x(at), y2: y + 6, stroke: colour, "stroke-width": 1.5 }, g);
+    const signed = (v) => `${v > 0 ? "+" : ""}${Math.round(v)}`;
+    let label;
+    if (r.bound === "lower" || r.bound === "upper") {
+      // Open towards the edge: the rating is beyond the bound, by an unknown amount.
+      const edge = r.bound === "lower" ? hi : lo;
+      bar(r.elo, edge);
+      tick(r.elo);
+      const tip = x(edge), d = r.bound === "lower" ? -7 : 7;
+      s("path", { d: `M${tip} ${y}l${d} -5v10z`, fill: colour, class: "bound-arrow" }, g);
+      label = `${r.bound === "lower" ? ">" : "<"} ${signed(r.elo)}`;
+    } else {
+      if (r.lower !== null && r.lower !== undefined && r.upper !== null && r.upper !== undefined) {
+        bar(r.lower, r.upper);
+        tick(r.lower);
+        tick(r.upper);
+      }
+      s("circle", { cx: x(r.elo), cy: y, r: 5, fill: colour, stroke: "#fff", "stroke-width": 1.5 }, g);
+      label = `${signed(r.elo)} ${r.error === null || r.error === undefined ? "±?" : `±${Math.round(r.error)}`}`;
+    }
+    s("text", { x: W - right + 8, y: y + 4 }, g, label);
   });
   return svg;
 }

@@ -4,6 +4,15 @@
 import { eloChart } from "./chart.js";
 import { fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, seats, tableWrap } from "./util.js";
 
+// A rating as written in the table: "+12.3", "> -636.4" for a lower bound, "< ..." for an upper
+// one, "unrated".
+function eloText(r) {
+  if (r.bound === "unrated") return "unrated";
+  if (r.bound === "lower") return `> ${fmtSigned(r.elo)}`;
+  if (r.bound === "upper") return `< ${fmtSigned(r.elo)}`;
+  return fmtSigned(r.elo);
+}
+
 export function standingsPanel(standings) {
   const tables = (standings && standings.tables) || [];
   if (tables.length === 0) return h("p", { class: "muted" }, "No finished game yet.");
@@ -20,8 +29,8 @@ export function standingsPanel(standings) {
           h("th", { class: "num hide-phone" }, "LOS"))),
         h("tbody", {}, t.rows.map((r) =>
           h("tr", { "data-engine": r.engine, "data-games": r.games },
-            h("td", { class: "num" }, r.rank), h("td", {}, r.engine), h("td", { class: "num" }, fmtSigned(r.elo)),
-            h("td", { class: "num" }, r.error === null ? "?" : fmtNumber(r.error)), h("td", { class: "num" }, r.games),
+            h("td", { class: "num" }, r.rank), h("td", {}, r.engine), h("td", { class: "num" }, eloText(r)),
+            h("td", { class: "num" }, r.error === null || r.error === undefined ? (r.bound ? "" : "?") : fmtNumber(r.error)), h("td", { class: "num" }, r.games),
             h("td", { class: "num" }, r.w), h("td", { class: "num" }, r.d), h("td", { class: "num" }, r.l),
             h("td", { class: "num" }, fmtPercent(r.score)), h("td", { class: "num hide-phone" }, fmtPercent(r.los)))))))));
 }
