@@ -13,6 +13,7 @@ daemon serves:
 - the game viewer steps through a finished game (buttons and keys) to its stored result and final
   position (from `referee export` on the database and `referee show` replaying the stored moves);
 - pause and resume work from the event page once a token is set in the settings;
+- a ladder of two registered engines shows its standings on the ladder page;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
@@ -330,13 +331,39 @@ def main():
             browser.fail(f"games list filtered on {want} shows results {shown_results}")
         b.screenshot(None, shot("games-desktop.png"))
 
+        # A ladder: two engines registered for felli play each other; the ladder page shows its
+        # standings, growing with the games the daemon counts.
+        for name, command, extra in (("ladder-mock", engines[0], ["--slow-ms=20"]), ("ladder-random", engines[1], [])):
+            d.api("/api/engines", {"name": name, "command": command, "args": extra, "games": ["felli"]})
+        b.driver.get(f"{d.url}/#/ladder")
+        ladder_games = lambda: b.js(  # noqa: E731
+            "const t = document.querySelector('.ladder .standings'); return t ? Number(t.dataset.games) : 0;")
+        b.wait("the ladder's standings", lambda: ladder_games() >= 2, timeout=120)
+        # The ladder never stops: the page must reach what the daemon counted a moment ago.
+        counted = sum(t["games"] for x in d.api("/api/ladder")["ladders"]
+                      for t in x["standings"] if t["game"] != "all games")
+        b.wait(f"the ladder page to count the {counted} games the daemon counted",
+               lambda: ladder_games() >= counted, timeout=60)
+        names = b.js("return Array.from(document.querySelectorAll('.ladder .standings tr[data-engine]'))"
+                     ".map(r => r.dataset.engine).sort();")
+        if names != ["ladder-mock", "ladder-random"]:
+            browser.fail(f"ladder standings show {names}")
+        plays = b.js("return Object.fromEntries(Array.from(document.querySelectorAll('#engines tr[data-engine]'))"
+                     ".map(r => [r.dataset.engine, r.lastElementChild.textContent]));")
+        want_plays = {"ladder-mock": "ladder: felli", "ladder-random": "ladder: felli",
+                      "mock": "events only", "random": "events only"}
+        if plays != want_plays:
+            browser.fail(f"the engines table says {plays}, expected {want_plays}")
+        b.screenshot(None, shot("ladder-desktop.png"))
+        print(f"ladder: standings with {ladder_games()} games")
+
         # A phone's width: every page fits, and looks like something.
         b.resize(browser.PHONE)
         for name, route, ready in (("events", "#/events", f'tr[data-event-id="{eid}"]'),
                                    ("event", f"#/events/{eid}", "#standings .standings"),
                                    ("viewer", f"#/games/{gid}?ply=10", "#viewer svg.board"),
                                    ("games", "#/games", "tr[data-game-id]"),
-                                   ("ladder", "#/ladder", "#engines h2")):
+                                   ("ladder", "#/ladder", ".ladder .standings")):
             b.driver.get(f"{d.url}/{route}")
             b.wait(f"the {name} page at a phone width", lambda ready=ready: b.driver.find_elements(By.CSS_SELECTOR, ready))
             browser.check_fits(b, f"the {name} page")

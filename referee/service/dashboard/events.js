@@ -10,8 +10,13 @@ const PAGE = 50;
 function progressCell(e) {
   if (e.progress === null || e.progress === undefined)
     return h("span", {}, `${e.finished} played`);
+  // On a phone the ETA and live columns are hidden: the cell says them under the bar.
+  const phoneNote = e.state === "running"
+    ? h("span", { class: "small muted show-phone" }, ` · ETA ${fmtDuration(e.eta_s)} · ${e.running || 0} playing`)
+    : null;
   return h("div", { class: "row" }, progressBar(e.progress),
-    h("span", { class: "small muted" }, `${e.finished}/${e.scheduled}${e.skipped ? ` (${e.skipped} skipped)` : ""}`));
+    h("span", { class: "small muted" }, `${e.finished}/${e.scheduled}${e.skipped ? ` (${e.skipped} skipped)` : ""}`,
+      phoneNote));
 }
 
 function eventRow(e) {
@@ -20,8 +25,8 @@ function eventRow(e) {
     h("td", { class: "hide-phone" }, e.kind),
     h("td", {}, badge(e.state)),
     h("td", {}, progressCell(e)),
-    h("td", { class: "num" }, e.state === "running" ? fmtDuration(e.eta_s) : "–"),
-    h("td", { class: "num" }, e.running || 0),
+    h("td", { class: "num hide-phone" }, e.state === "running" ? fmtDuration(e.eta_s) : "–"),
+    h("td", { class: "num hide-phone" }, e.running || 0),
     h("td", { class: "hide-phone small" }, (e.games || []).join(", ")),
     h("td", { class: "hide-phone small" }, fmtTime(e.created_at)));
 }
@@ -77,7 +82,7 @@ export function eventsPage(root) {
       data.events.length === 0
         ? h("p", { class: "muted" }, "No event yet. Submit a tournament file with referee submit (or POST /api/events).")
         : tableWrap(h("thead", {}, h("tr", {}, h("th", {}, "event"), h("th", { class: "hide-phone" }, "kind"),
-          h("th", {}, "state"), h("th", {}, "progress"), h("th", { class: "num" }, "ETA"), h("th", { class: "num" }, "live"),
+          h("th", {}, "state"), h("th", {}, "progress"), h("th", { class: "num hide-phone" }, "ETA"), h("th", { class: "num hide-phone" }, "live"),
           h("th", { class: "hide-phone" }, "games"), h("th", { class: "hide-phone" }, "created"))), body),
       data.total > PAGE ? pager : null);
   }

@@ -5,6 +5,16 @@ import { get, subscribe } from "./api.js";
 import { standingsPanel } from "./tables.js";
 import { badge, clear, debounce, errorBox, h, tableWrap } from "./util.js";
 
+// Where an engine plays: retired, in the ladders of its games (registered), or in events only.
+function engineState(x) {
+  if (x.retired) return badge("retired");
+  if (x.registered) {
+    const games = (x.ladders || []).map((g) => g.split(":")[0]);
+    return h("span", { class: "small" }, `ladder: ${games.join(", ") || "–"}`);
+  }
+  return h("span", { class: "small muted" }, "events only");
+}
+
 export function ladderPage(root) {
   const ladders = h("div", {}, h("p", { class: "muted" }, "Loading…"));
   const engines = h("div", { class: "panel", id: "engines" });
@@ -27,10 +37,10 @@ export function ladderPage(root) {
       const list = e.value.engines || [];
       clear(engines, h("h2", {}, "Engines"), list.length === 0 ? h("p", { class: "muted" }, "No engine registered.") :
         tableWrap(h("thead", {}, h("tr", {}, h("th", {}, "name"), h("th", {}, "id name"), h("th", { class: "num" }, "games"),
-          h("th", { class: "hide-phone" }, "command"), h("th", {}, "state"))),
-        h("tbody", {}, list.map((x) => h("tr", {}, h("td", {}, x.name), h("td", {}, x.id_name || "–"),
+          h("th", { class: "hide-phone" }, "command"), h("th", {}, "plays"))),
+        h("tbody", {}, list.map((x) => h("tr", { "data-engine": x.name }, h("td", {}, x.name), h("td", {}, x.id_name || "–"),
           h("td", { class: "num" }, x.games ?? "–"), h("td", { class: "hide-phone mono small" }, x.command || ""),
-          h("td", {}, x.retired ? badge("retired") : x.state ? badge(x.state) : ""))))));
+          h("td", {}, engineState(x)))))));
     } else clear(engines, errorBox(e.reason));
   }
   const reload = debounce(load, 1000);
