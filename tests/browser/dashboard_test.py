@@ -4,6 +4,7 @@
 The daemon plays an event (awale and felli between a slowed mock engine and the random example
 engine, two games at a time, a few seconds a game) and headless Chromium checks, on the pages the
 daemon serves:
+- the live page shows the running games' boards;
 - the events page lists the event and leads to its page;
 - the standings appear, and change as games finish (their game count follows the event's); the
   Elo chart draws finite ratings, one-sided bounds and unrated engines (a made-up table);
@@ -179,6 +180,15 @@ def main():
         event = d.api("/api/events", event_file(*engines), content_type="application/toml")
         eid = event["id"]
         total = event["scheduled"]
+
+        # The live page: every running game's board, drawn from the stream.
+        b.driver.get(f"{d.url}/#/live")
+        b.wait("a live board on the live page", lambda: b.js(
+            "return document.querySelectorAll('.live-card[data-finished=\"0\"] svg.board g.cell').length;"), timeout=60)
+        b.screenshot(None, shot("live-desktop.png"))
+        ids = b.js("return Array.from(document.querySelectorAll('.live-card')).map(c => Number(c.dataset.gameId));")
+        if ids != sorted(ids):
+            browser.fail(f"the live page's cards are not in game order: {ids}")
 
         # The events page lists it; a click opens its page.
         b.driver.get(f"{d.url}/")

@@ -51,7 +51,11 @@ export function liveBoards(container, options = {}) {
     g.view ? boardFigure(g.view, { names: s.players, title: `game ${s.id}` }) : h("p", { class: "muted" }, "(no board)"),
     footer);
     if (g.card) g.card.replaceWith(card);
-    else grid.appendChild(card);
+    else {
+      // Cards in game order, whichever game's news came first.
+      const next = Array.from(grid.children).find((c) => Number(c.dataset.gameId) > Number(s.id));
+      grid.insertBefore(card, next || null);
+    }
     g.card = card;
     empty.style.display = games.size ? "none" : "";
   }
