@@ -15,6 +15,7 @@ daemon serves:
   position (from `referee export` on the database and `referee show` replaying the stored moves);
 - pause and resume work from the event page once a token is set in the settings;
 - a ladder of two registered engines shows its standings on the ladder page;
+- the gallery page draws the latest stored game of each game from the database;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
@@ -366,6 +367,21 @@ def main():
             browser.fail(f"the engines table says {plays}, expected {want_plays}")
         b.screenshot(None, shot("ladder-desktop.png"))
         print(f"ladder: standings with {ladder_games()} games")
+
+        # The gallery served by the daemon draws the latest stored game of each game, at its
+        # start and its last ply, each board showing its position.
+        b.driver.get(f"{d.url}/static/gallery.html")
+        b.wait("the gallery from the database", lambda: b.js("return document.body.dataset.ready;") == "1")
+        cards = b.js("""return Array.from(document.querySelectorAll('.gallery-card')).map(c => ({
+            game: c.dataset.game, position: c.querySelector('.mono').textContent,
+            cells: Array.from(c.querySelectorAll('svg.board g.cell')).map(g => ({id: g.dataset.id,
+              kind: g.dataset.kind, count: g.dataset.count ?? null, player: g.dataset.player ?? null,
+              king: g.dataset.king ?? null}))}));""")
+        if sorted(c["game"].split(":")[0] for c in cards) != ["awale", "awale", "felli", "felli"]:
+            browser.fail(f"the gallery from the database shows {[c['game'] for c in cards]}")
+        for c in cards:
+            check_cells_match(c["cells"], c["position"], f"gallery board of {c['game']}")
+        b.screenshot(None, shot("gallery-from-database.png"))
 
         # A phone's width: every page fits, and looks like something.
         b.resize(browser.PHONE)
