@@ -2,7 +2,7 @@
 // crosstable, terminations per engine, and a list of games.
 
 import { eloChart } from "./chart.js";
-import { fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, seats, tableWrap } from "./util.js";
+import { fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, tableWrap } from "./util.js";
 
 // A rating as written in the table: "+12.3", "> -636.4" for a lower bound, "< ..." for an upper
 // one, "unrated".
@@ -67,16 +67,23 @@ export function terminationsPanel(data) {
           Object.entries(t.other || {}).map(([k, v]) => `${k} ${v}`).join(", "))))));
 }
 
+// The players of a game, each name kept whole when the cell wraps on a phone.
+function playerNames(players) {
+  const list = players || [];
+  const sep = list.length === 2 ? " – " : ", ";
+  return list.map((p, i) => [h("span", { class: "seat-name" }, i < list.length - 1 ? `${p}${sep.trimEnd()}` : p), " "]);
+}
+
 export function gamesTable(games) {
   if (!games.length) return h("p", { class: "muted" }, "No game.");
   return tableWrap(
     h("thead", {}, h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "players"), h("th", {}, "result"),
-      h("th", { class: "hide-phone" }, "game"), h("th", {}, "ending"), h("th", { class: "num" }, "plies"),
+      h("th", { class: "hide-phone" }, "game"), h("th", {}, "ending"), h("th", { class: "num hide-phone" }, "plies"),
       h("th", { class: "hide-phone" }, "finished"))),
     h("tbody", {}, games.map((g) =>
       h("tr", { class: "clickable", "data-game-id": g.id, onclick: () => (location.hash = `#/games/${g.id}`) },
-        h("td", { class: "num" }, gameLink(g.id, g.id)), h("td", {}, seats(g.players)),
+        h("td", { class: "num" }, gameLink(g.id, g.id)), h("td", { class: "players" }, playerNames(g.players)),
         h("td", {}, g.result || g.status), h("td", { class: "hide-phone small" }, gameTitle(g.game)),
-        h("td", { class: "small" }, [g.termination, g.reason].filter(Boolean).join(" · ")),
-        h("td", { class: "num" }, g.plies), h("td", { class: "hide-phone small" }, fmtTime(g.finished_at))))));
+        h("td", { class: "small" }, g.termination || "", g.reason ? h("span", { class: "hide-phone" }, ` · ${g.reason}`) : null),
+        h("td", { class: "num hide-phone" }, g.plies), h("td", { class: "hide-phone small" }, fmtTime(g.finished_at))))));
 }
