@@ -263,6 +263,20 @@ def main():
             "return document.querySelector('#event-header .event-counts').dataset.finished;") == str(total))
         b.wait("the crosstable", lambda: b.driver.find_elements(By.CSS_SELECTOR, "#crosstable table.crosstable"))
         b.wait("the terminations", lambda: b.driver.find_elements(By.CSS_SELECTOR, "#terminations tr[data-engine]"))
+        # Terminations as the daemon counts them: games per engine, forfeit kinds no engine has
+        # named in one line instead of columns of zeros.
+        api_terms = d.api(f"/api/events/{eid}/terminations")["engines"]
+        page_terms = b.js("""return Object.fromEntries(Array.from(document.querySelectorAll('#terminations tr[data-engine]'))
+            .map(r => [r.dataset.engine, {games: Number(r.children[1].textContent), kinds: Object.fromEntries(
+              Array.from(r.querySelectorAll('td[data-kind]')).map(c => [c.dataset.kind, Number(c.textContent)]))}]));""")
+        kinds = ["time", "crash", "illegal", "stall", "protocol", "resign"]
+        for name, t in api_terms.items():
+            want = {k: t[k] for k in kinds if any(x[k] for x in api_terms.values())}
+            if page_terms.get(name) != {"games": t["games"], "kinds": want}:
+                browser.fail(f"terminations of {name}: the page shows {page_terms.get(name)}, the daemon {t}")
+        none = b.js("const p = document.querySelector('#terminations [data-none]'); return p ? p.dataset.none : '';")
+        if none.split() != [k for k in kinds if not any(x[k] for x in api_terms.values())]:
+            browser.fail(f"terminations: the kinds named as none are '{none}' ({api_terms})")
 
         # The viewer steps through a finished game to its stored result.
         export = [json.loads(line) for line in browser.run(

@@ -54,17 +54,22 @@ export function crosstablePanel(data) {
 
 const FORFEITS = ["time", "crash", "illegal", "stall", "protocol", "resign"];
 
+// Forfeit kinds no engine has are not columns (a line names them), so the table stays narrow.
 export function terminationsPanel(data) {
   const engines = Object.entries((data && data.engines) || {});
   if (engines.length === 0) return h("p", { class: "muted" }, "No finished game yet.");
-  return tableWrap(
-    h("thead", {}, h("tr", {}, h("th", {}, "engine"), h("th", { class: "num" }, "games"),
-      FORFEITS.map((k) => h("th", { class: "num" }, k)), h("th", { class: "hide-phone" }, "other endings"))),
-    h("tbody", {}, engines.map(([name, t]) =>
-      h("tr", { "data-engine": name }, h("td", {}, name), h("td", { class: "num" }, t.games ?? "–"),
-        FORFEITS.map((k) => h("td", { class: `num${t[k] ? " error" : ""}` }, t[k] ?? 0)),
-        h("td", { class: "hide-phone small muted" },
-          Object.entries(t.other || {}).map(([k, v]) => `${k} ${v}`).join(", "))))));
+  const shown = FORFEITS.filter((k) => engines.some(([, t]) => t[k]));
+  const none = FORFEITS.filter((k) => !shown.includes(k));
+  return h("div", {},
+    tableWrap(
+      h("thead", {}, h("tr", {}, h("th", {}, "engine"), h("th", { class: "num" }, "games"),
+        shown.map((k) => h("th", { class: "num" }, k)), h("th", { class: "hide-phone" }, "other endings"))),
+      h("tbody", {}, engines.map(([name, t]) =>
+        h("tr", { "data-engine": name }, h("td", {}, name), h("td", { class: "num" }, t.games ?? "–"),
+          shown.map((k) => h("td", { class: `num${t[k] ? " error" : ""}`, "data-kind": k }, t[k] ?? 0)),
+          h("td", { class: "hide-phone small muted" },
+            Object.entries(t.other || {}).map(([k, v]) => `${k} ${v}`).join(", ")))))),
+    none.length ? h("p", { class: "small muted", "data-none": none.join(" ") }, `No game lost by ${none.join(", ")}.`) : null);
 }
 
 // The players of a game, each name kept whole when the cell wraps on a phone.
