@@ -156,6 +156,40 @@ def check_chart(b):
         browser.fail("Elo chart: NaN in the drawing")
 
 
+# The terminations table of the event page: {engine: {games, kinds: {kind: count}}}.
+PAGE_TERMINATIONS = """
+return Object.fromEntries(Array.from(document.querySelectorAll('#terminations tr[data-engine]')).map(r =>
+  [r.dataset.engine, {games: Number(r.children[1].textContent), kinds: Object.fromEntries(
+    Array.from(r.querySelectorAll('td[data-kind]')).map(c => [c.dataset.kind, Number(c.textContent)]))}]));
+"""
+
+
+# The terminations panel of made-up counts: one engine lost on time and by a crash.
+TERMINATIONS_PROBE = """
+const done = arguments[arguments.length - 1];
+import('/static/tables.js').then((m) => {
+  const zero = {time: 0, crash: 0, illegal: 0, stall: 0, protocol: 0, resign: 0, other: {}};
+  const panel = m.terminationsPanel({engines: {
+    flaky: {...zero, games: 5, time: 2, crash: 1, other: {rules: 2}}, solid: {...zero, games: 5}}});
+  document.body.appendChild(panel);
+  const out = {heads: Array.from(panel.querySelectorAll('th')).map(x => x.textContent),
+    flaky: Array.from(panel.querySelectorAll('tr[data-engine="flaky"] td')).map(x => x.textContent),
+    errors: panel.querySelectorAll('td.error').length,
+    none: panel.querySelector('[data-none]')?.dataset.none ?? null};
+  panel.remove();
+  done(out);
+}).catch((e) => done({error: String(e)}));
+"""
+
+
+def check_terminations_panel(b):
+    got = b.driver.execute_async_script(TERMINATIONS_PROBE)
+    want = {"heads": ["engine", "games", "time", "crash", "other endings"],
+            "flaky": ["flaky", "5", "2", "1", "rules 2"], "errors": 2, "none": "illegal stall protocol resign"}
+    if got != want:
+        browser.fail(f"terminations panel of made-up counts: {got}, expected {want}")
+
+
 def standings_games(b):
     """The finished games the event page's standings count (every game's table but "all games"),
     or None before the first table."""
@@ -197,6 +231,7 @@ def main():
                lambda: b.driver.find_elements(By.CSS_SELECTOR, f'tr[data-event-id="{eid}"]'))
         b.screenshot(None, shot("events-desktop.png"))
         check_chart(b)
+        check_terminations_panel(b)
         b.click("the event's row", f'tr[data-event-id="{eid}"]')
         b.wait("the event page", lambda: b.driver.current_url.endswith(f"#/events/{eid}"))
         b.wait("the event's header", lambda: b.driver.find_elements(By.CSS_SELECTOR, "#event-header .event-counts"))
@@ -266,14 +301,12 @@ def main():
         # Terminations as the daemon counts them: games per engine, forfeit kinds no engine has
         # named in one line instead of columns of zeros.
         api_terms = d.api(f"/api/events/{eid}/terminations")["engines"]
-        page_terms = b.js("""return Object.fromEntries(Array.from(document.querySelectorAll('#terminations tr[data-engine]'))
-            .map(r => [r.dataset.engine, {games: Number(r.children[1].textContent), kinds: Object.fromEntries(
-              Array.from(r.querySelectorAll('td[data-kind]')).map(c => [c.dataset.kind, Number(c.textContent)]))}]));""")
         kinds = ["time", "crash", "illegal", "stall", "protocol", "resign"]
-        for name, t in api_terms.items():
-            want = {k: t[k] for k in kinds if any(x[k] for x in api_terms.values())}
-            if page_terms.get(name) != {"games": t["games"], "kinds": want}:
-                browser.fail(f"terminations of {name}: the page shows {page_terms.get(name)}, the daemon {t}")
+        page_terms = lambda: b.js(PAGE_TERMINATIONS)  # noqa: E731
+        want_terms = {name: {"games": t["games"],
+                             "kinds": {k: t[k] for k in kinds if any(x[k] for x in api_terms.values())}}
+                      for name, t in api_terms.items()}
+        b.wait(f"the terminations the daemon counts ({want_terms})", lambda: page_terms() == want_terms, timeout=30)
         none = b.js("const p = document.querySelector('#terminations [data-none]'); return p ? p.dataset.none : '';")
         if none.split() != [k for k in kinds if not any(x[k] for x in api_terms.values())]:
             browser.fail(f"terminations: the kinds named as none are '{none}' ({api_terms})")
