@@ -242,7 +242,7 @@ class Daemon:
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
         self.proc = subprocess.Popen(
             [os.path.abspath(referee), "serve", "--db", self.db, "--listen", "127.0.0.1:0",
-             "--concurrency", str(concurrency), *extra],
+             "--concurrency", str(concurrency), "--drain-seconds", "10", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=self.dir)
         self.url = None
         deadline = time.monotonic() + 60
@@ -260,18 +260,27 @@ class Daemon:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.stop()
+    def __exit__(self, exc_type, *exc):
+        status = self.stop()
+        self.log.seek(0)
+        log = self.log.read()
+        self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+        # A clean stop is part of the test (and how a sanitizer's report at exit is seen).
+        if exc_type is None and status != 0:
+            fail(f"referee serve exited {status} on SIGTERM: {log.strip()[-3000:]}")
 
     def stop(self):
+        """SIGTERM, then the daemon's exit status (killed after 40 s: a failure)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=30)
+                self.proc.wait(timeout=40)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+                return "killed after 40 s"
+        return self.proc.returncode
 
     def api(self, path, body=None, method=None, content_type="application/json"):
         import json
