@@ -20,7 +20,7 @@ constexpr Command kCommands[] = {
     {"rules", referee::cli::rules, "GAME: the canonical game string and its parameters"},
     {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: position and legal moves"},
     {"perft", referee::cli::perft, "GAME DEPTH [--position P] [--moves M...]: move-path counts"},
-    {"show", referee::cli::show, "GAME [--position P] [--moves M...]: draw a position"},
+    {"show", referee::cli::show, "GAME [--position P] [--moves M...] [--json]: draw a position"},
     {"tournament", referee::cli::tournament, "FILE: run or resume a tournament file"},
     {"match", referee::cli::match, "--engine NAME=CMD --engine ... --game G: a match from flags"},
     {"ratings", referee::cli::ratings, "[--game G] [filters]: Elo tables from the database"},

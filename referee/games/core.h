@@ -28,6 +28,9 @@
 //                                          // the example engines' evaluation
 //   std::string sample_setup(std::uint64_t seed) const;  // a valid setup move, varied by seed
 //   int round_number() const;              // games of several rounds (pallankuli): 1, 2, ...
+//   BoardView view() const;                // the board as drawing data (board_view.h); the
+//                                          // state adds the player to move, the round and, when
+//                                          // the core leaves them empty, the scores (material())
 #pragma once
 
 #include <algorithm>
@@ -252,6 +255,7 @@ struct StateConcept {
   virtual std::vector<double> material() const = 0;
   virtual std::string sample_setup(std::uint64_t seed) const = 0;
   virtual int round() const = 0;
+  virtual BoardView view() const = 0;
   virtual bool equals(const StateConcept& other) const = 0;
 };
 
@@ -339,6 +343,20 @@ struct StateModel final : StateConcept {
     } else {
       return 1;
     }
+  }
+  BoardView view() const override {
+    BoardView v;
+    if constexpr (requires(const Core& c) { c.view(); }) {
+      v = play.core().view();
+    } else {
+      v.family = "text";
+      v.notes.push_back(play.core().text());
+    }
+    v.players = num_players();
+    v.to_move = current_player();
+    v.round = round();
+    if (v.scores.empty()) v.scores = material();
+    return v;
   }
   std::string sample_setup(std::uint64_t seed) const override {
     if constexpr (requires(const Core& c) { c.sample_setup(seed); }) {

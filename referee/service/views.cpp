@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "games/board_view_json.h"
 #include "ratings/crosstable.h"
 #include "ratings/ratings.h"
 #include "ratings/report.h"
@@ -262,8 +263,8 @@ Json terminations_json(const std::vector<storage::GameRecord>& games) {
   return {{"engines", std::move(engines)}};
 }
 
-Json board_view_json(const games::State&) {
-  return nullptr;
+Json board_view_json(const games::State& state) {
+  return games::board_view_json(state.view());
 }
 
 std::string dump(const Json& value) {

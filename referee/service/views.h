@@ -46,8 +46,8 @@ Json crosstable_json(const std::vector<storage::GameRecord>& games);
 //  "other": {...}}}}
 Json terminations_json(const std::vector<storage::GameRecord>& games);
 
-// The board view of a position for the dashboard's live boards: null until the rules library
-// gives views (State::view()).
+// The board view of a position for the dashboard's live boards and the viewer: State::view() in
+// its one JSON form (games/board_view_json.h; documented in board_view.md).
 Json board_view_json(const games::State& state);
 
 // Compact JSON text; bytes that are not UTF-8 (engine output) are replaced, never an error.

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "games/board_view_json.h"
 #include "games/game.h"
 #include "tests/service/daemon_util.h"
 
@@ -113,7 +114,11 @@ TEST_CASE("serve: a submitted event plays to the end; every read endpoint shows 
   std::vector<std::string> first_five;
   for (int i = 0; i < 5; ++i) first_five.push_back(one["moves"][i]["move"]);
   auto five = get_json(c, "/api/games/" + std::to_string(game_id) + "/position?ply=5");
-  CHECK(five["position"] == referee::games::state_after(*game, "", first_five)->to_string());
+  const auto after_five = referee::games::state_after(*game, "", first_five);
+  CHECK(five["position"] == after_five->to_string());
+  // The board view the dashboard draws: the rules library's view of that position.
+  CHECK(five["view"] == referee::games::board_view_json(after_five->view()));
+  CHECK(five["view"]["cells"].size() >= 12);
   CHECK(five["plies"] == 12);
   auto last = get_json(c, "/api/games/" + std::to_string(game_id) + "/position");
   CHECK(last["ply"] == 12);
