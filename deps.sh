@@ -2,8 +2,11 @@
 # Installs the Debian packages referee needs, only those missing (apt-get; sudo when not root).
 set -euo pipefail
 packages=(g++ cmake make libsqlitecpp-dev libsqlite3-dev catch2 libboost-program-options-dev
-          libtomlplusplus-dev nlohmann-json3-dev python3)
+          libtomlplusplus-dev nlohmann-json3-dev python3
+          chromium chromium-driver python3-selenium)  # the last three: the dashboard's browser tests
 packages+=(python3-dev pybind11-dev)  # the Python module referee_games (referee/games/python)
+# The daemon's HTTP library (built with OpenSSL, zlib and brotli: their headers are needed too).
+packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
 packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)  # the fuzz build (tests/fuzz)
 missing=()
 for p in "${packages[@]}"; do

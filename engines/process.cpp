@@ -180,6 +180,7 @@ struct Process::Impl {
 
   ReadBudget budget;
   std::size_t lines_read = 0, bytes_read = 0;  // in this phase
+  std::size_t stdout_bytes = 0;                // in this phase, stdout only
 
   std::string err_tail;
   std::string err_line;  // an unfinished stderr line, at most kStderrLineBytes
@@ -321,6 +322,7 @@ struct Process::Impl {
       if (n > 0) {
         tail += static_cast<std::size_t>(n);
         bytes_read += static_cast<std::size_t>(n);
+        stdout_bytes += static_cast<std::size_t>(n);
         return true;
       }
       if (n == 0) {
@@ -674,10 +676,15 @@ void Process::set_budget(ReadBudget budget) {
   impl_->budget = budget;
   impl_->lines_read = 0;
   impl_->bytes_read = 0;
+  impl_->stdout_bytes = 0;
 }
 
 std::size_t Process::output_count() const {
   return impl_->bytes_read;
+}
+
+std::size_t Process::stdout_count() const {
+  return impl_->stdout_bytes;
 }
 
 void Process::on_stderr(StderrSink sink) {

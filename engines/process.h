@@ -112,6 +112,9 @@ class Process {
   void set_budget(ReadBudget budget);
   // Bytes (stdout and stderr) read since the phase began.
   std::size_t output_count() const;
+  // Bytes read from stdout alone since the phase began (0: the engine wrote nothing there, or did
+  // not flush it).
+  std::size_t stdout_count() const;
 
   // Where stderr lines go as they are read (none by default: only the tail is kept).
   void on_stderr(StderrSink sink);

@@ -2,11 +2,16 @@
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace referee::engines {
@@ -65,6 +70,42 @@ std::string make_temp_dir(const std::string& prefix) {
   if (mkdtemp(pattern.data()) == nullptr)
     throw std::runtime_error("cannot create a temporary directory");
   return pattern;
+}
+
+Expected<ProcessUsage> process_usage(long pid) {
+  const std::string dir = "/proc/" + std::to_string(pid);
+  std::ifstream stat(dir + "/stat");
+  std::string line;
+  if (!stat || !std::getline(stat, line)) return Error{"no process " + std::to_string(pid)};
+  // The command name (field 2) may hold spaces: the fields after it follow its last ')'.
+  const auto paren = line.rfind(')');
+  if (paren == std::string::npos) return Error{"unreadable " + dir + "/stat"};
+  std::istringstream fields(line.substr(paren + 2));
+  std::string field;
+  ProcessUsage u;
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14) u.user_seconds = std::strtod(field.c_str(), nullptr) / tick;
+    if (i == 15) u.system_seconds = std::strtod(field.c_str(), nullptr) / tick;
+    if (i == 20) u.threads = std::atoi(field.c_str());
+  }
+  std::ifstream status(dir + "/status");
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) u.rss_kb = std::atol(line.c_str() + 6);
+    if (line.rfind("VmHWM:", 0) == 0) u.peak_rss_kb = std::atol(line.c_str() + 6);
+  }
+  return u;
+}
+
+bool stderr_is_journal() {
+  const char* stream = std::getenv("JOURNAL_STREAM");
+  if (!stream) return false;
+  unsigned long long dev = 0, ino = 0;
+  if (std::sscanf(stream, "%llu:%llu", &dev, &ino) != 2) return false;
+  struct stat st {};
+  if (fstat(STDERR_FILENO, &st) != 0) return false;
+  return static_cast<unsigned long long>(st.st_dev) == dev &&
+         static_cast<unsigned long long>(st.st_ino) == ino;
 }
 
 std::string host_name() {

@@ -7,6 +7,8 @@
 
 #include "games/expected.h"
 
+#include "games/expected.h"
+
 namespace referee::engines {
 
 struct Usage {
@@ -27,6 +29,19 @@ bool stderr_is_terminal();
 std::string executable_dir();
 // A new empty directory under the system's temporary directory.
 std::string make_temp_dir(const std::string& prefix);
+// CPU time and memory of another process (the daemon, seen by its load benchmark), read from
+// /proc; an error when the process does not exist.
+struct ProcessUsage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long rss_kb = 0;       // resident now
+  long peak_rss_kb = 0;  // VmHWM
+  int threads = 0;
+};
+Expected<ProcessUsage> process_usage(long pid);
+// Whether standard error is connected to the systemd journal (JOURNAL_STREAM names its device
+// and inode): log lines then carry <N> priority prefixes instead of timestamps.
+bool stderr_is_journal();
 // This machine's host name and this process's id (an event's owners table names who plays what).
 std::string host_name();
 long process_id();

@@ -77,6 +77,24 @@ void read_input(Channel& ch, std::istream& in) {
   ch.ready.notify_one();
 }
 
+// A `stop` or `quit` read before the search of the `go` ahead of it started: it was queued
+// behind that go (the reader answers at once only while a search runs), so it belongs to this
+// search and must end it, or a `go infinite` would never end. A queued stop is consumed; quit
+// stays queued, to be handled once the search is over. Lines after the next go are not looked at.
+bool take_early_stop(std::deque<std::string>& queue) {
+  for (auto it = queue.begin(); it != queue.end(); ++it) {
+    const auto words = tokenize(*it);
+    if (words.empty()) continue;
+    if (words[0] == "go") return false;
+    if (words[0] == "quit") return true;
+    if (words[0] == "stop") {
+      queue.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string join_specs(const games::ParamSpec& p) {
   if (p.choices.empty()) return std::to_string(p.min) + ".." + std::to_string(p.max);
   std::string out;
@@ -217,7 +235,7 @@ class Session {
       {
         std::lock_guard lock(ch_.mutex);
         ch_.searching = true;
-        if (!ch_.closed || !ch_.queue.empty()) ch_.stop = false;
+        ch_.stop = take_early_stop(ch_.queue) || (ch_.closed && ch_.queue.empty());
       }
       try {
         move = search_(state, lim);

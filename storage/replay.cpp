@@ -5,9 +5,11 @@
 // move_sequence() is legal in turn; each recorded move's ply is its 1-based index in that sequence
 // and its player is the player to move. Then: a game that ended by the rules (the final state is
 // terminal) must be "finished" with exactly the rules' ranks; a game recorded as ended by the rules
-// (termination "normal" or "exhaustion") must end in a terminal state. Games that ended otherwise
+// (games::ended_by_moves: rules, relay, repetition, nocapture, maxplies) must end in a terminal
+// state. Games that ended otherwise
 // (time, illegal move, crash, resign...) only need legal moves: their ranks are the referee's.
 #include "games/game.h"
+#include "games/terminations.h"
 #include "storage/store.h"
 
 namespace referee::storage {
@@ -60,7 +62,7 @@ Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves)
     if (outcome.ranks != game.ranks)
       return Error{who + ": recorded ranks " + join(game.ranks) + ", the rules give " +
                    join(outcome.ranks)};
-  } else if (game.termination == "normal" || game.termination == "exhaustion") {
+  } else if (game.status == "finished" && games::ended_by_moves(game.termination)) {
     return Error{who + ": recorded as ended by the rules (" + game.termination +
                  ") but the game is not over after " + std::to_string(sequence.size()) + " plies"};
   }

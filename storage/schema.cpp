@@ -86,7 +86,8 @@ CREATE INDEX engine_logs_by_game ON engine_logs(game_id);
 // The lines exchanged with an engine are stored as one transcript row per seat and call of
 // add_logs (a game's worth) instead of one row per line: three rows per ply made the log cost
 // more of the referee's time per ply than everything else. Lines are "<at_ms> <dir> <text>\n"
-// with '\\' and newlines escaped in <text>; Store::logs() gives the same LogLine list back.
+// with '\\' and newlines escaped in <text> (later "<at_ms>.<us> ...": the format is documented
+// at storage::LogLine); Store::logs() gives the same LogLine list back.
 const char* const kV2 = R"sql(
 CREATE TABLE engine_transcripts (
   id INTEGER PRIMARY KEY,
@@ -158,6 +159,34 @@ UPDATE games SET status = 'unfinished', termination = 'duplicate',
               AND o.slot = games.slot AND o.status = 'finished');
 CREATE UNIQUE INDEX games_one_finish_per_slot ON games(tournament_id, slot)
   WHERE status = 'finished' AND slot >= 0 AND tournament_id IS NOT NULL;
+)sql";
+
+// v4: the daemon (referee serve).
+// - tournaments get their kind: "tournament" (a fixed schedule, finished when every slot is done
+//   or skipped), "ladder" (a standing event per game whose slots are appended while it runs) or
+//   "sprt" (slots appended until a sequential test decides). Only a tournament finishes by
+//   itself when it runs out of slots.
+// - engines registered through the API for the ladders keep their whole definition: args and
+//   options as JSON, the games they play, the rest of their settings (dir, env, protocol0,
+//   limits, timeouts) as one JSON object, when they were registered and retired (ISO 8601; empty
+//   = never). Engines known only from tournament files keep these empty.
+const char* const kV4 = R"sql(
+ALTER TABLE tournaments ADD COLUMN kind TEXT NOT NULL DEFAULT 'tournament'
+  CHECK (kind IN ('tournament', 'ladder', 'sprt'));
+ALTER TABLE engines ADD COLUMN args TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE engines ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE engines ADD COLUMN games TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE engines ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE engines ADD COLUMN registered_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE engines ADD COLUMN retired_at TEXT NOT NULL DEFAULT '';
+)sql";
+
+// v6: one vocabulary of results (referee/games/terminations.h): a game the rules ended is stored
+// as `rules`, the word of the protocol's gameover line, instead of `normal`. The step needs only
+// v3's games table (it does not depend on v4 or v5; after v5 the results triggers follow the
+// change).
+const char* const kV6 = R"sql(
+UPDATE games SET termination = 'rules' WHERE termination = 'normal';
 )sql";
 
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
@@ -266,7 +295,8 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2}, {3, kV3}, {5, v5()}};
+  static const std::vector<Migration> all = {{1, kV1}, {2, kV2},  {3, kV3},
+                                             {4, kV4}, {5, v5()}, {6, kV6}};
   return all;
 }
 

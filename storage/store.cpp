@@ -31,6 +31,7 @@
 #include <system_error>
 #include <thread>
 
+#include "games/terminations.h"
 #include "storage/schema.h"
 #include "storage/store_access.h"
 
@@ -439,6 +440,11 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
   for (const LogLine& line : lines) {
     std::string& t = transcripts[line.seat];
     t += std::to_string(line.at_ms);
+    const int us = std::clamp(line.at_us, 0, 999);
+    t += '.';
+    t += static_cast<char>('0' + us / 100);
+    t += static_cast<char>('0' + us / 10 % 10);
+    t += static_cast<char>('0' + us % 10);
     t += ' ';
     t += line.direction;
     t += ' ';
@@ -557,67 +563,84 @@ Expected<std::vector<GameRecord>> Store::games(const GameFilter& filter) {
   return query_games(filter, std::nullopt);
 }
 
+namespace {
+
+// The games selected by `where` (a WHERE clause on games g), with their players, ordered by id.
+// `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
+template <class Bind>
+std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& where, Bind bind) {
+  SQLite::Statement g(
+      db,
+      "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
+      " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
+      " g.finished_at, g.plies FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" +
+          where + " ORDER BY g.id");
+  bind(g);
+  std::vector<GameRecord> out;
+  while (g.executeStep()) {
+    GameRecord r;
+    r.id = g.getColumn(0).getInt64();
+    if (!g.getColumn(1).isNull()) r.tournament_id = g.getColumn(1).getInt64();
+    r.tournament = g.getColumn(2).getString();
+    r.slot = g.getColumn(3).getInt64();
+    r.game = g.getColumn(4).getString();
+    r.start_position = g.getColumn(5).getString();
+    r.opening = from_json(g.getColumn(6).getString());
+    r.time_control = g.getColumn(7).getString();
+    r.status = g.getColumn(8).getString();
+    r.termination = games::legacy_termination(g.getColumn(9).getString());
+    r.reason = g.getColumn(10).getString();
+    r.started_at = g.getColumn(11).getString();
+    r.finished_at = g.getColumn(12).getString();
+    r.plies = g.getColumn(13).getInt64();
+    out.push_back(std::move(r));
+  }
+  SQLite::Statement p(db,
+                      "SELECT p.game_id, p.engine, p.rank, p.score FROM game_players p "
+                      "JOIN games g ON g.id = p.game_id" +
+                          where + " ORDER BY p.game_id, p.seat");
+  bind(p);
+  std::size_t at = 0;
+  std::vector<bool> rank_missing(out.size(), false), score_missing(out.size(), false);
+  while (p.executeStep()) {
+    std::int64_t game_id = p.getColumn(0).getInt64();
+    while (at < out.size() && out[at].id < game_id) ++at;
+    if (at == out.size() || out[at].id != game_id) continue;
+    GameRecord& r = out[at];
+    r.players.push_back(p.getColumn(1).getString());
+    if (p.getColumn(2).isNull())
+      rank_missing[at] = true;
+    else
+      r.ranks.push_back(p.getColumn(2).getInt());
+    if (p.getColumn(3).isNull())
+      score_missing[at] = true;
+    else
+      r.scores.push_back(p.getColumn(3).getDouble());
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (rank_missing[i]) out[i].ranks.clear();
+    if (score_missing[i]) out[i].scores.clear();
+  }
+  return out;
+}
+
+}  // namespace
+
 Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
                                                      std::optional<std::int64_t> id) {
   try {
     SQLite::Transaction tx(impl_->db);  // one snapshot for both queries
-    auto bind_filter = [&](SQLite::Statement& q) {
-      bind_optional(q, 1, filter.tournament_id);
-      q.bind(2, filter.game_prefix);
-      q.bind(3, filter.finished_only ? 1 : 0);
-      bind_optional(q, 4, id);
-    };
-    SQLite::Statement g(
-        impl_->db, std::string("SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, "
-                               "g.game, g.start_position, g.opening, g.time_control, g.status, "
-                               "g.termination, g.reason, g.started_at, g.finished_at, g.plies "
-                               "FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id") +
-                       kGameWhere + " ORDER BY g.id");
-    bind_filter(g);
     std::vector<GameRecord> out;
-    while (g.executeStep()) {
-      GameRecord r;
-      r.id = g.getColumn(0).getInt64();
-      if (!g.getColumn(1).isNull()) r.tournament_id = g.getColumn(1).getInt64();
-      r.tournament = g.getColumn(2).getString();
-      r.slot = g.getColumn(3).getInt64();
-      r.game = g.getColumn(4).getString();
-      r.start_position = g.getColumn(5).getString();
-      r.opening = from_json(g.getColumn(6).getString());
-      r.time_control = g.getColumn(7).getString();
-      r.status = g.getColumn(8).getString();
-      r.termination = g.getColumn(9).getString();
-      r.reason = g.getColumn(10).getString();
-      r.started_at = g.getColumn(11).getString();
-      r.finished_at = g.getColumn(12).getString();
-      r.plies = g.getColumn(13).getInt64();
-      out.push_back(std::move(r));
-    }
-    SQLite::Statement p(
-        impl_->db, std::string("SELECT p.game_id, p.engine, p.rank, p.score FROM game_players p "
-                               "JOIN games g ON g.id = p.game_id") +
-                       kGameWhere + " ORDER BY p.game_id, p.seat");
-    bind_filter(p);
-    std::size_t at = 0;
-    std::vector<bool> rank_missing(out.size(), false), score_missing(out.size(), false);
-    while (p.executeStep()) {
-      std::int64_t game_id = p.getColumn(0).getInt64();
-      while (at < out.size() && out[at].id < game_id) ++at;
-      if (at == out.size() || out[at].id != game_id) continue;
-      GameRecord& r = out[at];
-      r.players.push_back(p.getColumn(1).getString());
-      if (p.getColumn(2).isNull())
-        rank_missing[at] = true;
-      else
-        r.ranks.push_back(p.getColumn(2).getInt());
-      if (p.getColumn(3).isNull())
-        score_missing[at] = true;
-      else
-        r.scores.push_back(p.getColumn(3).getDouble());
-    }
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (rank_missing[i]) out[i].ranks.clear();
-      if (score_missing[i]) out[i].scores.clear();
+    if (id) {
+      out = load_games(impl_->db, " WHERE g.id = ?1",
+                       [&](SQLite::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
+    } else {
+      out = load_games(impl_->db, kGameWhere, [&](SQLite::Statement& q) {
+        bind_optional(q, 1, filter.tournament_id);
+        q.bind(2, filter.game_prefix);
+        q.bind(3, filter.finished_only ? 1 : 0);
+        q.bind(4);
+      });
     }
     tx.commit();
     return out;
@@ -672,14 +695,19 @@ Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
       while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string::npos) end = text.size();
-        // "<at_ms> <dir> <escaped text>"
+        // "<at_ms>[.<us>] <dir> <escaped text>" (storage/store.h)
         std::string_view line(text.data() + pos, end - pos);
         pos = end + 1;
         auto space = line.find(' ');
         if (space == std::string_view::npos || space + 2 >= line.size() + 1) continue;
         LogLine l;
         l.seat = seat;
-        l.at_ms = std::atol(std::string(line.substr(0, space)).c_str());
+        const std::string stamp(line.substr(0, space));
+        l.at_ms = std::atol(stamp.c_str());
+        if (auto dot = stamp.find('.'); dot != std::string::npos) {
+          const std::string us = (stamp.substr(dot + 1) + "000").substr(0, 3);
+          l.at_us = std::atoi(us.c_str());
+        }
         l.direction = line[space + 1];
         for (std::size_t i = space + 3; i < line.size(); ++i) {
           if (line[i] == '\\' && i + 1 < line.size()) {
@@ -742,11 +770,14 @@ const char* const kSlotColumns =
     "s.slot, s.game, s.seats, s.opening, s.cycle, s.round, s.pair, s.state, s.owner, s.attempts, "
     "s.reason";
 
-// Marks the event finished once no slot is left to play.
+// Marks a tournament finished once no slot is left to play (standing events, ladders and
+// sprt, get new slots while they run: they finish otherwise).
 void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
   auto& q = cache.get(
       "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
-      " WHERE id = ?2 AND state <> 'finished' AND NOT EXISTS (SELECT 1 FROM slots"
+      " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind = 'tournament' AND NOT "
+      "EXISTS"
+      " (SELECT 1 FROM slots"
       " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
   q.bind(1, now_utc());
   q.bind(2, static_cast<std::int64_t>(event));
@@ -775,7 +806,8 @@ void insert_slots(SQLite::Database& db, std::int64_t event, const std::vector<Sl
 
 Expected<EventRow> Store::open_event(const std::string& name, const std::string& spec,
                                      const std::string& config,
-                                     const std::vector<SlotRecord>& slots) {
+                                     const std::vector<SlotRecord>& slots,
+                                     const NewEventOptions& options) {
   if (name.empty()) return Error{impl_->path + ": an event needs a name"};
   try {
     auto& db = impl_->db;
@@ -814,21 +846,25 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
       return row;
     }
     SQLite::Statement add(db,
-                          "INSERT INTO tournaments (name, config, spec, state, updated_at)"
-                          " VALUES (?, ?, ?, 'running', ?)");
+                          "INSERT INTO tournaments (name, config, spec, state, updated_at, kind,"
+                          " priority) VALUES (?, ?, ?, ?, ?, ?, ?)");
     add.bind(1, name);
     add.bind(2, config);
     add.bind(3, spec);
-    add.bind(4, now_utc());
+    add.bind(4, options.state);
+    add.bind(5, now_utc());
+    add.bind(6, options.kind);
+    add.bind(7, options.priority);
     add.exec();
     row.id = db.getLastInsertRowid();
     row.spec = spec;
     row.config = config;
-    row.state = "running";
+    row.state = options.state;
+    row.priority = options.priority;
     row.created = true;
     insert_slots(db, row.id, slots);
     finish_event_if_complete(impl_->cache, row.id);  // an empty schedule is finished at once
-    if (slots.empty()) row.state = "finished";
+    if (slots.empty() && options.kind == "tournament") row.state = "finished";
     tx.commit();
     return row;
   } catch (const std::exception& e) {
@@ -1145,6 +1181,283 @@ Expected<std::vector<std::string>> Store::integrity_problems(int max) {
     return Error{open_error(impl_->path, e)};
   } catch (const std::exception& e) {
     return impl_->fail("check integrity", e);
+  }
+}
+
+// ---- The daemon's additions ----
+
+namespace {
+
+const char* const kEventColumns =
+    "SELECT t.id, t.name, t.kind, t.state, t.priority, t.spec, t.created_at, t.finished_at,"
+    " t.updated_at,"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'pending' AND s.tournament_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'claimed' AND s.tournament_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'done' AND s.tournament_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'skipped' AND s.tournament_id = t.id),"
+    " coalesce((SELECT min(g.started_at) FROM games g WHERE g.tournament_id = t.id), '')"
+    " FROM tournaments t";
+
+EventInfo read_event(SQLite::Statement& q) {
+  EventInfo e;
+  e.id = q.getColumn(0).getInt64();
+  e.name = q.getColumn(1).getString();
+  e.kind = q.getColumn(2).getString();
+  e.state = q.getColumn(3).getString();
+  e.priority = q.getColumn(4).getInt();
+  e.spec = q.getColumn(5).getString();
+  e.created_at = q.getColumn(6).getString();
+  e.finished_at = q.getColumn(7).getString();
+  e.updated_at = q.getColumn(8).getString();
+  e.pending = q.getColumn(9).getInt64();
+  e.claimed = q.getColumn(10).getInt64();
+  e.done = q.getColumn(11).getInt64();
+  e.skipped = q.getColumn(12).getInt64();
+  e.started_at = q.getColumn(13).getString();
+  return e;
+}
+
+// The WHERE clause of game_page; ?1 event, ?2 engine, ?3 game name, ?4 status, ?5 after id,
+// ?6 result.
+const char* const kPageWhere =
+    " WHERE (?1 IS NULL OR g.tournament_id = ?1)"
+    " AND (?2 = '' OR EXISTS (SELECT 1 FROM game_players x WHERE x.game_id = g.id AND"
+    " x.engine = ?2))"
+    " AND (?3 = '' OR g.game = ?3 OR substr(g.game, 1, length(?3) + 1) = ?3 || ':')"
+    " AND (?4 = '' OR g.status = ?4)"
+    " AND (?5 IS NULL OR g.id > ?5)"
+    " AND (?6 = '' OR (g.status = 'finished' AND"
+    " (SELECT count(*) FROM game_players x WHERE x.game_id = g.id) = 2 AND"
+    " (SELECT CASE WHEN a.rank < b.rank THEN '1-0' WHEN a.rank > b.rank THEN '0-1'"
+    " ELSE '1/2-1/2' END FROM game_players a, game_players b WHERE a.game_id = g.id AND"
+    " a.seat = 1 AND b.game_id = g.id AND b.seat = 2) = ?6))";
+
+RegisteredEngine read_engine(SQLite::Statement& q) {
+  RegisteredEngine e;
+  e.name = q.getColumn(0).getString();
+  e.command = q.getColumn(1).getString();
+  e.args = from_json(q.getColumn(2).getString());
+  auto options = nlohmann::json::parse(q.getColumn(3).getString(), nullptr, false);
+  if (options.is_object())
+    for (auto it = options.begin(); it != options.end(); ++it)
+      if (it.value().is_string()) e.options[it.key()] = it.value().get<std::string>();
+  e.games = from_json(q.getColumn(4).getString());
+  e.settings = q.getColumn(5).getString();
+  e.registered_at = q.getColumn(6).getString();
+  e.retired_at = q.getColumn(7).getString();
+  e.id_name = q.getColumn(8).getString();
+  e.id_author = q.getColumn(9).getString();
+  e.finished_games = q.getColumn(10).getInt64();
+  return e;
+}
+
+const char* const kEngineColumns =
+    "SELECT e.name, e.command, e.args, e.options, e.games, e.settings, e.registered_at,"
+    " e.retired_at, e.id_name, e.id_author, (SELECT count(*) FROM game_players p JOIN games g"
+    " ON g.id = p.game_id WHERE p.engine = e.name AND g.status = 'finished') FROM engines e";
+
+}  // namespace
+
+Expected<EventList> Store::events(const EventQuery& query) {
+  try {
+    SQLite::Transaction tx(impl_->db);
+    const char* where =
+        " WHERE (?1 = '[]' OR t.state IN (SELECT value FROM json_each(?1)))"
+        " AND (?2 = '' OR t.kind = ?2)";
+    const std::string states = to_json(query.states);
+    EventList out;
+    SQLite::Statement count(impl_->db, std::string("SELECT count(*) FROM tournaments t") + where);
+    count.bind(1, states);
+    count.bind(2, query.kind);
+    count.executeStep();
+    out.total = count.getColumn(0).getInt64();
+    SQLite::Statement q(
+        impl_->db, std::string(kEventColumns) + where + " ORDER BY t.id DESC LIMIT ?3 OFFSET ?4");
+    q.bind(1, states);
+    q.bind(2, query.kind);
+    q.bind(3, query.limit);
+    q.bind(4, query.offset);
+    while (q.executeStep()) out.events.push_back(read_event(q));
+    tx.commit();
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("list events", e);
+  }
+}
+
+Expected<EventInfo> Store::event(std::int64_t id) {
+  try {
+    SQLite::Statement q(impl_->db, std::string(kEventColumns) + " WHERE t.id = ?");
+    q.bind(1, static_cast<std::int64_t>(id));
+    if (!q.executeStep()) return Error{impl_->path + ": no event " + std::to_string(id)};
+    return read_event(q);
+  } catch (const std::exception& e) {
+    return impl_->fail("read event " + std::to_string(id), e);
+  }
+}
+
+Expected<bool> Store::set_event_state(std::int64_t id, const std::string& state,
+                                      const std::vector<std::string>& from) {
+  try {
+    SQLite::Statement q(impl_->db,
+                        "UPDATE tournaments SET state = ?1, updated_at = ?2,"
+                        " finished_at = CASE WHEN ?1 IN ('finished', 'cancelled') THEN ?2"
+                        " ELSE finished_at END"
+                        " WHERE id = ?3 AND state IN (SELECT value FROM json_each(?4))");
+    q.bind(1, state);
+    q.bind(2, now_utc());
+    q.bind(3, static_cast<std::int64_t>(id));
+    q.bind(4, to_json(from));
+    return q.exec() > 0;
+  } catch (const std::exception& e) {
+    return impl_->fail("set the state of event " + std::to_string(id), e);
+  }
+}
+
+Status Store::set_event_priority(std::int64_t id, int priority) {
+  try {
+    SQLite::Statement q(impl_->db,
+                        "UPDATE tournaments SET priority = ?, updated_at = ? WHERE id = ?");
+    q.bind(1, priority);
+    q.bind(2, now_utc());
+    q.bind(3, static_cast<std::int64_t>(id));
+    if (q.exec() == 0) return Error{impl_->path + ": no event " + std::to_string(id)};
+    return Ok{};
+  } catch (const std::exception& e) {
+    return impl_->fail("set the priority of event " + std::to_string(id), e);
+  }
+}
+
+Expected<std::vector<std::int64_t>> Store::append_slots(std::int64_t event,
+                                                        const std::vector<SlotRecord>& slots) {
+  try {
+    WriteTx tx(impl_->db);
+    SQLite::Statement last(impl_->db,
+                           "SELECT coalesce(max(slot), -1) FROM slots WHERE tournament_id = ?");
+    last.bind(1, static_cast<std::int64_t>(event));
+    last.executeStep();
+    std::int64_t next = last.getColumn(0).getInt64() + 1;
+    std::vector<SlotRecord> numbered = slots;
+    std::vector<std::int64_t> out;
+    for (auto& s : numbered) {
+      s.slot = next++;
+      out.push_back(s.slot);
+    }
+    insert_slots(impl_->db, event, numbered);
+    tx.commit();
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("add games to event " + std::to_string(event), e);
+  }
+}
+
+Expected<std::vector<SlotRecord>> Store::open_slots(std::int64_t event) {
+  try {
+    SQLite::Statement q(impl_->db, std::string("SELECT ") + kSlotColumns +
+                                       " FROM slots s INDEXED BY slots_by_state WHERE s.state IN"
+                                       " ('pending', 'claimed') AND s.tournament_id = ?"
+                                       " ORDER BY s.slot");
+    q.bind(1, static_cast<std::int64_t>(event));
+    std::vector<SlotRecord> out;
+    while (q.executeStep()) out.push_back(read_slot(q, 0));
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("read the open slots of event " + std::to_string(event), e);
+  }
+}
+
+Expected<GamePage> Store::game_page(const GamePageQuery& query) {
+  try {
+    SQLite::Transaction tx(impl_->db);  // one snapshot for the count, the ids and the games
+    auto bind = [&](SQLite::Statement& q) {
+      bind_optional(q, 1, query.event);
+      q.bind(2, query.engine);
+      q.bind(3, query.game_prefix);
+      q.bind(4, query.status);
+      bind_optional(q, 5, query.after_id);
+      q.bind(6, query.result);
+    };
+    GamePage page;
+    if (query.count_total) {
+      SQLite::Statement count(impl_->db, std::string("SELECT count(*) FROM games g") + kPageWhere);
+      bind(count);
+      count.executeStep();
+      page.total = count.getColumn(0).getInt64();
+    }
+    SQLite::Statement ids(impl_->db,
+                          std::string("SELECT g.id FROM games g") + kPageWhere +
+                              (query.newest_first ? " ORDER BY g.id DESC" : " ORDER BY g.id") +
+                              " LIMIT ?7 OFFSET ?8");
+    bind(ids);
+    ids.bind(7, query.limit);
+    ids.bind(8, query.offset);
+    std::vector<std::int64_t> wanted;
+    while (ids.executeStep()) wanted.push_back(ids.getColumn(0).getInt64());
+    if (!wanted.empty()) {
+      const std::string list = nlohmann::json(wanted).dump();
+      page.games = load_games(impl_->db, " WHERE g.id IN (SELECT value FROM json_each(?1))",
+                              [&](SQLite::Statement& q) { q.bind(1, list); });
+      if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
+    }
+    tx.commit();
+    return page;
+  } catch (const std::exception& e) {
+    return impl_->fail("read games", e);
+  }
+}
+
+Expected<RegisteredEngine> Store::register_engine(const RegisteredEngine& engine) {
+  if (engine.name.empty()) return Error{impl_->path + ": an engine needs a name"};
+  try {
+    WriteTx tx(impl_->db);
+    nlohmann::json options = nlohmann::json::object();
+    for (const auto& [k, v] : engine.options) options[k] = v;
+    SQLite::Statement up(
+        impl_->db,
+        "INSERT INTO engines (name, command, args, options, games, settings, registered_at,"
+        " retired_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '') ON CONFLICT(name) DO UPDATE SET"
+        " command = ?2, args = ?3, options = ?4, games = ?5, settings = ?6, registered_at = ?7,"
+        " retired_at = ''");
+    up.bind(1, engine.name);
+    up.bind(2, engine.command);
+    up.bind(3, to_json(engine.args));
+    up.bind(4, options.dump());
+    up.bind(5, to_json(engine.games));
+    up.bind(6, engine.settings.empty() ? std::string("{}") : engine.settings);
+    up.bind(7, now_utc());
+    up.exec();
+    SQLite::Statement q(impl_->db, std::string(kEngineColumns) + " WHERE e.name = ?");
+    q.bind(1, engine.name);
+    q.executeStep();
+    RegisteredEngine out = read_engine(q);
+    tx.commit();
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("register engine \"" + engine.name + "\"", e);
+  }
+}
+
+Expected<bool> Store::retire_engine(const std::string& name) {
+  try {
+    SQLite::Statement q(impl_->db,
+                        "UPDATE engines SET retired_at = ? WHERE name = ? AND registered_at <> ''"
+                        " AND retired_at = ''");
+    q.bind(1, now_utc());
+    q.bind(2, name);
+    return q.exec() > 0;
+  } catch (const std::exception& e) {
+    return impl_->fail("retire engine \"" + name + "\"", e);
+  }
+}
+
+Expected<std::vector<RegisteredEngine>> Store::engines() {
+  try {
+    SQLite::Statement q(impl_->db, std::string(kEngineColumns) + " ORDER BY e.name");
+    std::vector<RegisteredEngine> out;
+    while (q.executeStep()) out.push_back(read_engine(q));
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("list engines", e);
   }
 }
 

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 5;
+constexpr int kSchemaVersion = 6;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -57,10 +58,12 @@ struct GameRecord {
   std::string status = "running";    // running | finished | unfinished
   std::vector<int> ranks;            // by seat; empty until finished
   std::vector<double> scores;        // by seat (the game's own score)
-  std::string termination;  // normal | exhaustion | time | illegal | crash | stall | protocol |
-                            // resign | agreement | interrupted
-  std::string reason;       // one line for humans: "p2 lost on time (12 ms over)"
-  std::string started_at;   // ISO 8601 UTC
+  // One word of referee/games/terminations.h: rules | relay | repetition | nocapture | maxplies |
+  // agreement | resign | time | illegal | crash | stall | protocol | interrupted | lost-claim |
+  // duplicate ("normal" before schema v6 is read as "rules").
+  std::string termination;
+  std::string reason;      // for people: "mybot lost on time: ..." (may hold several lines)
+  std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
   std::optional<std::int64_t> owner;  // the owner (process) that played it, when known
@@ -77,11 +80,33 @@ struct MoveRecord {
   std::string note;               // set by the referee: "round 2" when the move began a new round
 };
 
+// One line of a game's transcript: what the referee wrote to an engine or read from it.
+//
+// Stored format (table engine_transcripts, since schema v2): one row (game_id, seat, text) per
+// seat and game, written once when the game ends (a running game has none yet). `text` holds one
+// line per line exchanged, in the order they happened for that seat:
+//
+//   <ms>.<us> <dir> <text>\n        e.g. "1234.056 > go player 1 p1time 9000 p2time 9000"
+//
+// - <ms>.<us>: the time since the game began (when the runner started preparing it), in
+//   milliseconds and the microseconds within (three digits; rows written before the digits were
+//   added have "<ms>" alone). Lines from before the game (the handshake, what the engine wrote
+//   between two games) are at 0.
+// - <dir>: '>' written by the referee to the engine, '<' read from the engine's stdout, '!' read
+//   from its stderr. A line cut by the caps below is replaced by one '!' line that begins with
+//   "referee: " and says how many lines and bytes were dropped there.
+// - <text>: the line without its end of line, '\' written "\\" and a line feed "\n"; control
+//   bytes from an engine arrive escaped as \xNN already, and stderr lines over 4 KiB are cut in
+//   pieces.
+// - Caps, per engine and game (match/transcript.h): every line the referee wrote; of the engine's
+//   stdout the first and the last 1 MiB, of its stderr the first and the last 64 KiB, each line
+//   counting its length + 64 bytes.
 struct LogLine {
   int seat = 0;          // 1..N
-  char direction = '>';  // '>' referee to engine, '<' engine to referee, '!' engine stderr
+  char direction = '>';  // '>' referee to engine, '<' engine stdout, '!' engine stderr
   std::string text;
   long at_ms = 0;  // milliseconds since the game started
+  int at_us = 0;   // and the microseconds within that millisecond (0-999)
 };
 
 struct GameFilter {
@@ -123,6 +148,70 @@ struct EventRow {
   std::string state;   // queued | running | paused | cancelled | finished
   int priority = 0;
   bool created = false;  // created by this call
+};
+
+// How open_event creates a new event (an existing one keeps what it has).
+struct NewEventOptions {
+  std::string kind = "tournament";  // tournament | ladder | sprt
+  std::string state = "running";    // queued | running | paused
+  int priority = 0;
+};
+
+// An event with its progress, for the daemon's listings.
+struct EventInfo {
+  std::int64_t id = 0;
+  std::string name;
+  std::string kind;  // tournament | ladder | sprt
+  std::string state;
+  int priority = 0;
+  std::string spec;
+  std::string created_at, started_at, finished_at, updated_at;   // ISO 8601; "" = not yet
+  std::int64_t pending = 0, claimed = 0, done = 0, skipped = 0;  // slots by state
+  std::int64_t total() const { return pending + claimed + done + skipped; }
+};
+
+struct EventQuery {
+  std::vector<std::string> states;  // empty = any
+  std::string kind;                 // "" = any
+  int limit = 100;
+  int offset = 0;
+};
+
+struct EventList {
+  std::vector<EventInfo> events;  // newest first
+  std::int64_t total = 0;         // matching the query, all pages
+};
+
+// The filter of a page of games (the daemon's API). Every field is optional.
+struct GamePageQuery {
+  std::optional<std::int64_t> event;
+  std::string engine;                    // a player of the game
+  std::string game_prefix;               // as GameFilter
+  std::string result;                    // "1-0" | "0-1" | "1/2-1/2" (two-player games) | "" = any
+  std::string status;                    // running | finished | unfinished | "" = any
+  std::optional<std::int64_t> after_id;  // only ids above (keyset paging, oldest first)
+  bool newest_first = true;
+  int limit = 50;
+  int offset = 0;
+  bool count_total = true;  // false: `total` is left 0 (a page loop needs no count)
+};
+
+struct GamePage {
+  std::vector<GameRecord> games;
+  std::int64_t total = 0;  // matching the query, all pages
+};
+
+// An engine registered for the ladders (API), or known from tournaments (registered_at empty).
+struct RegisteredEngine {
+  std::string name;
+  std::string command;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> options;
+  std::vector<std::string> games;         // canonical game strings it plays on the ladders
+  std::string settings = "{}";            // JSON object: dir, env, protocol0, limits, timeouts
+  std::string registered_at, retired_at;  // ISO 8601; "" = never
+  std::string id_name, id_author;
+  std::int64_t finished_games = 0;  // read back only: finished games it played (any event)
 };
 
 struct OwnerInfo {
@@ -187,7 +276,8 @@ class Store {
   // caller compares `spec`). A v2 event (no spec yet) whose `config` fingerprint matches is
   // adopted: its spec is set and its slots materialized, finished ones done.
   Expected<EventRow> open_event(const std::string& name, const std::string& spec,
-                                const std::string& config, const std::vector<SlotRecord>& slots);
+                                const std::string& config, const std::vector<SlotRecord>& slots,
+                                const NewEventOptions& options = {});
   Expected<std::int64_t> register_owner(const OwnerInfo& owner);
   // The owner stops: its claims are released, stopped_at is set.
   Status stop_owner(std::int64_t owner);
@@ -213,6 +303,28 @@ class Store {
   Expected<std::vector<SlotRecord>> slots(std::int64_t event);
   // PRAGMA integrity_check: empty when the file is sound, else its findings (at most `max`).
   Expected<std::vector<std::string>> integrity_problems(int max = 20);
+
+  // ---- The daemon's additions ----
+  Expected<EventList> events(const EventQuery& query);
+  Expected<EventInfo> event(std::int64_t id);  // error "no event N" when there is none
+  // Sets the event's state when it is one of `from`; returns whether it changed. Marking a
+  // tournament finished is left to the slots (finish_event_if_complete).
+  Expected<bool> set_event_state(std::int64_t id, const std::string& state,
+                                 const std::vector<std::string>& from);
+  Status set_event_priority(std::int64_t id, int priority);
+  // Appends slots to a standing event (ladder, sprt) after its last one; their `slot` fields are
+  // ignored and the numbers given are returned.
+  Expected<std::vector<std::int64_t>> append_slots(std::int64_t event,
+                                                   const std::vector<SlotRecord>& slots);
+  // The event's pending and claimed slots, in order.
+  Expected<std::vector<SlotRecord>> open_slots(std::int64_t event);
+  Expected<GamePage> game_page(const GamePageQuery& query);
+  // Registers (or re-registers, un-retiring) an engine; returns it as stored.
+  Expected<RegisteredEngine> register_engine(const RegisteredEngine& engine);
+  // Retires a registered engine; false when there is no such registered engine or it already was.
+  Expected<bool> retire_engine(const std::string& name);
+  // Every engine (registered or not), by name.
+  Expected<std::vector<RegisteredEngine>> engines();
 
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
   Expected<GameRecord> game(std::int64_t game_id);

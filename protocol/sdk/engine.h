@@ -13,7 +13,8 @@
 // Decisions:
 // - A reader thread keeps reading input while the search runs: `stop` sets Limits::stopped(),
 //   `isready` is answered at once while searching (when nothing else is queued), `quit` and end
-//   of input stop the search; every other command waits its turn, in order.
+//   of input stop the search; every other command waits its turn, in order. A `stop` or `quit`
+//   that arrives after a `go` but before its search starts stops that search as soon as it starts.
 // - Setup phases (State::setup_form() non-empty) are answered with State::sample_setup(seed)
 //   unless EngineInfo::search_setups is set.
 // - Each output line is written whole under a lock and flushed.

@@ -25,5 +25,14 @@ int verify(const Args& args);        // replay every stored game through the rul
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures
 int play(const Args& args);          // a game at the console (people and engines)
+int transcript(const Args& args);    // one stored game's lines exchanged with its engines
+int replay(const Args& args);        // one stored game at one ply, with the lines its engine got
+int serve(const Args& args);         // the daemon (HTTP API, live stream, game pool)
+int submit(const Args& args);        // clients of the daemon: submit a tournament file
+int status(const Args& args);        //   events and their progress
+int pause(const Args& args);         //   pause an event
+int resume(const Args& args);        //   resume it
+int cancel(const Args& args);        //   cancel it
+int watch(const Args& args);         //   live progress of one event
 
 }  // namespace referee::cli

@@ -1,5 +1,6 @@
 // `referee check-engine`: the command line of the protocol compliance checker (match/compliance.h).
 #include <iostream>
+#include <optional>
 
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -21,7 +22,8 @@ void print_check_engine_help() {
   desc.add_options()("game,g", po::value<std::string>()->value_name("G"),
                      "check this game; repeatable (default: every game the engine declares)")(
       "start-timeout", po::value<long>()->value_name("MS")->default_value(10000),
-      "time allowed from ugi to ugiok");
+      "time allowed from ugi to ugiok")(
+      "debug", "print every line exchanged with the engine to stderr, as it happens");
   print_help(std::cout,
              {"referee check-engine [options] CMD [ARGS...]",
               "Protocol compliance of one engine: PASS or FAIL per step, with the lines that\n"
@@ -35,6 +37,7 @@ int check_engine(const Args& args) {
   // Our options come first; everything from CMD on belongs to the engine, dashes included.
   std::vector<std::string> game_specs;
   long start_timeout_ms = 10000;
+  bool debug = false;
   std::size_t i = 0;
   for (; i < args.size() && args[i].rfind("-", 0) == 0; ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
@@ -44,6 +47,10 @@ int check_engine(const Args& args) {
     if (args[i] == "--version") {
       std::cout << version_line() << "\n";
       return 0;
+    }
+    if (args[i] == "--debug") {
+      debug = true;
+      continue;
     }
     if ((args[i] == "--game" || args[i] == "-g") && i + 1 < args.size()) {
       game_specs.push_back(args[++i]);
@@ -69,7 +76,12 @@ int check_engine(const Args& args) {
   engines::SpawnSpec spec;
   spec.command = args[i];
   spec.args.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-  return check_engine_compliance(spec, game_specs, std::cout, start_timeout_ms) ? 1 : 0;
+  std::optional<DebugLog> log;
+  if (debug) log.emplace(std::cerr);
+  return check_engine_compliance(spec, game_specs, std::cout, start_timeout_ms,
+                                 log ? &*log : nullptr)
+             ? 1
+             : 0;
 }
 
 }  // namespace cli

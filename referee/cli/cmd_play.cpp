@@ -15,7 +15,8 @@ namespace referee::cli {
 namespace {
 
 // Starts the engine given as a command line; errors go to stderr.
-std::optional<EngineSession> start_engine(const std::string& command_line, std::string& name) {
+std::optional<EngineSession> start_engine(const std::string& command_line, std::string& name,
+                                          DebugLog* debug) {
   auto words = engines::split_command_line(command_line);
   if (!words || words->empty()) {
     std::cerr << "referee play: bad engine command '" << command_line << "'"
@@ -31,7 +32,10 @@ std::optional<EngineSession> start_engine(const std::string& command_line, std::
     std::cerr << "referee play: " << ok.error() << "\n";
     return std::nullopt;
   }
-  auto session = EngineSession::start(engines::spawn_spec_of(config), SessionSettings{});
+  SessionSettings settings;
+  settings.name = config.name;
+  settings.debug = debug;
+  auto session = EngineSession::start(engines::spawn_spec_of(config), settings);
   if (!session) {
     std::cerr << "referee play: engine '" << command_line << "' did not start: " << session.error()
               << "\n";
@@ -46,7 +50,7 @@ std::optional<EngineSession> start_engine(const std::string& command_line, std::
 int play(const Args& args) {
   std::string game_spec, north, south, tc_text = "movetime=1000", db = "referee.db", position;
   int first = 0;
-  bool no_db = false;
+  bool no_db = false, debug = false;
   po::options_description desc;
   desc.add_options()("south,s", po::value(&south)->value_name("CMD"),
                      "engine command for player 1 (SUD) (default: a person)")(
@@ -60,7 +64,8 @@ int play(const Args& args) {
       "start from this position string (default: the start)")(
       "db", po::value(&db)->value_name("FILE")->default_value(db),
       "database file the game is recorded in")("no-db", po::bool_switch(&no_db),
-                                               "do not record the game");
+                                               "do not record the game")(
+      "debug", po::bool_switch(&debug), "print every line exchanged with the engines to stderr");
   po::options_description hidden;
   hidden.add_options()("game", po::value(&game_spec));
   po::positional_options_description pos;
@@ -93,6 +98,7 @@ int play(const Args& args) {
     return 2;
   }
 
+  DebugLog debug_log(std::cerr);  // before the sessions, which write into it
   PlaySetup setup{*game, position, {}, *tc, "", nullptr, nullptr};
   setup.seats.assign(static_cast<std::size_t>(game->num_players()), PlaySeat{});
   std::vector<std::optional<EngineSession>> sessions(setup.seats.size());
@@ -100,7 +106,7 @@ int play(const Args& args) {
   bool any_engine = false;
   for (std::size_t s = 0; s < 2 && s < setup.seats.size(); ++s) {
     if (commands[s].empty()) continue;
-    sessions[s] = start_engine(commands[s], setup.seats[s].name);
+    sessions[s] = start_engine(commands[s], setup.seats[s].name, debug ? &debug_log : nullptr);
     if (!sessions[s]) return 1;
     setup.seats[s].engine = &*sessions[s];
     any_engine = true;

@@ -1,12 +1,15 @@
-// Subcommands that expose the rules library: games, rules, moves, perft, show.
+// Subcommands that expose the rules library: games, rules, moves, perft, show (as text, or as JSON
+// with the board view the dashboard draws: games/board_view_json.h).
 // `moves` is for scripts and bot authors (PROTOCOL.md §11): one "key: value" line per fact, the
 // result in the words of `gameover`, and a status of its own (3) when the game is over.
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "games/board_view_json.h"
 #include "games/registry.h"
 #include "protocol/messages.h"
 
@@ -28,17 +31,23 @@ struct PositionArgs {
   std::string position;
   std::vector<std::string> moves;
   int depth = 0;
+  bool json = false;
   std::optional<int> done;  // set when --help or --version was printed: the exit status
 };
 
-// Parses "GAME [DEPTH] [--position P] [--moves M...]".
-PositionArgs parse_position_args(const Args& args, const CommandHelp& help, bool with_depth) {
+// Parses "GAME [DEPTH] [--position P] [--moves M...]" (and --json when `with_json`).
+PositionArgs parse_position_args(const Args& args, const CommandHelp& help, bool with_depth,
+                                 bool with_json = false) {
   PositionArgs out;
   po::options_description desc;
   desc.add_options()("position,p", po::value(&out.position)->value_name("P"),
                      "start from this position string (default: the start)")(
       "moves,m", po::value(&out.moves)->multitoken()->value_name("M..."),
       "moves to play first, in canonical notation");
+  if (with_json)
+    desc.add_options()("json", po::bool_switch(&out.json),
+                       "print the position and its board view as JSON (referee/service/"
+                       "board_view.md)");
   po::options_description hidden;
   hidden.add_options()("game", po::value(&out.game))("depth", po::value(&out.depth));
   po::positional_options_description pos;
@@ -168,13 +177,35 @@ int perft(const Args& args) {
   return 0;
 }
 
+// The JSON of `referee show --json`: the game, the position and the board view.
+nlohmann::json show_json(const std::string& canonical, const games::State& state) {
+  nlohmann::json out = {{"game", canonical},
+                        {"position", state.to_string()},
+                        {"ply", state.ply()},
+                        {"to_move", state.current_player()},
+                        {"terminal", state.is_terminal()},
+                        {"outcome", nullptr},
+                        {"view", state.view()}};
+  if (state.is_terminal()) {
+    const auto o = state.outcome();
+    out["outcome"] = {{"ranks", o.ranks}, {"scores", o.scores}, {"reason", o.reason}};
+  }
+  return out;
+}
+
 int show(const Args& args) {
   auto a = parse_position_args(
-      args, {"referee show GAME [options]", "Draws a position, with its string and who moves."},
-      false);
+      args,
+      {"referee show GAME [options]",
+       "Draws a position, with its string and who moves (or prints it as JSON with --json)."},
+      false, true);
   if (a.done) return *a.done;
   auto state = load_state(a, "show");
   if (!state) return 1;
+  if (a.json) {
+    std::cout << show_json(games::make_game(a.game)->canonical(), *state).dump() << "\n";
+    return 0;
+  }
   std::cout << state->draw();
   std::cout << "position: " << state->to_string() << "\n";
   if (state->is_terminal()) {

@@ -34,11 +34,16 @@ bool parse_or_help(const Args& args, po::options_description& desc, po::variable
 // 0 every scheduled game is finished; 1 an error, or a storage failure stopped the event; 3 the
 // run ended with games not played (an engine that cannot start, a game an engine does not
 // declare, an engine withdrawn); 130 interrupted (Ctrl-C).
-int run_and_report(const TournamentConfig& config, bool quiet, double lease_seconds = 30) {
+// With `debug`, every line exchanged with the engines goes to stderr as it happens, and the
+// progress is printed as lines (a line rewritten in place would be torn by them).
+int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
+                   double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
+  DebugLog debug_log(std::cerr);
   RunOptions options;
   options.progress = quiet ? nullptr : &std::cerr;
-  options.progress_is_tty = engines::stderr_is_terminal();
+  options.progress_is_tty = engines::stderr_is_terminal() && !debug;
+  options.debug = debug ? &debug_log : nullptr;
   options.stop = &interrupt.flag();
   options.lease_ms = static_cast<long>(lease_seconds * 1000);
   if (!quiet)
@@ -86,13 +91,15 @@ int run_and_report(const TournamentConfig& config, bool quiet, double lease_seco
 int tournament(const Args& args) {
   std::string file, db;
   int concurrency = 0;
-  bool quiet = false;
+  bool quiet = false, debug = false;
   double lease = 30;
   po::options_description desc;
   desc.add_options()("concurrency,c", po::value(&concurrency)->value_name("N"),
                      "games at once (default: the file's; 0 = cores)")(
       "db", po::value(&db)->value_name("FILE"), "database file (default: the file's)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "debug", po::bool_switch(&debug),
+      "print every line exchanged with the engines to stderr, as it happens")(
       "lease", po::value(&lease)->value_name("S")->default_value(lease),
       "seconds a claimed game stays reserved without a heartbeat");
   po::options_description hidden;
@@ -123,7 +130,7 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
     return 2;
   }
-  return run_and_report(*config, quiet, lease);
+  return run_and_report(*config, quiet, debug, lease);
 }
 
 namespace {
@@ -178,7 +185,7 @@ int match(const Args& args) {
   std::string tc, db, name, book;
   int cycles = 1, concurrency = 0, plies = kMatchRandomPlies;
   unsigned long long seed = 1;
-  bool quiet = false;
+  bool quiet = false, debug = false;
   po::options_description desc;
   desc.add_options()("engine,e",
                      po::value(&engine_flags)->multitoken()->composing()->value_name("NAME=CMD"),
@@ -200,7 +207,9 @@ int match(const Args& args) {
       "db", po::value(&db)->value_name("FILE")->default_value("referee.db"), "database file")(
       "name", po::value(&name)->value_name("NAME"),
       "event name, the resume key (default: 'match', the engines and the games)")(
-      "quiet,q", po::bool_switch(&quiet), "no progress line");
+      "quiet,q", po::bool_switch(&quiet), "no progress line")(
+      "debug", po::bool_switch(&debug),
+      "print every line exchanged with the engines to stderr, as it happens");
   po::variables_map vm;
   const CommandHelp help{
       "referee match --engine NAME=CMD --engine NAME=CMD [options]",
@@ -227,7 +236,7 @@ int match(const Args& args) {
     std::cerr << "referee match: " << checked.error() << "\n";
     return 2;
   }
-  return run_and_report(*config, quiet);
+  return run_and_report(*config, quiet, debug);
 }
 
 int verify(const Args& args) {

@@ -20,7 +20,7 @@ constexpr Command kCommands[] = {
     {"rules", referee::cli::rules, "GAME: the canonical game string and its parameters"},
     {"moves", referee::cli::moves, "GAME [--position P] [--moves M...]: position and legal moves"},
     {"perft", referee::cli::perft, "GAME DEPTH [--position P] [--moves M...]: move-path counts"},
-    {"show", referee::cli::show, "GAME [--position P] [--moves M...]: draw a position"},
+    {"show", referee::cli::show, "GAME [--position P] [--moves M...] [--json]: draw a position"},
     {"tournament", referee::cli::tournament, "FILE: run or resume a tournament file"},
     {"match", referee::cli::match, "--engine NAME=CMD --engine ... --game G: a match from flags"},
     {"ratings", referee::cli::ratings, "[--game G] [filters]: Elo tables from the database"},
@@ -28,9 +28,18 @@ constexpr Command kCommands[] = {
     {"sprt", referee::cli::sprt, "--engine A --engine B --elo0 E0 --elo1 E1: SPRT on stored games"},
     {"export", referee::cli::export_games, "--format pgn|jsonl|csv: export stored games"},
     {"verify", referee::cli::verify, "replay every stored game through the rules"},
+    {"transcript", referee::cli::transcript, "GAME_ID: the lines exchanged with the engines"},
+    {"replay", referee::cli::replay, "GAME_ID [--ply K]: a stored game at one ply, its go line"},
     {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
     {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},
+    {"serve", referee::cli::serve, "[--db F] [--listen ADDR:PORT]: the daemon (HTTP API)"},
+    {"submit", referee::cli::submit, "FILE [--server URL]: submit a tournament to the daemon"},
+    {"status", referee::cli::status, "[ID] [--server URL]: the daemon's events, or one"},
+    {"pause", referee::cli::pause, "ID [--server URL]: pause an event of the daemon"},
+    {"resume", referee::cli::resume, "ID [--server URL]: resume it"},
+    {"cancel", referee::cli::cancel, "ID [--server URL]: cancel it"},
+    {"watch", referee::cli::watch, "ID [--server URL]: live progress of an event"},
 };
 
 void usage(std::ostream& out) {

@@ -12,6 +12,7 @@
 #include "engines/system.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
+#include "event/slot_player.h"
 #include "match/engine_session.h"
 #include "match/match.h"
 #include "storage/recorder.h"
@@ -49,32 +50,23 @@ std::string score_text(double points) {
   return buf;
 }
 
-SessionSettings settings_of(const engines::EngineConfig& config, bool keep_logs) {
-  SessionSettings s;
-  s.start_timeout = Millis(config.start_timeout_ms);
-  s.ready_timeout = Millis(config.ready_timeout_ms);
-  s.setgame_timeout = Millis(config.setgame_timeout_ms);
-  s.protocol0 = config.protocol0;
-  s.options = std::map<std::string, std::string>(config.options.begin(), config.options.end());
-  s.keep_log = keep_logs;
-  return s;
-}
-
 // State shared by the workers; every member behind `mutex` except the immutable ones.
 struct Shared {
   Shared(const TournamentConfig& c, const RunOptions& o, storage::Recorder& r)
-      : config(c), options(o), recorder(r) {}
+      : config(c),
+        options(o),
+        recorder(r),
+        roster(c.engines, c.tc, c.max_crashes, c.withdraw_on_time) {}
   const TournamentConfig& config;
   const RunOptions& options;
   storage::Recorder& recorder;
+  EventRoster roster;  // the engines, withdrawals and exclusions
   std::int64_t event = 0;
   std::int64_t owner = 0;
   std::map<std::string, int> engine_index;
   std::atomic<bool> halt{false};  // Ctrl-C or a storage failure: stop playing
 
   std::mutex mutex;
-  std::vector<int> consecutive_failures;
-  std::map<std::string, std::string> excluded;  // engine name -> why its games are not played
   RunSummary summary;
   bool first_started = false;
   SteadyClock::time_point first_game{};
@@ -85,12 +77,6 @@ struct Shared {
   bool two_engines = false;
 
   bool user_stop() const { return options.stop && options.stop->load(); }
-  std::vector<std::string> excluded_names() {
-    std::lock_guard lock(mutex);
-    std::vector<std::string> out;
-    for (const auto& [name, why] : excluded) out.push_back(name);
-    return out;
-  }
 };
 
 // Called with sh.mutex held.
@@ -122,16 +108,22 @@ void print_line(Shared& sh, const std::string& what, bool finished_game) {
   sh.last_print = now;
 }
 
+// One thread of the run: claims one slot at a time and plays it through its SlotPlayer.
 class Worker {
  public:
-  Worker(Shared& shared) : sh_(shared) {}
+  explicit Worker(Shared& shared)
+      : sh_(shared),
+        player_(shared.recorder, shared.owner, shared.options.keep_logs, shared.options.debug) {}
 
-  void adopt(int e, EngineSession session) { sessions_.emplace(e, std::move(session)); }
+  void adopt(const engines::EngineConfig& config, EngineSession session) {
+    player_.adopt(config, std::move(session));
+  }
 
   void run() {
     while (!sh_.halt.load()) {
       auto claims = sh_.recorder.call<std::vector<storage::Claim>>([&](storage::Store& s) {
-        return s.claim_slots(sh_.owner, sh_.event, 1, sh_.options.lease_ms, sh_.excluded_names());
+        return s.claim_slots(sh_.owner, sh_.event, 1, sh_.options.lease_ms,
+                             sh_.roster.excluded_names());
       });
       if (!claims) break;  // a storage failure: the recorder has raised the halt
       if (claims->empty()) {
@@ -145,7 +137,9 @@ class Worker {
       }
       play(claims->front());
     }
-    for (auto& [index, session] : sessions_) drop_session_counted(session);
+    player_.close();
+    std::lock_guard lock(sh_.mutex);
+    sh_.summary.round_trips += player_.round_trips();
   }
 
  private:
@@ -155,237 +149,73 @@ class Worker {
       std::this_thread::sleep_for(Millis(step));
   }
 
-  const TournamentEngine& engine(int e) const {
-    return sh_.config.engines[static_cast<std::size_t>(e)];
-  }
-  const std::string& name(int e) const { return engine(e).config.name; }
-
-  EngineSession* session_for(int e, std::string& error) {
-    auto it = sessions_.find(e);
-    if (it != sessions_.end() && it->second.alive()) return &it->second;
-    if (it != sessions_.end()) drop_session(e);
-    auto started = EngineSession::start(engines::spawn_spec_of(engine(e).config),
-                                        settings_of(engine(e).config, sh_.options.keep_logs));
-    if (!started) {
-      error = started.error();
-      return nullptr;
-    }
-    return &sessions_.emplace(e, std::move(*started)).first->second;
-  }
-
-  // Counts a failure of engine `e`; withdraws it after max_crashes in a row.
-  void note_failure(int e, const std::string& what) {
-    std::lock_guard lock(sh_.mutex);
-    auto& n = sh_.consecutive_failures[static_cast<std::size_t>(e)];
-    if (++n >= sh_.config.max_crashes && !sh_.excluded.count(name(e))) {
-      sh_.excluded[name(e)] =
-          "withdrawn after " + std::to_string(n) + " failures in a row (last: " + what + ")";
-      sh_.summary.messages.push_back("engine '" + name(e) + "' " + sh_.excluded[name(e)]);
-    }
-  }
-
-  void note_success(int e) {
-    std::lock_guard lock(sh_.mutex);
-    sh_.consecutive_failures[static_cast<std::size_t>(e)] = 0;
-  }
-
-  void exclude(int e, const std::string& why) {
-    std::lock_guard lock(sh_.mutex);
-    if (sh_.excluded.count(name(e))) return;
-    sh_.excluded[name(e)] = why;
-    sh_.summary.messages.push_back("engine '" + name(e) + "' " + why);
-  }
-
-  void drop_session_counted(EngineSession& session) {
-    session.quit();
-    std::lock_guard lock(sh_.mutex);
-    sh_.summary.round_trips += session.round_trips();
-  }
-
-  void drop_session(int e) {
-    auto it = sessions_.find(e);
-    if (it == sessions_.end()) return;
-    drop_session_counted(it->second);
-    sessions_.erase(it);
-  }
-
-  const TimeControl& seat_tc(int e) const { return engine(e).tc ? *engine(e).tc : sh_.config.tc; }
-
-  void release(const storage::Claim& claim) {
-    sh_.recorder.call<Ok>([&](storage::Store& s) {
-      return s.release_slot(claim.tournament_id, claim.slot.slot, sh_.owner);
-    });
-  }
-
-  void skip(const storage::Claim& claim, const std::string& reason) {
-    sh_.recorder.call<int>([&](storage::Store& s) {
-      return s.skip_slots(claim.tournament_id, {claim.slot.slot}, reason);
-    });
-  }
-
-  std::string players_text(const std::vector<int>& seats) const {
+  static std::string players_text(const std::vector<std::string>& seats) {
     std::string out;
-    for (std::size_t s = 0; s < seats.size(); ++s) out += (s ? " vs " : "") + name(seats[s]);
+    for (std::size_t s = 0; s < seats.size(); ++s) out += (s ? " vs " : "") + seats[s];
     return out;
   }
 
   void play(const storage::Claim& claim) {
     const storage::SlotRecord& slot = claim.slot;
-    std::vector<int> seat_engines;
-    for (const auto& n : slot.seats) {
-      auto it = sh_.engine_index.find(n);
-      if (it == sh_.engine_index.end()) {  // cannot happen: the specification was compared
-        skip(claim, "engine '" + n + "' is not in the event");
-        return;
-      }
-      seat_engines.push_back(it->second);
-    }
-    auto game = games::make_game(slot.game);
-    if (!game) {
-      skip(claim, game.error());
-      return;
-    }
-    std::vector<EngineSession*> seats;
-    for (int e : seat_engines) {
-      std::string error;
-      EngineSession* s = session_for(e, error);
-      if (!s) {
-        exclude(e, "cannot start: " + error);
-        release(claim);
-        return;
-      }
-      if (!s->declares(game->name())) {
-        skip(claim, "engine '" + name(e) + "' does not declare " + game->name());
-        return;
-      }
-      seats.push_back(s);
-    }
-    const auto game_start = SteadyClock::now();
-    {
+    SlotHooks hooks;
+    hooks.started = [&](std::int64_t, const storage::GameRecord& rec) {
       std::lock_guard lock(sh_.mutex);
       if (!sh_.first_started) {
         sh_.first_started = true;
-        sh_.first_game = game_start;
+        sh_.first_game = SteadyClock::now();
       }
       ++sh_.games_started;
       if (!sh_.options.progress_is_tty)
-        print_line(sh_,
-                   "started  slot " + std::to_string(slot.slot + 1) + "/" +
-                       std::to_string(sh_.summary.scheduled) + ": " + players_text(seat_engines) +
-                       " (" + game->name() + ", round " + std::to_string(slot.round) +
-                       (slot.attempts > 1 ? ", attempt " + std::to_string(slot.attempts) : "") +
-                       ")",
-                   false);
-    }
-    for (std::size_t s = 0; s < seats.size(); ++s)
-      seats[s]->start_log(game_start, static_cast<int>(s + 1));
-
-    MatchResult result;
-    // Prepare every seat: a stall or crash here forfeits the game for that engine.
-    for (std::size_t s = 0; s < seats.size() && result.termination.empty(); ++s) {
-      std::string detail;
-      Fault f = seats[s]->prepare(*game, detail);
-      if (f == Fault::Unsupported) {
-        skip(claim,
-             "engine '" + name(seat_engines[s]) + "' refused " + game->name() + ": " + detail);
-        for (auto* x : seats) x->take_log();
-        return;
-      }
-      if (f != Fault::None) {
-        result.finished = true;
-        result.ranks = forfeit_ranks(game->num_players(), static_cast<int>(s + 1));
-        result.scores.assign(seats.size(), 0.0);
-        result.termination = fault_name(f);
-        result.reason =
-            "p" + std::to_string(s + 1) + " " + fault_name(f) + " before the game: " + detail;
-        result.faulty_seat = static_cast<int>(s + 1);
-        result.fault = f;
-      }
-    }
-    storage::GameRecord rec;
-    rec.tournament_id = claim.tournament_id;
-    rec.slot = slot.slot;
-    rec.game = slot.game;
-    rec.opening = slot.opening;
-    rec.players = slot.seats;
-    rec.time_control = seat_tc(seat_engines.front()).to_string();
-    rec.owner = sh_.owner;
-    auto id = sh_.recorder.begin_game(rec);
-    if (!id) {
-      release(claim);
-      return;  // a storage failure: the recorder has raised the halt
-    }
-    if (result.termination.empty()) {
-      MatchSetup setup{*game, "", slot.opening, seats, {}, &sh_.halt, {}};
-      for (int e : seat_engines) setup.time_controls.push_back(seat_tc(e));
-      setup.on_move = [&](const storage::MoveRecord& m) { sh_.recorder.add_move(*id, m); };
-      result = play_match(setup);
-    }
-    for (auto* s : seats) sh_.recorder.add_logs(*id, s->take_log());
-
-    rec.status = result.finished ? "finished" : "unfinished";
-    rec.ranks = result.ranks;
-    rec.scores = result.scores;
-    rec.termination = result.termination;
-    rec.reason = result.reason;
-    rec.plies = static_cast<std::int64_t>(result.moves.size());
-    auto end = sh_.recorder.call<storage::ClaimEnd>(
-        [&](storage::Store& s) { return s.finish_claimed(*id, rec, sh_.owner); });
-
-    // Engines that failed are restarted for their next game; repeated failures withdraw them.
-    for (std::size_t s = 0; s < seat_engines.size(); ++s) {
-      const int e = seat_engines[s];
-      if (result.faulty_seat == static_cast<int>(s + 1) && result.fault != Fault::Illegal &&
-          result.fault != Fault::Resign) {
-        std::string what = fault_name(result.fault) + ": " + result.reason;
-        drop_session(e);
-        if (result.fault == Fault::Crash || result.fault == Fault::Stall ||
-            result.fault == Fault::Protocol ||
-            (result.fault == Fault::Timeout && sh_.config.withdraw_on_time))
-          note_failure(e, what);
-      } else if (result.finished) {
-        note_success(e);
-      }
-    }
+        print_line(
+            sh_,
+            "started  slot " + std::to_string(slot.slot + 1) + "/" +
+                std::to_string(sh_.summary.scheduled) + ": " + players_text(slot.seats) + " (" +
+                games::make_game(rec.game)->name() + ", round " + std::to_string(slot.round) +
+                (slot.attempts > 1 ? ", attempt " + std::to_string(slot.attempts) : "") + ")",
+            false);
+    };
+    SlotOutcome out = player_.play(claim, sh_.roster, &sh_.halt, hooks);
 
     std::lock_guard lock(sh_.mutex);
-    sh_.summary.plies += rec.plies;
+    for (auto& n : out.notices) sh_.summary.messages.push_back(std::move(n));
+    using Kind = SlotOutcome::Kind;
+    if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
+    const MatchResult& result = out.result;
+    sh_.summary.plies += out.record.plies;
     for (const auto& m : result.moves) sh_.summary.engine_moves += m.source == "engine";
     const std::string head = "finished slot " + std::to_string(slot.slot + 1) + "/" +
                              std::to_string(sh_.summary.scheduled) + ": " +
-                             players_text(seat_engines) + " ";
-    if (!end) return;  // storage failure, told once by the runner
-    if (*end == storage::ClaimEnd::Lost) {
+                             players_text(slot.seats) + " ";
+    if (out.kind == Kind::StorageFailure) return;  // told once by the runner
+    if (out.kind == Kind::Lost) {
       sh_.summary.messages.push_back("slot " + std::to_string(slot.slot + 1) +
                                      ": this process's claim expired and another process took "
                                      "it; the game was kept unfinished, not rated");
       print_line(sh_, head + "not counted (claim lost)", false);
       return;
     }
-    if (*end == storage::ClaimEnd::Released) {
+    if (out.kind == Kind::Released) {
       print_line(sh_, head + "interrupted (" + result.reason + ")", false);
       return;
     }
     ++sh_.summary.played;
     std::string text = head + short_result(result.ranks) + " (" + result.termination;
-    if (result.faulty_seat > 0)
-      text += ": " + name(seat_engines[static_cast<std::size_t>(result.faulty_seat - 1)]) +
-              " forfeits: " + result.reason;
+    if (result.faulty_seat > 0) text += ": " + reason_headline(result.reason);
     text += ")";
     if (sh_.two_engines && result.ranks.size() == 2) {
       for (std::size_t s = 0; s < 2; ++s) {
         const int other = result.ranks[1 - s];
         const double p = result.ranks[s] < other ? 1.0 : result.ranks[s] == other ? 0.5 : 0.0;
-        sh_.points[seat_engines[s]] += p;
+        sh_.points[sh_.engine_index[slot.seats[s]]] += p;
       }
-      text += "  score " + name(0) + " " + score_text(sh_.points[0]) + " - " +
-              score_text(sh_.points[1]) + " " + name(1);
+      text += "  score " + sh_.config.engines[0].config.name + " " + score_text(sh_.points[0]) +
+              " - " + score_text(sh_.points[1]) + " " + sh_.config.engines[1].config.name;
     }
     print_line(sh_, text, true);
   }
 
   Shared& sh_;
-  std::map<int, EngineSession> sessions_;
+  SlotPlayer player_;
 };
 
 // Starts every engine that has games left, once: handshake, declared games, rejected options.
@@ -399,11 +229,12 @@ std::map<int, EngineSession> check_engines(
   for (std::size_t e = 0; e < sh.config.engines.size(); ++e) {
     const auto& config = sh.config.engines[e].config;
     if (!needed.count(config.name)) continue;
-    auto session = EngineSession::start(engines::spawn_spec_of(config),
-                                        settings_of(config, sh.options.keep_logs));
+    auto session =
+        EngineSession::start(engines::spawn_spec_of(config),
+                             session_settings_of(config, sh.options.keep_logs, sh.options.debug));
     std::string line = "engine " + config.name + ": ";
     if (!session) {
-      sh.excluded[config.name] = "cannot start: " + session.error();
+      sh.roster.exclude(config.name, "cannot start: " + session.error());
       line += "cannot start: " + session.error();
       sh.summary.engines.push_back(line);
       continue;
@@ -453,6 +284,7 @@ std::map<int, EngineSession> check_engines(
 void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slots) {
   std::map<std::string, std::int64_t> reasons;
   std::vector<std::string> order;
+  const auto exclusions = sh.roster.exclusions();
   auto add = [&](const std::string& r) {
     if (!reasons.count(r)) order.push_back(r);
     ++reasons[r];
@@ -465,7 +297,7 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
     }
     std::string why;
     for (const auto& n : s.seats)
-      if (auto it = sh.excluded.find(n); it != sh.excluded.end()) {
+      if (auto it = exclusions.find(n); it != exclusions.end()) {
         why = "engine '" + n + "' " + it->second;
         break;
       }
@@ -547,7 +379,6 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   sh.owner = *owner;
   for (std::size_t e = 0; e < config.engines.size(); ++e)
     sh.engine_index[config.engines[e].config.name] = static_cast<int>(e);
-  sh.consecutive_failures.assign(config.engines.size(), 0);
   sh.summary.tournament_id = row->id;
   sh.summary.scheduled = counts->total();
   sh.summary.already_done = counts->done;
@@ -564,7 +395,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
       recorder.call<int>([&](storage::Store& s) { return s.skip_slots(sh.event, slots, reason); });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
-    for (const auto& [n, why] : sh.excluded)
+    for (const auto& [n, why] : sh.roster.exclusions())
       sh.summary.messages.push_back("engine '" + n + "' " + why);
   }
 
@@ -575,7 +406,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
                                                    std::max<std::size_t>(1, open_slots.size())));
   std::vector<std::unique_ptr<Worker>> workers;
   for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(sh));
-  for (auto& [e, session] : checked) workers.front()->adopt(e, std::move(session));
+  for (auto& [e, session] : checked)
+    workers.front()->adopt(config.engines[static_cast<std::size_t>(e)].config, std::move(session));
   checked.clear();
 
   // The heartbeat: renews the claims every lease/4 and turns Ctrl-C into the halt.

@@ -21,6 +21,7 @@
 
 #include "event/tournament_config.h"
 #include "games/expected.h"
+#include "match/debug_log.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -30,6 +31,7 @@ struct RunOptions {
   bool progress_is_tty = false;             // rewrite one line with '\r' instead of printing lines
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C
   bool keep_logs = true;                    // store every line exchanged
+  DebugLog* debug = nullptr;                // --debug: every line exchanged, as it happens
   long lease_ms = 30000;                    // a claim's lease; renewed every lease/4
   storage::OpenOptions store_options;       // test hooks (max_page_count)
 };

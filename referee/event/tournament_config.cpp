@@ -40,19 +40,19 @@ Expected<std::string> read_text_file(const std::string& path, const std::string&
 }
 
 // TOML is turned into JSON text by toml++'s own formatter, so one validator serves both formats.
-Expected<json> parse_document(const std::string& text, const std::string& path) {
+Expected<json> parse_document(const std::string& text, bool is_json, const std::string& where) {
   try {
-    if (fs::path(path).extension() == ".json") return json::parse(text);
-    toml::table table = toml::parse(text, path);
+    if (is_json) return json::parse(text);
+    toml::table table = toml::parse(text, where);
     std::stringstream as_json;
     as_json << toml::json_formatter{table};
     return json::parse(as_json.str());
   } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    return Error{path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
-                 ": " + engines::printable(std::string(e.description()))};
+    const auto& at = e.source().begin;
+    return Error{where + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                 engines::printable(std::string(e.description()))};
   } catch (const json::exception& e) {
-    return Error{path + ": not valid JSON: " + engines::printable(e.what())};
+    return Error{where + ": not valid JSON: " + engines::printable(e.what())};
   }
 }
 
@@ -333,9 +333,16 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path) {
 }
 
 Expected<TournamentConfig> parse_tournament(const std::string& text, const std::string& path) {
-  TRY_ASSIGN(doc, parse_document(text, path));
   const fs::path base =
       fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  return load_tournament_text(text, fs::path(path).extension() == ".json", path, base.string());
+}
+
+Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is_json,
+                                                const std::string& path,
+                                                const std::string& base_dir) {
+  TRY_ASSIGN(doc, parse_document(text, is_json, path));
+  const fs::path base = base_dir.empty() ? fs::path(".") : fs::path(base_dir);
   TournamentConfig config;
   config.source = path;
   Table t(*doc, path);

@@ -49,7 +49,7 @@ struct TournamentConfig {
   int cycles = 1;
   int concurrency = 0;  // 0 = number of cores
   unsigned long long seed = 1;
-  int max_crashes = 3;  // consecutive crashes before an engine is withdrawn
+  int max_crashes = 3;            // consecutive crashes before an engine is withdrawn
   bool withdraw_on_time = false;  // time losses count toward max_crashes (they are shown anyway)
   OpeningSettings openings;
   std::string source;  // the file it was read from
@@ -58,6 +58,11 @@ struct TournamentConfig {
 // Reads and validates a tournament file. Relative engine commands and the book are resolved
 // against the file's directory; the database path against the current directory.
 Expected<TournamentConfig> load_tournament_file(const std::string& path);
+// The same from text (TOML, or JSON when `is_json`): errors name `path`; relative engine commands
+// and the book are resolved against `base_dir`.
+Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is_json,
+                                                const std::string& path,
+                                                const std::string& base_dir);
 
 // The same from the file's text: JSON when `path` ends in .json, TOML otherwise. `path` names the
 // file in errors and is the base of relative paths.

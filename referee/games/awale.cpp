@@ -137,4 +137,10 @@ std::uint64_t AwaleCore::hash() const {
   return h.value();
 }
 
+BoardView AwaleCore::view() const {
+  BoardView v = view::two_rows("2x6", std::vector<int>(holes.begin(), holes.end()));
+  v.score_label = "captured";
+  return v;
+}
+
 }  // namespace referee::games

@@ -157,4 +157,11 @@ std::uint64_t ChongkakCore::hash() const {
   return h.value();
 }
 
+BoardView ChongkakCore::view() const {
+  BoardView v = view::two_rows("2x7", std::vector<int>(holes.begin(), holes.end()));
+  v.scores = {static_cast<double>(row_sum(1)), static_cast<double>(row_sum(2))};
+  v.score_label = "seeds in own row (fewer wins)";
+  return v;
+}
+
 }  // namespace referee::games

@@ -60,6 +60,7 @@ struct ChongkakCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const {
     return {-static_cast<double>(row_sum(1)), -static_cast<double>(row_sum(2))};
   }

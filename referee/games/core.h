@@ -28,6 +28,9 @@
 //                                          // the example engines' evaluation
 //   std::string sample_setup(std::uint64_t seed) const;  // a valid setup move, varied by seed
 //   int round_number() const;              // games of several rounds (pallankuli): 1, 2, ...
+//   BoardView view() const;                // the board as drawing data (board_view.h); the
+//                                          // state adds the player to move, the round and, when
+//                                          // the core leaves them empty, the scores (material())
 #pragma once
 
 #include <algorithm>
@@ -252,6 +255,7 @@ struct StateConcept {
   virtual std::vector<double> material() const = 0;
   virtual std::string sample_setup(std::uint64_t seed) const = 0;
   virtual int round() const = 0;
+  virtual BoardView view() const = 0;
   virtual bool equals(const StateConcept& other) const = 0;
 };
 
@@ -259,6 +263,9 @@ struct GameConcept {
   virtual ~GameConcept() = default;
   std::string name;
   std::string canonical;
+  // The canonical string again, shared by every state of this game: two states are equal only
+  // when their games are (awale and awale-v1 share a core type, and so do two parameter sets).
+  std::shared_ptr<const std::string> identity;
   GameSetup setup;
   int players = 2;
   virtual State initial_state() const = 0;
@@ -267,8 +274,10 @@ struct GameConcept {
 
 template <class Core>
 struct StateModel final : StateConcept {
-  explicit StateModel(Play<Core> p) : play(std::move(p)) {}
+  StateModel(Play<Core> p, std::shared_ptr<const std::string> g)
+      : play(std::move(p)), game(std::move(g)) {}
   Play<Core> play;
+  std::shared_ptr<const std::string> game;  // GameConcept::identity
 
   std::unique_ptr<StateConcept> clone() const override {
     return std::make_unique<StateModel>(*this);
@@ -335,6 +344,20 @@ struct StateModel final : StateConcept {
       return 1;
     }
   }
+  BoardView view() const override {
+    BoardView v;
+    if constexpr (requires(const Core& c) { c.view(); }) {
+      v = play.core().view();
+    } else {
+      v.family = "text";
+      v.notes.push_back(play.core().text());
+    }
+    v.players = num_players();
+    v.to_move = current_player();
+    v.round = round();
+    if (v.scores.empty()) v.scores = material();
+    return v;
+  }
   std::string sample_setup(std::uint64_t seed) const override {
     if constexpr (requires(const Core& c) { c.sample_setup(seed); }) {
       if (!setup_form().empty()) return play.core().sample_setup(seed);
@@ -344,7 +367,9 @@ struct StateModel final : StateConcept {
   std::uint64_t perft(int depth) const override { return play.perft(depth); }
   bool equals(const StateConcept& other) const override {
     auto* o = dynamic_cast<const StateModel*>(&other);
-    return o && o->play == play;
+    if (!o) return false;
+    const bool same_game = game == o->game || (game && o->game && *game == *o->game);
+    return same_game && o->play == play;
   }
 };
 
@@ -359,7 +384,8 @@ Expected<PositionParts> split_position(std::string_view position);
 template <class Core>
 struct GameModel final : GameConcept {
   State initial_state() const override {
-    return State(std::make_unique<StateModel<Core>>(Play<Core>(Core::start(setup), setup)));
+    return State(
+        std::make_unique<StateModel<Core>>(Play<Core>(Core::start(setup), setup), identity));
   }
   Expected<State> parse_state(std::string_view position) const override {
     auto parts = split_position(position);
@@ -367,7 +393,7 @@ struct GameModel final : GameConcept {
     auto core = Core::parse(setup, parts->fields);
     if (!core) return Error{"bad " + name + " position '" + std::string(position) + "': " + core.error()};
     return State(std::make_unique<StateModel<Core>>(
-        Play<Core>(std::move(*core), setup, parts->ply, parts->quiet)));
+        Play<Core>(std::move(*core), setup, parts->ply, parts->quiet), identity));
   }
 };
 

@@ -204,4 +204,25 @@ std::uint64_t FelliCore::hash() const {
   return h.value();
 }
 
+BoardView FelliCore::view() const {
+  const auto& g = board_graph();
+  BoardView v = view::point_board(
+      "felli", g,
+      [&](int p) -> std::optional<ViewPiece> {
+        if (!owner(board[at(p)])) return std::nullopt;
+        return ViewPiece{owner(board[at(p)]), is_king(board[at(p)])};
+      },
+      9);
+  for (int player = 1; player <= 2; ++player) {
+    const Mark& m = marks[static_cast<std::size_t>(player - 1)];
+    if (m.from < 0) continue;
+    v.cells[at(m.to)].mark = true;
+    v.notes.push_back("player " + std::to_string(player) + " may not return " +
+                      graph::name(g, m.to) + " to " + graph::name(g, m.from));
+  }
+  v.legend = "may not step back to where it came from";
+  v.score_label = "pieces";
+  return v;
+}
+
 }  // namespace referee::games

@@ -73,6 +73,7 @@ struct FelliCore {
   Outcome exhausted() const;
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const FelliCore& o) const {

@@ -126,6 +126,7 @@ std::uint64_t State::perft(int depth) const { return impl_->perft(depth); }
 std::vector<double> State::material() const { return impl_->material(); }
 std::string State::sample_setup(std::uint64_t seed) const { return impl_->sample_setup(seed); }
 int State::round() const { return impl_->round(); }
+BoardView State::view() const { return impl_->view(); }
 bool State::operator==(const State& other) const { return impl_->equals(*other.impl_); }
 
 // ---- Game forwarding ----
@@ -205,6 +206,7 @@ Expected<Game> make_game(std::string_view spec) {
                  " but the game has " + std::to_string(model->players) + " players"};
   model->name = entry->name;
   model->canonical = canonical;
+  model->identity = std::make_shared<const std::string>(canonical);
   return Game(std::shared_ptr<const detail::GameConcept>(std::move(model)));
 }
 

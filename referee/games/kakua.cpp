@@ -46,4 +46,10 @@ std::string KakuaCore::draw() const {
   return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0]);
 }
 
+BoardView KakuaCore::view() const {
+  BoardView v = view::two_rows("2x6", pos.holes);
+  v.score_label = "captured";
+  return v;
+}
+
 }  // namespace referee::games

@@ -51,6 +51,7 @@ struct KakuaCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const { return two_sided::captured_material(pos); }
   std::uint64_t hash() const { return two_sided::position_hash(pos); }
   bool operator==(const KakuaCore& o) const { return pos == o.pos; }

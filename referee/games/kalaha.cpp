@@ -107,4 +107,12 @@ std::uint64_t KalahaCore::hash() const {
   return h.value();
 }
 
+BoardView KalahaCore::view() const {
+  BoardView v = view::two_rows("2x6-stores", std::vector<int>(holes.begin(), holes.end()));
+  view::add_store(v, true, "S2", stores[1], 2);
+  view::add_store(v, false, "S1", stores[0], 1);
+  v.score_label = "store";
+  return v;
+}
+
 }  // namespace referee::games

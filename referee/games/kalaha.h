@@ -57,6 +57,7 @@ struct KalahaCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const {
     return {static_cast<double>(stores[0]), static_cast<double>(stores[1])};
   }

@@ -51,4 +51,11 @@ std::string KatraCore::draw() const {
   return four_rows::draw(kCols, pos.holes, pos.captured[1], pos.captured[0]);
 }
 
+BoardView KatraCore::view() const {
+  BoardView v = view::four_by_n(pos.holes);
+  v.scores = {static_cast<double>(pos.captured[0]), static_cast<double>(pos.captured[1])};
+  v.score_label = "captured";
+  return v;
+}
+
 }  // namespace referee::games

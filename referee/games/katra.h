@@ -52,6 +52,7 @@ struct KatraCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const { return two_sided::position_hash(pos); }
   bool operator==(const KatraCore& o) const { return pos == o.pos; }

@@ -227,4 +227,23 @@ std::uint64_t LontuHoloCore::hash() const {
   return h.value();
 }
 
+BoardView LontuHoloCore::view() const {
+  std::vector<int> north, south, owners;
+  for (int h = 12; h >= 7; --h) north.push_back(h);
+  for (int h = 1; h <= 6; ++h) south.push_back(h);
+  for (int h = 1; h <= 12; ++h) owners.push_back(owner(h));
+  BoardView v = view::hole_rows("2x6-columns", {north, south},
+                                std::vector<int>(holes.begin(), holes.end()), owners, false);
+  // The owners' halves are the left and right three columns.
+  const ViewCell* left = find_cell(v, "3");
+  const ViewCell* right = find_cell(v, "4");
+  const double x = (left->x + right->x) / 2;
+  v.lines.push_back({x, 1, x, v.height - 1});
+  v.scores = {static_cast<double>(own_seeds(1)), static_cast<double>(own_seeds(2))};
+  v.score_label = "seeds in own holes (fewer wins)";
+  if (phase != Phase::play) v.phase = phase_name(phase);
+  v.notes.push_back("circuits: player 1 sows 1 2 3 10 11 12, player 2 sows 7 8 9 4 5 6");
+  return v;
+}
+
 }  // namespace referee::games

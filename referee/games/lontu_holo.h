@@ -68,6 +68,7 @@ struct LontuHoloCore {
   std::string sample_setup(std::uint64_t seed) const;
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const LontuHoloCore& o) const {

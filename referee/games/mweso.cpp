@@ -280,4 +280,13 @@ std::uint64_t MwesoCore::hash() const {
   return h.value();
 }
 
+BoardView MwesoCore::view() const {
+  BoardView v = view::four_by_n(std::vector<int>(holes.begin(), holes.end()));
+  for (auto& c : v.cells) c.mark = is_aloka(std::stoi(c.id));
+  v.legend = "aloka (relays from it may turn clockwise)";
+  v.score_label = "seeds on own side";
+  if (setup) v.phase = "setup";
+  return v;
+}
+
 }  // namespace referee::games

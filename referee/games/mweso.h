@@ -75,6 +75,7 @@ struct MwesoCore {
   std::string sample_setup(std::uint64_t seed) const;
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const MwesoCore& o) const {

@@ -211,4 +211,11 @@ std::uint64_t OwareCore::hash() const {
   return h.value();
 }
 
+BoardView OwareCore::view() const {
+  const std::vector<int> counts(holes.begin(), holes.end());
+  BoardView v = k == 2 ? view::two_rows("2x6", counts) : view::hole_ring(counts, k);
+  v.score_label = "captured";
+  return v;
+}
+
 }  // namespace referee::games

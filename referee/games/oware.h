@@ -67,6 +67,7 @@ struct OwareCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const OwareCore& o) const {

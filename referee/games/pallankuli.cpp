@@ -300,4 +300,15 @@ std::uint64_t PallankuliCore::hash() const {
   return h.value();
 }
 
+BoardView PallankuliCore::view() const {
+  std::vector<int> counts;
+  for (int h = 1; h <= 14; ++h) counts.push_back(blind[ix(h)] ? -1 : holes[ix(h)]);
+  BoardView v = view::two_rows("2x7-blind", counts);
+  v.scores = {static_cast<double>(reserve[0]), static_cast<double>(reserve[1])};
+  v.score_label = "reserve";
+  v.notes.push_back("sowing is clockwise; round " + std::to_string(round) + " of at most " +
+                    std::to_string(maxrounds) + ", started by player " + std::to_string(starter));
+  return v;
+}
+
 }  // namespace referee::games

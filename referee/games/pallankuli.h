@@ -81,6 +81,7 @@ struct PallankuliCore {
   int round_number() const { return round; }
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const PallankuliCore& o) const {

@@ -372,4 +372,18 @@ std::uint64_t PeraliCore::hash() const {
   return h.value();
 }
 
+BoardView PeraliCore::view() const {
+  BoardView v = view::point_board(
+      "alquerque", board_graph(),
+      [&](int p) -> std::optional<ViewPiece> {
+        if (board[at(p)] == 0) return std::nullopt;
+        return ViewPiece{board[at(p)], false};
+      },
+      9);
+  for (int p = 0; p < kPoints; ++p) v.cells[at(p)].mark = (huffable & bit(p)) != 0;
+  v.legend = "may be huffed by the player to move";
+  v.score_label = "pieces";
+  return v;
+}
+
 }  // namespace referee::games

@@ -82,6 +82,7 @@ struct PeraliCore {
   Outcome exhausted() const;
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const PeraliCore& o) const {

@@ -197,4 +197,28 @@ std::uint64_t PermainanCore::hash() const {
   return h.value();
 }
 
+BoardView PermainanCore::view() const {
+  BoardView v = view::point_board(
+      "permainan", board_graph(),
+      [&](int p) -> std::optional<ViewPiece> {
+        if (board[at(p)] == 0) return std::nullopt;
+        return ViewPiece{board[at(p)], false};
+      },
+      26);
+  // rules.md §6: an arc round each corner joins the circuits' lines, outside the board (angles
+  // clockwise on screen from +x): inner circuit radius 1 pitch, outer 2.
+  struct Corner {
+    const char* point;
+    double from;
+  };
+  for (const Corner& c :
+       {Corner{"a1", 0}, Corner{"f1", 270}, Corner{"f6", 180}, Corner{"a6", 90}}) {
+    const ViewCell* corner = find_cell(v, c.point);
+    for (int group = 1; group <= 2; ++group)
+      v.arcs.push_back({corner->x, corner->y, group * view::kPitch, c.from, c.from + 270, group});
+  }
+  v.score_label = "pieces";
+  return v;
+}
+
 }  // namespace referee::games

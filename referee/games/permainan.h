@@ -59,6 +59,7 @@ struct PermainanCore {
   Outcome exhausted() const;
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;
   bool operator==(const PermainanCore& o) const { return board == o.board && mover == o.mover; }

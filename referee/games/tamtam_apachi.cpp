@@ -78,4 +78,10 @@ std::string TamtamApachiCore::draw() const {
   return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0]);
 }
 
+BoardView TamtamApachiCore::view() const {
+  BoardView v = view::two_rows("2x6", pos.holes);
+  v.score_label = "captured";
+  return v;
+}
+
 }  // namespace referee::games

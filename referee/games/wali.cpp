@@ -113,4 +113,14 @@ std::uint64_t WaliCore::hash() const {
   return h.value();
 }
 
+BoardView WaliCore::view() const {
+  BoardView v = view::two_rows("2x6", std::vector<int>(holes.begin(), holes.end()));
+  v.score_label = "captured";
+  if (any_row_first_only)
+    for (int p = 1; p <= 2; ++p)
+      if (!moved[static_cast<std::size_t>(p - 1)])
+        v.notes.push_back("player " + std::to_string(p) + " may still sow from either row");
+  return v;
+}
+
 }  // namespace referee::games

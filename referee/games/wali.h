@@ -60,6 +60,7 @@ struct WaliCore {
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
   std::string draw() const;
+  BoardView view() const;
   std::vector<double> material() const {
     return {static_cast<double>(captured[0]), static_cast<double>(captured[1])};
   }

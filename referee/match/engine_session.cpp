@@ -1,6 +1,8 @@
 #include "match/engine_session.h"
 
 #include <algorithm>
+#include <deque>
+#include <thread>
 
 namespace referee {
 
@@ -44,35 +46,97 @@ std::string quoted(const std::string& line) {
   return "'" + line.substr(0, 200) + "'";
 }
 
+bool blank(std::string_view text) {
+  return text.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+std::string base_name(const std::string& command) {
+  const auto slash = command.find_last_of('/');
+  return slash == std::string::npos ? command : command.substr(slash + 1);
+}
+
+// "exit 1", "signal 11: Segmentation fault" (the process layer says "signal 11 (Segmentation
+// fault)", which reads badly inside parentheses).
+std::string exit_words(const std::string& description) {
+  if (description.rfind("signal ", 0) == 0 && description.back() == ')') {
+    const auto open = description.find(" (");
+    if (open != std::string::npos)
+      return description.substr(0, open) + ": " +
+             description.substr(open + 2, description.size() - open - 3);
+  }
+  return description.empty() ? "no exit status yet" : description;
+}
+
 }  // namespace
 
+// Every line exchanged goes through here: to the game's transcript, to --debug, and stderr lines
+// to the recent ones kept for a crash's reason. On the heap, so that the stderr sink can point at
+// it while the session moves.
+struct EngineSession::Tap {
+  Tap(const SessionSettings& s, std::string engine_name)
+      : transcript(s.log_caps, s.keep_log), debug(s.debug), name(std::move(engine_name)) {
+    if (debug) instance = debug->next_instance();
+  }
+
+  void add(char direction, std::string_view text, Clock::time_point at) {
+    transcript.add(direction, text, at);
+    if (debug) debug->line(name, instance, direction, text, at);
+    if (direction == '!' && !blank(text)) {
+      recent.emplace_back(text.substr(0, kRecentStderrBytes));
+      if (recent.size() > kRecentStderrLines) recent.pop_front();
+    }
+  }
+
+  Transcript transcript;
+  DebugLog* debug;
+  std::string name;
+  int instance = 0;
+  std::deque<std::string> recent;  // the last non-empty stderr lines of this game
+};
+
 EngineSession::EngineSession(engines::Process process, SessionSettings settings)
-    : log_(std::make_unique<Transcript>(settings.log_caps, settings.keep_log)),
-      process_(std::make_unique<engines::Process>(std::move(process))),
+    : process_(std::make_unique<engines::Process>(std::move(process))),
       settings_(std::move(settings)) {
-  if (settings_.keep_log)
-    process_->on_stderr([log = log_.get()](std::string_view line) { log->add('!', line); });
+  tap_ = std::make_unique<Tap>(settings_, settings_.name);
+  process_->on_stderr(
+      [tap = tap_.get()](std::string_view line) { tap->add('!', line, Clock::now()); });
   process_->set_budget(phase_budget());
 }
 EngineSession::EngineSession(EngineSession&&) noexcept = default;
 EngineSession& EngineSession::operator=(EngineSession&&) noexcept = default;
 EngineSession::~EngineSession() = default;
 
+void EngineSession::close_input() {
+  if (!process_) return;
+  process_->set_budget(phase_budget());
+  process_->shut_down(settings_.quit_grace, settings_.term_grace);
+}
+
+const std::string& EngineSession::name() const {
+  return tap_->name;
+}
+
 void EngineSession::log(char direction, const std::string& text) {
-  log_->add(direction, text);
+  tap_->add(direction, text, Clock::now());
 }
 
 void EngineSession::log(char direction, const std::string& text, Clock::time_point at) {
-  log_->add(direction, text, at);
+  tap_->add(direction, text, at);
 }
 
 void EngineSession::start_log(Clock::time_point since, int seat) {
-  log_->start(since, seat);  // lines from the handshake go with this game
+  tap_->transcript.start(since, seat);  // lines from the handshake go with this game
 }
 
 std::vector<storage::LogLine> EngineSession::take_log() {
   if (process_) process_->flush_stderr();
-  return log_->take();
+  tap_->recent.clear();
+  return tap_->transcript.take();
+}
+
+std::vector<std::string> EngineSession::recent_stderr() const {
+  if (process_) process_->flush_stderr();
+  return {tap_->recent.begin(), tap_->recent.end()};
 }
 
 engines::ReadBudget EngineSession::phase_budget() const {
@@ -96,28 +160,43 @@ Status EngineSession::write(const std::vector<std::string>& lines, Clock::time_p
   return process_->write_lines(lines, deadline);
 }
 
+std::string EngineSession::crash_detail(const std::string& how) {
+  // An engine that exits closes its stdout: the end of file may be read before the keeper's
+  // report of the exit. Wait for that report a little before saying the engine did not exit.
+  bool exited = !process_->running();
+  for (const auto until = Clock::now() + Millis(200); !exited && Clock::now() < until;) {
+    std::this_thread::sleep_for(Millis(2));
+    exited = !process_->running();
+  }
+  process_->shut_down(Millis(200), Millis(200));
+  std::string detail = "(";
+  if (!exited) detail += how + ", then ";  // it did not exit by itself: it was ended
+  detail += exit_words(process_->exit_description()) + ")";
+  const auto recent = recent_stderr();
+  if (!recent.empty()) detail += ": " + recent.back();
+  return detail;
+}
+
+std::string EngineSession::silence_hint(const char* since) const {
+  if (process_->stdout_count() > 0) return "";
+  return std::string(" (nothing at all was read from its stdout since ") + since +
+         ": does it flush stdout after every line?)";
+}
+
 // A write failed: the engine exited, closed its input or does not read it. Its end is waited for
 // (briefly) so that the detail can say how it ended.
 Fault EngineSession::write_failure(const Status& status, std::string& detail) {
-  process_->shut_down(Millis(200), Millis(200));
-  detail = status.error() + " (" + process_->exit_description() + ")";
+  const std::string& why = status.error();
+  const auto colon = why.find("': ");  // "cannot write to engine 'x': timed out (...)"
+  detail = crash_detail("a write to its input failed: " +
+                        (colon == std::string::npos ? why : why.substr(colon + 3)));
   return Fault::Crash;
 }
 
 Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
   switch (status) {
     case ReadStatus::Eof:
-      process_->shut_down(Millis(200), Millis(200));
-      detail = "engine exited (" + process_->exit_description() + ")";
-      {
-        std::string tail = process_->stderr_tail();
-        if (!tail.empty()) {
-          auto start = tail.size() > 300 ? tail.size() - 300 : 0;
-          std::string shown = tail.substr(start);
-          std::replace(shown.begin(), shown.end(), '\n', '|');
-          detail += "; stderr: " + shown;
-        }
-      }
+      detail = crash_detail("closed its stdout");
       return Fault::Crash;
     case ReadStatus::TooLong:
       detail = "line longer than the limit";
@@ -140,7 +219,9 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
                                              const SessionSettings& settings) {
   auto process = engines::Process::spawn(spec);
   if (!process) return Error{process.error()};
-  EngineSession session(std::move(*process), settings);
+  SessionSettings named = settings;
+  if (named.name.empty()) named.name = base_name(spec.command);
+  EngineSession session(std::move(*process), std::move(named));
   const auto deadline = Clock::now() + settings.start_timeout;
   auto fail = [&](const std::string& why) -> Expected<EngineSession> {
     session.process_->shut_down(Millis(0), settings.term_grace);
@@ -155,7 +236,8 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
   while (true) {
     auto r = session.process_->read_line(deadline);
     if (r.status == ReadStatus::Timeout)
-      return fail("no ugiok within " + std::to_string(settings.start_timeout.count()) + " ms");
+      return fail("no ugiok within " + std::to_string(settings.start_timeout.count()) + " ms" +
+                  session.silence_hint("ugi"));
     if (r.status == ReadStatus::Flood)
       return fail(session.flood_detail("before ugiok", settings.max_lines_per_phase,
                                        settings.max_bytes_per_phase));
@@ -210,7 +292,8 @@ Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
   while (true) {
     auto r = process_->read_line(deadline);
     if (r.status == ReadStatus::Timeout) {
-      detail = "no readyok within " + std::to_string(timeout.count()) + " ms";
+      detail =
+          "no readyok within " + std::to_string(timeout.count()) + " ms" + silence_hint("isready");
       return Fault::Stall;
     }
     if (r.status == ReadStatus::Flood) {
@@ -229,7 +312,8 @@ Fault EngineSession::await_ready(Millis timeout, std::string& detail) {
     if (auto* ready = std::get_if<protocol::ReadyOk>(&*msg)) {
       if (settings_.protocol0 || ready->token == token) return Fault::None;
       if (ready->token.empty()) {
-        detail = "readyok without its token (expected 'readyok " + token + "')";
+        detail = "readyok without its token (expected 'readyok " + token +
+                 "': an engine that says 'id protocol 1' answers 'isready N' with 'readyok N')";
         return Fault::Protocol;
       }
       // Another token: a stale reply to an earlier isready, skipped.
@@ -293,10 +377,24 @@ Fault EngineSession::prepare(const games::Game& game, std::string& detail) {
 MoveReply EngineSession::request(const std::string& start_position,
                                  const std::vector<std::string>& moves, const protocol::Go& go,
                                  Millis budget, const std::atomic<bool>* stop) {
+  return request_impl(start_position, moves, go, budget, stop, std::nullopt);
+}
+
+MoveReply EngineSession::request_and_stop(const std::string& start_position,
+                                          const std::vector<std::string>& moves,
+                                          const protocol::Go& go, Millis stop_after,
+                                          Millis budget) {
+  return request_impl(start_position, moves, go, budget, nullptr, stop_after);
+}
+
+MoveReply EngineSession::request_impl(const std::string& start_position,
+                                      const std::vector<std::string>& moves, const protocol::Go& go,
+                                      Millis budget, const std::atomic<bool>* stop,
+                                      std::optional<Millis> stop_after) {
   MoveReply reply;
   if ((reply.fault = between_requests(reply.detail)) != Fault::None) return reply;
   const auto sent = Clock::now();
-  const auto deadline = sent + budget;
+  auto deadline = stop_after ? sent + *stop_after : sent + budget;
   ++round_trips_;
   last_go_ = LastGo::Unanswered;
   if (auto st = write({protocol::format_position(start_position, moves),
@@ -314,9 +412,20 @@ MoveReply EngineSession::request(const std::string& start_position,
     if (r.status == ReadStatus::Timeout) {
       if (stop && stop->load()) return reply;  // interrupted: no move, no fault
       if (Clock::now() < deadline) continue;
+      if (stop_after) {  // time to stop the search: the bestmove is due `budget` after it
+        stop_after.reset();
+        const auto now = Clock::now();
+        deadline = now + budget;
+        if (auto st = write({"stop"}, now, deadline); !st) {
+          reply.fault = write_failure(st, reply.detail);
+          return reply;
+        }
+        continue;
+      }
       reply.fault = Fault::Timeout;
       reply.elapsed = std::chrono::duration_cast<Millis>(Clock::now() - sent);
-      reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms";
+      reply.detail = "no bestmove within " + std::to_string(budget.count()) + " ms" +
+                     (sent + budget < deadline ? " of stop" : "") + silence_hint("go");
       return reply;
     }
     if (r.status == ReadStatus::Flood) {

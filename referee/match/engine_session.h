@@ -13,7 +13,13 @@
 //   violation ("second bestmove to one go"), never the answer to the next go.
 // - A protocol 1 engine's readyok must carry the token of the isready it answers: a bare readyok
 //   fails at once; an older token (a stale reply) is skipped.
-// - The lines of each game, stderr included as it arrives, go to a capped Transcript.
+// - The lines of each game, stderr included as it arrives, go to a capped Transcript, and with
+//   --debug to a DebugLog as they happen; the last stderr lines of the game are also kept apart,
+//   for the reason of a crash.
+// - Failure details are written for the engine's author: a crash names the exit and the last
+//   non-empty stderr line of this game (a Python traceback's last line is the exception); a time
+//   loss or stall with nothing at all read from stdout since the request says so (an unflushed
+//   stdout looks exactly like that).
 #pragma once
 
 #include <atomic>
@@ -26,6 +32,7 @@
 
 #include "engines/process.h"
 #include "games/game.h"
+#include "match/debug_log.h"
 #include "match/time_control.h"
 #include "match/transcript.h"
 #include "protocol/messages.h"
@@ -68,8 +75,10 @@ struct SessionSettings {
   std::size_t max_bytes_per_phase = 1u << 20;
   bool protocol0 = false;                      // plain UGI: isready without token
   std::map<std::string, std::string> options;  // setoption name value, after the handshake
-  bool keep_log = true;                        // keep the lines exchanged for the engine_logs table
-  TranscriptCaps log_caps;                     // how much of the engine's own output a game keeps
+  bool keep_log = true;       // keep the lines exchanged (storage's engine_transcripts table)
+  TranscriptCaps log_caps;    // how much of the engine's own output a game keeps
+  std::string name;           // the engine in messages and --debug; empty: its command's base name
+  DebugLog* debug = nullptr;  // --debug: every line exchanged, as it happens
 };
 
 struct MoveReply {
@@ -87,6 +96,8 @@ class EngineSession {
                                        const SessionSettings& settings);
 
   const EngineIdentity& identity() const { return identity_; }
+  // The engine's name for people: SessionSettings::name, else its command's base name.
+  const std::string& name() const;
   // Whether the engine declared this game (protocol 0 engines are trusted to play the game they
   // are configured for).
   bool declares(const std::string& game_name) const;
@@ -98,8 +109,15 @@ class EngineSession {
   // empty move.
   MoveReply request(const std::string& start_position, const std::vector<std::string>& moves,
                     const protocol::Go& go, Millis budget, const std::atomic<bool>* stop);
+  // The same, then `stop` when `stop_after` has passed without a bestmove (for `go infinite`):
+  // the bestmove is then due within `budget` of the stop.
+  MoveReply request_and_stop(const std::string& start_position,
+                             const std::vector<std::string>& moves, const protocol::Go& go,
+                             Millis stop_after, Millis budget);
   void send(const std::string& line);  // informational lines (gameover); failures ignored
   void quit();                         // quit, then grace, SIGTERM, SIGKILL
+  // End of input without quit: stdin closed, then the same grace, SIGTERM, SIGKILL.
+  void close_input();
   bool alive();
   // Request/reply exchanges so far (handshake, isready, go): the benchmark's round trips.
   long round_trips() const { return round_trips_; }
@@ -110,6 +128,11 @@ class EngineSession {
   // they arrived), stamped relative to `since` (lines from before it at 0), capped per game.
   void start_log(std::chrono::steady_clock::time_point since, int seat);
   std::vector<storage::LogLine> take_log();
+  // The last non-empty lines of stderr since the last take_log() (at most kRecentStderrLines,
+  // oldest first), each cut to kRecentStderrBytes.
+  std::vector<std::string> recent_stderr() const;
+  static constexpr std::size_t kRecentStderrLines = 12;
+  static constexpr std::size_t kRecentStderrBytes = 300;
 
   EngineSession(EngineSession&&) noexcept;
   EngineSession& operator=(EngineSession&&) noexcept;
@@ -120,6 +143,9 @@ class EngineSession {
   enum class LastGo { None, Answered, Unanswered };
 
   EngineSession(engines::Process process, SessionSettings settings);
+  MoveReply request_impl(const std::string& start_position, const std::vector<std::string>& moves,
+                         const protocol::Go& go, Millis budget, const std::atomic<bool>* stop,
+                         std::optional<Millis> stop_after);
   Status write(const std::vector<std::string>& lines, Millis timeout);
   // The clock is read once per request: the lines are logged at `now`, due by `deadline`.
   Status write(const std::vector<std::string>& lines, std::chrono::steady_clock::time_point now,
@@ -132,10 +158,15 @@ class EngineSession {
   void log(char direction, const std::string& text, std::chrono::steady_clock::time_point at);
   Fault read_failure(engines::ReadStatus status, std::string& detail);
   Fault write_failure(const Status& status, std::string& detail);
+  // "(exit 1): <last stderr line>", after the engine's end was waited for (briefly).
+  std::string crash_detail(const std::string& how);
+  // " (nothing at all was read from its stdout since ...)" when nothing was, else "".
+  std::string silence_hint(const char* since) const;
   engines::ReadBudget phase_budget() const;
   std::string flood_detail(const std::string& when, std::size_t lines, std::size_t bytes) const;
 
-  std::unique_ptr<Transcript> log_;  // before process_: the stderr sink writes into it
+  struct Tap;                 // where every line goes: transcript, --debug, recent stderr
+  std::unique_ptr<Tap> tap_;  // before process_: the stderr sink writes into it
   std::unique_ptr<engines::Process> process_;
   SessionSettings settings_;
   EngineIdentity identity_;

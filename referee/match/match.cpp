@@ -10,46 +10,9 @@ std::vector<int> forfeit_ranks(int players, int seat) {
   return ranks;
 }
 
-namespace {
-
-std::string termination_of(const std::string& reason) {
-  return reason == "rules" ? "normal" : reason;
-}
-
-std::string describe_forfeit(Fault fault, int seat, const std::string& detail) {
-  std::string who = "p" + std::to_string(seat);
-  switch (fault) {
-    case Fault::Timeout:
-      return who + " lost on time: " + detail;
-    case Fault::Illegal:
-      return who + " played an illegal move: " + detail;
-    case Fault::Crash:
-      return who + " crashed: " + detail;
-    case Fault::Stall:
-      return who + " stalled: " + detail;
-    case Fault::Protocol:
-      return who + " violated the protocol: " + detail;
-    case Fault::Resign:
-      return who + " resigned";
-    case Fault::NoStart:
-      return who + " failed to start: " + detail;
-    case Fault::Unsupported:
-      return who + " does not play this game: " + detail;
-    case Fault::None:
-      break;
-  }
-  return who + ": " + detail;
-}
-
-}  // namespace
-
-EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<PlayerClock>& clocks,
-                       const std::vector<TimeControl>& time_controls,
-                       const std::string& start_position, const std::vector<std::string>& played,
-                       const std::atomic<bool>* stop) {
-  EngineTurn turn;
-  const int player = state.current_player();
-  auto& clock = clocks[static_cast<std::size_t>(player - 1)];
+protocol::Go go_for(int player, const std::vector<PlayerClock>& clocks,
+                    const std::vector<TimeControl>& time_controls) {
+  const auto& clock = clocks[static_cast<std::size_t>(player - 1)];
   const auto& tc = time_controls[static_cast<std::size_t>(player - 1)];
   protocol::Go go;
   go.player = player;
@@ -63,7 +26,55 @@ EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<P
   if (tc.movetime.count()) go.movetime = static_cast<long>(tc.movetime.count());
   if (tc.depth) go.depth = tc.depth;
   if (tc.nodes) go.nodes = tc.nodes;
+  return go;
+}
 
+std::string forfeit_reason(const EngineSession& engine, Fault fault, const std::string& detail,
+                           const std::string& when) {
+  const std::string& who = engine.name();
+  switch (fault) {
+    case Fault::Timeout:
+      return who + " lost on time" + when + ": " + detail;
+    case Fault::Illegal:
+      return who + " played an illegal move" + when + ": " + detail;
+    case Fault::Crash: {
+      std::string out = who + " crashed" + when + " " + detail;
+      const auto recent = engine.recent_stderr();
+      if (recent.size() > 1) {
+        out += "\nits stderr, last lines in this game:";
+        for (const auto& line : recent) out += "\n  " + line;
+      }
+      return out;
+    }
+    case Fault::Stall:
+      return who + " stalled" + when + ": " + detail;
+    case Fault::Protocol:
+      return who + " broke the protocol" + when + ": " + detail;
+    case Fault::Resign:
+      return who + " resigned";
+    case Fault::NoStart:
+      return who + " failed to start: " + detail;
+    case Fault::Unsupported:
+      return who + " does not play this game: " + detail;
+    case Fault::None:
+      break;
+  }
+  return who + ": " + detail;
+}
+
+std::string reason_headline(const std::string& reason) {
+  return reason.substr(0, reason.find('\n'));
+}
+
+EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<PlayerClock>& clocks,
+                       const std::vector<TimeControl>& time_controls,
+                       const std::string& start_position, const std::vector<std::string>& played,
+                       const std::atomic<bool>* stop) {
+  EngineTurn turn;
+  const int player = state.current_player();
+  auto& clock = clocks[static_cast<std::size_t>(player - 1)];
+  const auto& tc = time_controls[static_cast<std::size_t>(player - 1)];
+  const protocol::Go go = go_for(player, clocks, time_controls);
   turn.reply = engine.request(start_position, played, go, clock.move_budget(), stop);
   const MoveReply& reply = turn.reply;
   if (reply.fault == Fault::None && reply.move.empty()) {
@@ -125,7 +136,7 @@ MatchResult play_match(const MatchSetup& setup) {
     result.ranks = forfeit_ranks(players, seat);
     result.scores = state.material();
     result.termination = fault_name(fault);
-    result.reason = describe_forfeit(fault, seat, detail);
+    result.reason = forfeit_reason(*setup.seats[static_cast<std::size_t>(seat - 1)], fault, detail);
     result.faulty_seat = seat;
     result.fault = fault;
   };
@@ -171,13 +182,12 @@ MatchResult play_match(const MatchSetup& setup) {
     result.finished = true;
     result.ranks = outcome.ranks;
     result.scores = outcome.scores;
-    result.termination = termination_of(outcome.reason);
+    result.termination = outcome.reason;  // one vocabulary (games/terminations.h)
     result.reason = "game over by the rules (" + outcome.reason + ")";
   }
   result.final_position = state.to_string();
   if (result.finished) {
-    protocol::GameOver over{protocol::outcome_word(result.ranks),
-                            result.termination == "normal" ? "rules" : result.termination};
+    protocol::GameOver over{protocol::outcome_word(result.ranks), result.termination};
     const std::string line = protocol::format(protocol::RefereeMessage{over});
     for (auto* seat : setup.seats) seat->send(line);
   }

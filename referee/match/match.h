@@ -30,9 +30,9 @@ struct MatchResult {
   bool finished = false;   // false: interrupted (to be replayed)
   std::vector<int> ranks;  // by seat
   std::vector<double> scores;
-  std::string termination;  // normal | repetition | nocapture | maxplies | agreement |
-                            // time | illegal | crash | stall | protocol | resign | interrupted
-  std::string reason;       // one line for humans
+  std::string termination;  // a word of games/terminations.h, also the gameover line's reason
+  std::string reason;       // for people: its first line names the engine and what it did; a crash
+                            // adds the last lines of the engine's stderr in this game
   int faulty_seat = 0;      // 1-based seat whose engine failed, 0 if none
   Fault fault = Fault::None;
   std::vector<storage::MoveRecord> moves;
@@ -56,7 +56,23 @@ EngineTurn engine_turn(games::State& state, EngineSession& engine, std::vector<P
                        const std::string& start_position, const std::vector<std::string>& played,
                        const std::atomic<bool>* stop);
 
+// The `go` the engine of `player` is sent: every player's clock and increment (when its time
+// control has a clock), moves to go, movetime, depth, nodes.
+protocol::Go go_for(int player, const std::vector<PlayerClock>& clocks,
+                    const std::vector<TimeControl>& time_controls);
+
 // Ranks when the engine on `seat` forfeits: it is last, the others share first place.
 std::vector<int> forfeit_ranks(int players, int seat);
+
+// The reason of a game an engine forfeits, named by its name: "mybot lost on time: ...",
+// "mybot crashed (exit 1): ValueError: bad move" followed, when its stderr in this game had more
+// than that one line, by a line "its stderr, last lines in this game:" and those lines. `when`
+// is "" during the game, or " before the game".
+std::string forfeit_reason(const EngineSession& engine, Fault fault, const std::string& detail,
+                           const std::string& when = "");
+
+// The first line of a reason, for one-line displays (the console's finished line); the whole
+// reason is stored.
+std::string reason_headline(const std::string& reason);
 
 }  // namespace referee

@@ -129,7 +129,7 @@ class Console {
         return false;
       }
       if (f != Fault::None && result_.termination.empty())
-        forfeit(seat, f, detail.empty() ? "before the game" : "before the game: " + detail);
+        forfeit(seat, f, detail, " before the game");
     }
     return true;
   }
@@ -168,13 +168,12 @@ class Console {
       result_.finished = true;
       result_.ranks = o.ranks;
       result_.scores = o.scores;
-      result_.termination = o.reason == "rules" ? "normal" : o.reason;
+      result_.termination = o.reason;
       result_.reason = o.reason == "agreement" ? "ended by agreement at the console"
                                                : "game over by the rules (" + o.reason + ")";
     }
     if (result_.finished) {
-      protocol::GameOver over{protocol::outcome_word(result_.ranks),
-                              result_.termination == "normal" ? "rules" : result_.termination};
+      protocol::GameOver over{protocol::outcome_word(result_.ranks), result_.termination};
       const std::string line = protocol::format(protocol::RefereeMessage{over});
       for (const auto& seat : setup_.seats)
         if (seat.engine) seat.engine->send(line);
@@ -195,14 +194,15 @@ class Console {
     if (!st) note_db(st.error());
   }
 
-  void forfeit(int seat, Fault fault, const std::string& detail) {
+  void forfeit(int seat, Fault fault, const std::string& detail, const std::string& when = "") {
     faulty_ = seat;
     result_.finished = true;
     result_.ranks = forfeit_ranks(state_.num_players(), seat);
     result_.scores = state_.material();
     result_.termination = fault_name(fault);
-    result_.reason = "p" + std::to_string(seat) + " (" + name_of(seat) + ") " + fault_name(fault) +
-                     ": " + detail;
+    const auto* engine = setup_.seats[static_cast<std::size_t>(seat - 1)].engine;
+    result_.reason = engine ? forfeit_reason(*engine, fault, detail, when)
+                            : name_of(seat) + " " + fault_name(fault) + ": " + detail;
   }
 
   void interrupted(const std::string& why) {
@@ -260,8 +260,7 @@ class Console {
   void print_forfeit() {
     if (!result_.finished || !faulty_) return;
     if (title_.empty())
-      out_ << "player " << faulty_ << " (" << name_of(faulty_) << ") forfeits: " << result_.reason
-           << "\n"
+      out_ << "player " << faulty_ << " forfeits: " << reason_headline(result_.reason) << "\n"
            << generic_result_line();
     else
       out_ << seat_word(faulty_) << " perd par forfait (" << result_.termination << ").\n"

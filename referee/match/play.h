@@ -53,7 +53,7 @@ struct PlayResult {
   bool finished = false;
   std::vector<int> ranks;  // by seat
   std::vector<double> scores;
-  std::string termination;  // as in storage: normal | agreement | time | crash | interrupted ...
+  std::string termination;  // as in storage (games/terminations.h): rules | agreement | time ...
   std::string reason;
   std::vector<std::string> moves;  // as played, from the start position
   std::int64_t game_id = 0;        // 0 when not recorded

@@ -1,15 +1,9 @@
 #include "match/replay.h"
 
 #include "games/game.h"
+#include "games/terminations.h"
 
 namespace referee {
-
-namespace {
-bool ended_by_rules(const std::string& termination) {
-  return termination == "normal" || termination == "repetition" || termination == "nocapture" ||
-         termination == "maxplies";
-}
-}  // namespace
 
 Status replay_check(const storage::GameRecord& rec, const std::vector<storage::MoveRecord>& moves) {
   const std::string where = "game " + std::to_string(rec.id);
@@ -28,13 +22,12 @@ Status replay_check(const storage::GameRecord& rec, const std::vector<storage::M
     if (!st) return Error{where + " ply " + std::to_string(m.ply) + ": " + st.error()};
   }
   if (rec.status != "finished") return Ok{};
-  if (ended_by_rules(rec.termination)) {
+  if (games::ended_by_moves(rec.termination)) {
     if (!state.is_terminal())
       return Error{where + ": recorded as over (" + rec.termination + ") but the game goes on"};
     auto o = state.outcome();
-    std::string reason = o.reason == "rules" ? "normal" : o.reason;
-    if (reason != rec.termination)
-      return Error{where + ": ended by " + reason + ", recorded " + rec.termination};
+    if (o.reason != games::legacy_termination(rec.termination))
+      return Error{where + ": ended by " + o.reason + ", recorded " + rec.termination};
     if (o.ranks != rec.ranks) return Error{where + ": ranks differ from the recorded result"};
   } else if (state.is_terminal()) {
     return Error{where + ": the game was over before the recorded " + rec.termination};

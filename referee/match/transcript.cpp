@@ -51,8 +51,10 @@ void Transcript::add_to(Stream& s, Entry entry) {
 }
 
 storage::LogLine Transcript::line_of(Entry&& e) const {
-  const auto at = std::chrono::duration_cast<std::chrono::milliseconds>(e.at - since_).count();
-  return {seat_, e.direction, std::move(e.text), std::max<long>(0, static_cast<long>(at))};
+  const auto us = std::max<long long>(
+      0, std::chrono::duration_cast<std::chrono::microseconds>(e.at - since_).count());
+  return {seat_, e.direction, std::move(e.text), static_cast<long>(us / 1000),
+          static_cast<int>(us % 1000)};
 }
 
 std::vector<storage::LogLine> Transcript::take() {

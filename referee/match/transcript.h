@@ -1,4 +1,4 @@
-// What is kept of the lines exchanged with one engine during one game (the engine_logs of
+// What is kept of the lines exchanged with one engine during one game (the engine_transcripts of
 // storage): every line the referee wrote ('>'), and of what the engine wrote, on stdout ('<') and
 // on stderr ('!'), the first and the last so many bytes per game, in time order. What falls in
 // between is replaced by one '!' line, "referee: ... dropped here", at the place of the first

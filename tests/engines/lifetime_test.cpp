@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "engines/keeper.h"
@@ -78,8 +79,12 @@ bool all_die_within(const std::vector<pid_t>& pids, std::chrono::milliseconds wa
 
 // Live processes with `arg` among their arguments.
 int count_processes_with_arg(const std::string& arg) {
+  // Processes come and go while /proc is read: the error_code overloads never throw.
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end;
+       it.increment(error)) {
+    const auto& entry = *it;
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::ifstream in(entry.path() / "cmdline");

@@ -1,8 +1,12 @@
 // engines/system: this process's usage, a measured child run, temporary directories, the
-// executable's directory.
+// executable's directory, another process's usage, whether stderr is the journal.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "engines/system.h"
 
@@ -58,4 +62,39 @@ TEST_CASE(
   CHECK_FALSE(run_measured({"/bin/true"}, dir + "/no-such-dir/out.txt").ok());
   CHECK_FALSE(run_measured({}, out).ok());
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("system: another process's usage from /proc; a missing process is an error") {
+  volatile double x = 0;
+  for (int i = 0; i < 20000000; ++i) x = x + i * 0.5;
+  auto usage = process_usage(process_id());
+  REQUIRE(usage.ok());
+  CHECK(usage->user_seconds + usage->system_seconds > 0);
+  CHECK(usage->rss_kb > 0);
+  CHECK(usage->peak_rss_kb >= usage->rss_kb);
+  CHECK(usage->threads >= 1);
+  auto missing = process_usage(999999999);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error() == "no process 999999999");
+}
+
+TEST_CASE("system: stderr is the journal only when JOURNAL_STREAM names its device and inode") {
+  const char* saved = std::getenv("JOURNAL_STREAM");
+  const std::string restore = saved ? saved : "";
+  ::unsetenv("JOURNAL_STREAM");
+  CHECK_FALSE(stderr_is_journal());
+  ::setenv("JOURNAL_STREAM", "garbage", 1);
+  CHECK_FALSE(stderr_is_journal());
+  struct stat st {};
+  REQUIRE(::fstat(2, &st) == 0);
+  const std::string mine = std::to_string(static_cast<unsigned long long>(st.st_dev)) + ":" +
+                           std::to_string(static_cast<unsigned long long>(st.st_ino));
+  ::setenv("JOURNAL_STREAM", mine.c_str(), 1);
+  CHECK(stderr_is_journal());
+  ::setenv("JOURNAL_STREAM", (mine + "1").c_str(), 1);
+  CHECK_FALSE(stderr_is_journal());
+  if (saved)
+    ::setenv("JOURNAL_STREAM", restore.c_str(), 1);
+  else
+    ::unsetenv("JOURNAL_STREAM");
 }

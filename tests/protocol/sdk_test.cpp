@@ -261,3 +261,44 @@ TEST_CASE("sdk: while searching, isready is answered at once and stop ends the s
   ::close(to_engine[1]);
   ::close(from_engine[0]);
 }
+
+namespace {
+
+// The search of the test below: waits for stop (at most 5 s, so that a lost stop fails the test
+// instead of hanging it) and answers "lost" when the stop never came.
+std::string wait_for_stop(const State& s, const Limits& lim) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!lim.stopped() && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return lim.stopped() ? s.legal_moves().front() : "lost";
+}
+
+}  // namespace
+
+TEST_CASE("sdk: a stop or quit that arrives before the search starts still ends it") {
+  // The whole script is read at once, so stop and quit are queued behind `go infinite` before
+  // its search starts: they belong to that search.
+  const std::string setup = "setgame awale\nposition startpos moves 3 9 2 8 1 7\n";
+  for (const std::string end : {"stop\nisready 5\n", "quit\n", ""}) {
+    INFO("after go infinite: '" << end << "'");
+    std::istringstream in(setup + "go infinite\n" + end);
+    std::ostringstream out;
+    sdk::run({"T", "T"}, wait_for_stop, in, out);
+    auto lines = lines_of(out.str());
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.front() == "bestmove 2");
+    if (end.rfind("stop", 0) == 0)
+      CHECK(lines == std::vector<std::string>{"bestmove 2", "readyok 5"});
+  }
+  // A stop queued behind a later go is that go's, not the running search's.
+  std::istringstream in(setup + "go movetime 20\nposition startpos\ngo infinite\nstop\n");
+  std::ostringstream out;
+  sdk::run(
+      {"T", "T"},
+      [](const State& s, const Limits& lim) -> std::string {
+        if (lim.movetime) return lim.stopped() ? "early" : s.legal_moves().back();
+        return wait_for_stop(s, lim);
+      },
+      in, out);
+  CHECK(lines_of(out.str()) == std::vector<std::string>{"bestmove 6", "bestmove 1"});
+}

@@ -357,7 +357,7 @@ TEST_CASE("cli: a finished line names the engine that forfeited and why") {
   CHECK(r.status == 0);
   int forfeits = 0;
   for (const auto& l : rtest::lines_of(r.err))
-    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b forfeits: ");
+    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b crashed (exit 3))");
   CHECK(forfeits == 2);
 }
 
@@ -578,7 +578,9 @@ TEST_CASE("cli: match --help shows every default") {
         "  --db FILE (=referee.db)     database file\n"
         "  --name NAME                 event name, the resume key (default: 'match', the\n"
         "                              engines and the games)\n"
-        "  -q [ --quiet ]              no progress line\n");
+        "  -q [ --quiet ]              no progress line\n"
+        "  --debug                     print every line exchanged with the engines to \n"
+        "                              stderr, as it happens\n");
 }
 
 TEST_CASE("cli: match plays random opening plies by default, new ones every cycle") {

@@ -44,12 +44,17 @@ struct Options {
   const std::atomic<bool>* stop = nullptr;
 };
 
-// One game of `spec` between mock engines with the given flags, seat by seat.
+// One game of `spec` between mock engines with the given flags, seat by seat; the engine of seat
+// k is named "e<k>".
 Played play(const std::string& spec, const std::vector<std::vector<std::string>>& flags,
             const std::string& tc, const Options& options = {}) {
   auto game = game_of(spec);
   Played p;
-  for (const auto& f : flags) p.engines.push_back(rtest::start_mock(f, options.settings));
+  for (const auto& f : flags) {
+    SessionSettings settings = options.settings;
+    settings.name = "e" + std::to_string(p.engines.size() + 1);
+    p.engines.push_back(rtest::start_mock(f, settings));
+  }
   MatchSetup setup{game, options.start, options.opening, {}, {}, options.stop, {}};
   for (auto& e : p.engines) {
     std::string detail;
@@ -118,7 +123,7 @@ TEST_CASE("match: mock against mock plays to the rules' end, every move recorded
   const auto& r = p.result;
   INFO(r.reason);
   REQUIRE(r.finished);
-  CHECK((r.termination == "normal" || r.termination == "repetition" ||
+  CHECK((r.termination == "rules" || r.termination == "repetition" ||
          r.termination == "nocapture" || r.termination == "maxplies"));
   CHECK(r.faulty_seat == 0);
   CHECK(r.fault == Fault::None);
@@ -243,7 +248,7 @@ TEST_CASE("match: a move beyond clock plus margin loses on time") {
   CHECK(r.fault == Fault::Timeout);
   CHECK(r.faulty_seat == 2);
   CHECK(r.ranks == std::vector<int>{1, 2});
-  CHECK(contains(r.reason, "p2 lost on time"));
+  CHECK(contains(r.reason, "e2 lost on time"));
   CHECK(contains(r.reason, "150 ms"));  // 100 ms clock + 50 ms margin
   CHECK(r.moves.size() == 1);           // p1's move only
   CHECK(ms_since(t0) < 1500);
@@ -273,7 +278,7 @@ TEST_CASE("match: an illegal move forfeits, its raw text kept") {
   REQUIRE(replies.size() == 1);
   const std::string raw = replies[0].substr(9);
   INFO(r.reason);
-  CHECK(contains(r.reason, "p1 played an illegal move"));
+  CHECK(contains(r.reason, "e1 played an illegal move"));
   CHECK(contains(r.reason, "'" + raw + "'"));
   CHECK(replay("awale", r).ok());
 }
@@ -297,10 +302,79 @@ TEST_CASE("match: a crash forfeits with the exit status and stderr tail in the r
   CHECK(r.fault == Fault::Crash);
   CHECK(r.faulty_seat == 2);
   CHECK(r.ranks == std::vector<int>{1, 2});
-  CHECK(contains(r.reason, "p2 crashed"));
-  CHECK(contains(r.reason, "exit 3"));
-  CHECK(contains(r.reason, "mock stderr 1.0"));
+  CHECK(r.reason == "e2 crashed (exit 3): mock stderr 1.0");
   CHECK(r.moves.size() == 3);  // p1, p2, p1; p2's second go crashed
+}
+
+TEST_CASE("match: a crash's reason names the engine, the exit and its traceback's last line") {
+  // A Python-like engine that writes a traceback and exits 1 on its first go.
+  auto bot = rtest::script_spec(
+      "while read -r cmd rest; do case \"$cmd\" in\n"
+      "ugi) echo 'id name sh'; echo 'id protocol 1'; echo 'game awale'; echo ugiok;;\n"
+      "isready) echo \"readyok $rest\";;\n"
+      "go) printf 'Traceback (most recent call last):\\n  File \"bot.py\", line 3, in "
+      "<module>\\n    main()\\nValueError: bad move\\n\\n' >&2; exit 1;;\n"
+      "esac; done\n");
+  SessionSettings named;
+  named.name = "mybot";
+  auto game = game_of("awale");
+  auto other = rtest::start_mock({});
+  auto engine = rtest::start_session(bot, named);
+  std::string detail;
+  REQUIRE(other.prepare(game, detail) == Fault::None);
+  REQUIRE(engine.prepare(game, detail) == Fault::None);
+  MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
+  auto r = play_match(setup);
+  INFO(r.reason);
+  CHECK(r.termination == "crash");
+  CHECK(r.reason ==
+        "mybot crashed (exit 1): ValueError: bad move\n"
+        "its stderr, last lines in this game:\n"
+        "  Traceback (most recent call last):\n"
+        "    File \"bot.py\", line 3, in <module>\n"
+        "      main()\n"
+        "  ValueError: bad move");
+  CHECK(reason_headline(r.reason) == "mybot crashed (exit 1): ValueError: bad move");
+  CHECK(reason_headline("one line") == "one line");
+}
+
+TEST_CASE("match: a crash quotes only the stderr of its own game") {
+  auto game1 = game_of("awale:maxplies=4");  // each engine moves twice
+  std::vector<EngineSession> e;
+  for (const auto& flags : {std::vector<std::string>{}, {"--stderr=1", "--crash-on-go=3"}}) {
+    SessionSettings s;
+    s.name = "e" + std::to_string(e.size() + 1);
+    e.push_back(rtest::start_mock(flags, s));
+  }
+  std::string detail;
+  for (auto& x : e) REQUIRE(x.prepare(game1, detail) == Fault::None);
+  MatchSetup first{game1, "", {}, {&e[0], &e[1]}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
+  auto r1 = play_match(first);
+  REQUIRE(r1.termination == "maxplies");
+  for (auto& x : e) CHECK_FALSE(x.take_log().empty());  // the end of game 1's transcript
+  CHECK(e[1].recent_stderr().empty());
+  // Game 2: e2's first go is its third: it exits at once, writing nothing this game.
+  for (auto& x : e) REQUIRE(x.prepare(game1, detail) == Fault::None);
+  MatchSetup second = first;
+  auto r2 = play_match(second);
+  INFO(r2.reason);
+  CHECK(r2.termination == "crash");
+  CHECK(r2.reason == "e2 crashed (exit 3)");
+  auto log = e[1].take_log();
+  for (const auto& l : log) CHECK(l.direction != '!');
+}
+
+TEST_CASE("match: a time loss with nothing at all on stdout since go suggests flushing") {
+  auto silent = play("awale", {{"--stall-after-go"}, {}}, "0.1+0");
+  INFO(silent.result.reason);
+  CHECK(silent.result.termination == "time");
+  CHECK(silent.result.reason ==
+        "e1 lost on time: no bestmove within 150 ms (nothing at all was read from its stdout "
+        "since go: does it flush stdout after every line?)");
+  auto talking = play("awale", {{"--spam-info=2", "--slow-ms=400"}, {}}, "0.1+0");
+  INFO(talking.result.reason);
+  CHECK(talking.result.termination == "time");
+  CHECK(talking.result.reason == "e1 lost on time: no bestmove within 150 ms");
 }
 
 TEST_CASE("match: an engine that stops answering loses on time, then stalls at the next game") {
@@ -359,7 +433,7 @@ TEST_CASE("match: resignation") {
   CHECK(r.termination == "resign");
   CHECK(r.faulty_seat == 2);
   CHECK(r.ranks == std::vector<int>{1, 2});
-  CHECK(r.reason == "p2 resigned");
+  CHECK(r.reason == "e2 resigned");
   CHECK(r.moves.size() == 3);
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("play: a full short game of awale, the seed's screen exactly", "[play]
   auto r = run(setup, slurp("awale_game.in"));
   check_transcript("awale_game", r);
   CHECK(r.result.finished);
-  CHECK(r.result.termination == "normal");
+  CHECK(r.result.termination == "rules");
   CHECK(r.result.ranks == std::vector<int>{2, 1});
   CHECK(r.result.scores == std::vector<double>{21, 27});
   CHECK(r.result.moves == std::vector<std::string>{"3", "11", "6", "12"});
@@ -361,7 +361,7 @@ TEST_CASE("play: the game is stored with its moves as played", "[play][storage]"
   CHECK(rec->start_position == kP0);
   CHECK(rec->players == std::vector<std::string>{"human", "human"});
   CHECK(rec->status == "finished");
-  CHECK(rec->termination == "normal");
+  CHECK(rec->termination == "rules");
   CHECK(rec->ranks == std::vector<int>{2, 1});
   CHECK(rec->scores == std::vector<double>{21, 27});
   CHECK(rec->plies == 4);

@@ -41,7 +41,7 @@ void write_games(const std::string& db, const std::vector<Stored>& games) {
     REQUIRE(id.ok());
     referee::storage::GameRecord result;
     result.ranks = s.ranks;
-    result.termination = "normal";
+    result.termination = "rules";
     result.finished_at = s.finished_at;
     REQUIRE(store->finish_game(*id, result).ok());
   }

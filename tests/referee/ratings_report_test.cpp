@@ -39,7 +39,7 @@ GameRecord record(const Spec& s) {
   g.players = s.players;
   g.ranks = s.ranks;
   g.status = "finished";
-  g.termination = "normal";
+  g.termination = "rules";
   g.finished_at = s.finished_at;
   g.time_control = s.tc;
   return g;
@@ -337,7 +337,7 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
                  "> X (< X): the engine won (lost) every game against the engines with "
                  "finite ratings"));
   CHECK(contains(text, "probability 2.5% (one end of the 95% interval)"));
-  CHECK(contains(text, "terminations: normal 12\n"));
+  CHECK(contains(text, "terminations: rules 12\n"));
 
   ReportOptions anchored;
   anchored.rating.anchor = "D";

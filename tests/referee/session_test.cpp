@@ -77,7 +77,9 @@ TEST_CASE("session: no ugiok in time is a failure to start, quickly") {
   auto s = EngineSession::start(rtest::mock_spec({"--no-handshake"}), settings);
   REQUIRE_FALSE(s.ok());
   CHECK(contains(s.error(), "failed to start"));
-  CHECK(contains(s.error(), "no ugiok within 300 ms"));
+  CHECK(contains(s.error(),
+                 "no ugiok within 300 ms (nothing at all was read from its stdout "
+                 "since ugi: does it flush stdout after every line?)"));
   CHECK(contains(s.error(), "mock_engine"));
   CHECK(ms_since(t0) < 2000);
 }
@@ -136,7 +138,9 @@ TEST_CASE("session: no readyok is a stall") {
   std::string detail;
   const auto t0 = std::chrono::steady_clock::now();
   CHECK(s.prepare(game_of("awale"), detail) == Fault::Stall);
-  CHECK(detail == "no readyok within 200 ms");
+  CHECK(detail ==
+        "no readyok within 200 ms (nothing at all was read from its stdout since isready: does it "
+        "flush stdout after every line?)");
   CHECK(ms_since(t0) < 1500);
 }
 
@@ -414,7 +418,7 @@ TEST_CASE("session: an engine that exits while its child holds stdout is a crash
   const auto t0 = std::chrono::steady_clock::now();
   auto reply = s.request("", {}, timed_go(), Millis(20000), nullptr);
   CHECK(reply.fault == Fault::Crash);
-  CHECK(contains(reply.detail, "engine exited (exit 5)"));
+  CHECK(reply.detail == "(exit 5)");
   CHECK(ms_since(t0) < 5000);  // not the 20 s of its clock
 }
 
@@ -468,7 +472,9 @@ TEST_CASE("session: a readyok without its token fails at once and says which was
   std::string detail;
   const auto t0 = std::chrono::steady_clock::now();
   CHECK(s.prepare(game_of("awale"), detail) == Fault::Protocol);
-  CHECK(detail == "readyok without its token (expected 'readyok 1')");
+  CHECK(detail ==
+        "readyok without its token (expected 'readyok 1': an engine that says 'id protocol 1' "
+        "answers 'isready N' with 'readyok N')");
   CHECK(ms_since(t0) < 5000);
 }
 

@@ -399,7 +399,7 @@ TEST_CASE("tournament: the example engines play a full event that replays") {
   CHECK(s.messages.empty());
   for (const auto& g : stored(c, true)) {
     INFO(g.reason);
-    CHECK((g.termination == "normal" || g.termination == "repetition" ||
+    CHECK((g.termination == "rules" || g.termination == "repetition" ||
            g.termination == "nocapture"));
   }
   check_database(c, 2);
@@ -532,7 +532,7 @@ TEST_CASE("tournament: time losses are shown but withdraw only with withdraw_on_
     CHECK(s.played == (withdraw ? 2 : 6));
     CHECK(s.not_played == (withdraw ? 4 : 0));
     for (const auto& g : stored(c, true)) CHECK(g.termination == "time");
-    CHECK(contains(progress.str(), "(time: slow forfeits: "));
+    CHECK(contains(progress.str(), "(time: slow lost on time: no bestmove within 40 ms"));
     if (withdraw) {
       REQUIRE(s.messages.size() == 1);
       CHECK(

@@ -75,7 +75,7 @@ GameRecord won(int plies = 1) {
   GameRecord r;
   r.status = "finished";
   r.ranks = {1, 2};
-  r.termination = "normal";
+  r.termination = "rules";
   r.reason = "rules";
   r.plies = plies;
   return r;

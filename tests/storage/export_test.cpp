@@ -38,7 +38,7 @@ GameRecord decisive() {
   g.status = "finished";
   g.ranks = {1, 2};
   g.scores = {30, 18};
-  g.termination = "normal";
+  g.termination = "rules";
   g.reason = "p1 has 25 seeds";
   g.started_at = "2024-05-01T10:00:00Z";
   g.finished_at = "2024-05-01T10:01:00Z";
@@ -73,7 +73,7 @@ GameRecord three_players() {
   g.players = {"a", "b", "c"};
   g.status = "finished";
   g.ranks = {2, 1, 2};
-  g.termination = "normal";
+  g.termination = "rules";
   g.started_at = "2024-06-02T00:00:00Z";
   g.plies = 10;
   return g;
@@ -438,7 +438,7 @@ TEST_CASE("export: JSON Lines, one object per game with every field and its move
       "{\"id\":1,\"tournament_id\":3,\"tournament\":\"rr\",\"slot\":0,\"game\":\"awale:grandslam="
       "nocapture,first=1,nocapture=100,maxplies=2000\",\"start_position\":\"\",\"opening\":[\"3\"],"
       "\"players\":[\"alpha\",\"beta\"],\"time_control\":\"10+0.1\",\"status\":\"finished\","
-      "\"ranks\":[1,2],\"scores\":[30.0,18.0],\"termination\":\"normal\",\"reason\":\"p1 has 25 "
+      "\"ranks\":[1,2],\"scores\":[30.0,18.0],\"termination\":\"rules\",\"reason\":\"p1 has 25 "
       "seeds\",\"started_at\":\"2024-05-01T10:00:00Z\",\"finished_at\":\"2024-05-01T10:01:00Z\","
       "\"plies\":3,\"moves\":[{\"ply\":1,\"player\":1,\"move\":\"3\",\"time_ms\":-1,\"clock_ms\":-"
       "1,"

@@ -147,3 +147,73 @@ TEST_CASE("migration: v2 events keep their games; slots finished twice keep the 
   CHECK(left->status == "unfinished");
   CHECK(left->termination == "interrupted");
 }
+
+TEST_CASE("migration: v6 stores a game the rules ended as 'rules', read-only opens read it so") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("v3.db");
+  {
+    // A version-3 database: the rules' end was stored as "normal".
+    SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+    for (int v = 0; v < 3; ++v) db.exec(migrations()[static_cast<std::size_t>(v)].sql);
+    REQUIRE(migrations()[2].version == 3);
+    db.exec("INSERT INTO schema_version VALUES (3)");
+    db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
+    const char* terminations[] = {"normal", "time", "repetition"};
+    for (int id = 1; id <= 3; ++id) {
+      db.exec("INSERT INTO games (id, game, status, termination) VALUES (" + std::to_string(id) +
+              ", 'awale', 'finished', '" + terminations[id - 1] + "')");
+      db.exec("INSERT INTO game_players VALUES (" + std::to_string(id) + ", 1, 'a', 1, 0), (" +
+              std::to_string(id) + ", 2, 'b', 2, 0)");
+    }
+  }
+  auto words = [](Store& store) {
+    std::vector<std::string> out;
+    auto games = store.games({});
+    REQUIRE(games.ok());
+    for (const auto& g : *games) out.push_back(g.termination);
+    return out;
+  };
+  const std::vector<std::string> expected = {"rules", "time", "repetition"};
+  {
+    OpenOptions read_only;
+    read_only.read_only = true;
+    auto store = Store::open(path, read_only);
+    REQUIRE(store.ok());
+    CHECK(words(*store) == expected);  // the old word is read as the new one
+    CHECK(store->game(1)->termination == "rules");
+  }
+  {
+    SQLite::Database raw(path, SQLite::OPEN_READONLY);
+    CHECK(raw.execAndGet("SELECT termination FROM games WHERE id = 1").getString() == "normal");
+  }
+  auto store = Store::open(path);  // migrates
+  REQUIRE(store.ok());
+  CHECK(words(*store) == expected);
+  SQLite::Database raw(path, SQLite::OPEN_READONLY);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
+  CHECK(raw.execAndGet("SELECT group_concat(termination, ',') FROM (SELECT termination FROM "
+                       "games ORDER BY id)")
+            .getString() == "rules,time,repetition");
+}
+
+TEST_CASE("migration: v6 applies on top of version 4 or 5 (other branches' steps)") {
+  for (int from : {4, 5}) {
+    storage_test::TempDir dir;
+    const auto path = dir.file("v" + std::to_string(from) + ".db");
+    {
+      SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+      for (int v = 0; v < 3; ++v) db.exec(migrations()[static_cast<std::size_t>(v)].sql);
+      db.exec("INSERT INTO schema_version VALUES (" + std::to_string(from) + ")");
+      db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
+      db.exec("INSERT INTO games (id, game, status, termination) VALUES (1, 'awale', 'finished', "
+              "'normal')");
+    }
+    auto store = Store::open(path);
+    REQUIRE(store.ok());
+    SQLite::Database raw(path, SQLite::OPEN_READONLY);
+    CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
+    CHECK(raw.execAndGet("SELECT termination FROM games WHERE id = 1").getString() == "rules");
+  }
+}

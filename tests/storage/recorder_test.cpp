@@ -48,7 +48,7 @@ TEST_CASE("recorder: queued moves, logs and results are all committed by flush")
   done.status = "finished";
   done.ranks = {1, 2};
   done.scores = {25, 23};
-  done.termination = "normal";
+  done.termination = "rules";
   done.reason = "test";
   done.plies = 4;
   recorder.finish_game(*id, done);

@@ -62,7 +62,7 @@ Played random_game(std::uint64_t seed, int opening_plies, bool record_opening, b
   p.outcome = state.outcome();
   p.record.ranks = p.outcome.ranks;
   p.record.scores = p.outcome.scores;
-  p.record.termination = p.outcome.reason == "rules" ? "normal" : "exhaustion";
+  p.record.termination = p.outcome.reason;  // one vocabulary (games/terminations.h)
   p.record.reason = p.outcome.reason;
   p.record.plies = ply;
   p.record.status = "finished";

@@ -43,7 +43,7 @@ GameRecord result(std::vector<int> ranks, std::vector<double> scores) {
   GameRecord r;
   r.ranks = std::move(ranks);
   r.scores = std::move(scores);
-  r.termination = "normal";
+  r.termination = "rules";
   r.reason = "rules";
   r.finished_at = "2024-05-01T10:05:00Z";
   r.plies = 3;
@@ -92,7 +92,7 @@ TEST_CASE("store: a game, its moves and logs round-trip") {
   CHECK(g.status == "finished");
   CHECK(g.ranks == std::vector<int>{2, 1});
   CHECK(g.scores == std::vector<double>{10, 38});
-  CHECK(g.termination == "normal");
+  CHECK(g.termination == "rules");
   CHECK(g.reason == "rules");
   CHECK(g.started_at == "2024-05-01T10:00:00Z");
   CHECK(g.finished_at == "2024-05-01T10:05:00Z");
@@ -469,4 +469,47 @@ TEST_CASE("store: add_move is cheap (each one committed)") {
                     << ")");
   CHECK(us < 2000);  // far below any move time
   CHECK(store.moves(id)->size() == static_cast<std::size_t>(kMoves));
+}
+
+TEST_CASE("store: transcript lines keep microseconds; rows of the old format read too") {
+  TempDir dir;
+  const auto path = dir.file("referee.db");
+  std::int64_t id = 0;
+  {
+    Store store = open_ok(path);
+    REQUIRE(store.upsert_engine({"alpha", "./alpha", "", ""}).ok());
+    auto game = store.begin_game(two_player(std::nullopt, -1));
+    REQUIRE(game.ok());
+    id = *game;
+    REQUIRE(store
+                .add_logs(id, {{1, '>', "go player 1", 1234, 56},
+                               {1, '!', "Traceback\nValueError: x\\y", 1300, 7},
+                               {1, '<', "bestmove 3", 1300, 999}})
+                .ok());
+  }
+  {
+    SQLite::Database raw(path, SQLite::OPEN_READONLY);
+    // The documented format (storage/store.h): "<ms>.<us> <dir> <text>\n", text escaped.
+    CHECK(raw.execAndGet("SELECT text FROM engine_transcripts WHERE seat = 1").getString() ==
+          "1234.056 > go player 1\n1300.007 ! Traceback\\nValueError: x\\\\y\n"
+          "1300.999 < bestmove 3\n");
+  }
+  {
+    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
+    raw.exec("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (" + std::to_string(id) +
+             ", 2, '17 < bestmove 9\n')");
+  }
+  Store store = open_ok(path);
+  auto logs = store.logs(id);
+  REQUIRE(logs.ok());
+  REQUIRE(logs->size() == 4);
+  CHECK((*logs)[0].at_ms == 1234);
+  CHECK((*logs)[0].at_us == 56);
+  CHECK((*logs)[1].text == "Traceback\nValueError: x\\y");
+  CHECK((*logs)[1].at_us == 7);
+  CHECK((*logs)[2].at_us == 999);
+  CHECK((*logs)[3].seat == 2);
+  CHECK((*logs)[3].at_ms == 17);  // a row written before the microseconds: "<ms> <dir> <text>"
+  CHECK((*logs)[3].at_us == 0);
+  CHECK((*logs)[3].text == "bestmove 9");
 }

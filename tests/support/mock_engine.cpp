@@ -33,7 +33,15 @@
 //   --pid-file=FILE        appends its pid to FILE, and the --setsid-child grandchild's
 //   --double-bestmove      answers every go with two bestmove lines (in one write)
 //   --bare-readyok         answers isready with a bare readyok (no token)
+//   --wrong-turn-order     with 3 or more players (oware), answers as if turns went 1, k, k-1,
+//                          ..., 2, 1 (a move of the wrong band where that is not the player to
+//                          move): an engine with its own idea of the turn order
+//   --games=DECL[;DECL]    declares these game lines ("oware players=2") instead of every game
+//   --refuse-setgame       answers every setgame with "error unsupported-game"
+//   --ignore-eof           at end of input, sleeps for ever (quit still ends it)
+//   --ignore-stop          go infinite is never answered, stop or not
 //
+// `go infinite` is answered at `stop`, as the protocol asks.
 // Every answer is flushed at once. Unknown commands get "error unknown <line>".
 #include <fcntl.h>
 #include <signal.h>
@@ -68,6 +76,8 @@ struct Flags {
   int slow_ms = 0, spam_info = 0, stderr_lines = 0, alloc_mb = 0;
   bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
   bool setsid_child = false, double_bestmove = false, bare_readyok = false;
+  bool wrong_turn_order = false, refuse_setgame = false, ignore_eof = false, ignore_stop = false;
+  std::vector<std::string> games;  // declared game lines; empty: every game
   std::string log, pid_file;
   std::string flood_on;  // the command that starts a flood; empty: none
   bool flood_stderr = false, flood_raw = false;
@@ -84,12 +94,21 @@ struct Numeric {
   int fallback;
 };
 constexpr Switch kSwitches[] = {
-    {"--no-handshake", &Flags::no_handshake}, {"--exit-on-start", &Flags::exit_on_start},
-    {"--illegal", &Flags::illegal},           {"--garbage", &Flags::garbage},
-    {"--long-line", &Flags::long_line},       {"--no-readyok", &Flags::no_readyok},
-    {"--ignore-quit", &Flags::ignore_quit},   {"--fork-child", &Flags::fork_child},
-    {"--setsid-child", &Flags::setsid_child}, {"--double-bestmove", &Flags::double_bestmove},
+    {"--no-handshake", &Flags::no_handshake},
+    {"--exit-on-start", &Flags::exit_on_start},
+    {"--illegal", &Flags::illegal},
+    {"--garbage", &Flags::garbage},
+    {"--long-line", &Flags::long_line},
+    {"--no-readyok", &Flags::no_readyok},
+    {"--ignore-quit", &Flags::ignore_quit},
+    {"--fork-child", &Flags::fork_child},
+    {"--setsid-child", &Flags::setsid_child},
+    {"--double-bestmove", &Flags::double_bestmove},
     {"--bare-readyok", &Flags::bare_readyok},
+    {"--wrong-turn-order", &Flags::wrong_turn_order},
+    {"--refuse-setgame", &Flags::refuse_setgame},
+    {"--ignore-eof", &Flags::ignore_eof},
+    {"--ignore-stop", &Flags::ignore_stop},
 };
 constexpr Numeric kNumerics[] = {
     {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
@@ -127,6 +146,11 @@ bool parse_flag(const std::string& arg, Flags& f) {
     return true;
   }
   if (arg.rfind("--flood=", 0) == 0) return parse_flood(arg.substr(8), f);
+  if (arg.rfind("--games=", 0) == 0) {
+    std::istringstream in(arg.substr(8));
+    for (std::string decl; std::getline(in, decl, ';');) f.games.push_back(decl);
+    return true;
+  }
   for (const auto& s : kSwitches) {
     if (arg == s.name) {
       f.*s.field = true;
@@ -237,18 +261,31 @@ class Mock {
       say("id name mock");
       say("id author test");
       say("id protocol 1");
-      for (const auto& entry : referee::games::registry()) say("game " + entry.name);
+      if (f_.games.empty())
+        for (const auto& entry : referee::games::registry()) say("game " + entry.name);
+      for (const auto& decl : f_.games) say("game " + decl);
       say("ugiok");
     } else if (cmd == "isready") {
       if (f_.no_readyok) return true;
       say(w.size() > 1 && !f_.bare_readyok ? "readyok " + w[1] : "readyok");
     } else if (cmd == "setgame") {
-      set_game(w);
+      if (f_.refuse_setgame)
+        say("error unsupported-game " + (w.size() > 1 ? w[1] : std::string("?")));
+      else
+        set_game(w);
+    } else if (cmd == "stop") {
+      if (infinite_ && !f_.ignore_stop) answer();
+      infinite_ = false;
     } else if (cmd == "uginewgame" || cmd == "ucinewgame" || cmd == "setoption" ||
-               cmd == "gameover" || cmd == "stop" || cmd == "protocol") {
+               cmd == "gameover" || cmd == "protocol") {
     } else if (cmd == "position") {
       set_position(w);
     } else if (cmd == "go") {
+      if (std::find(w.begin(), w.end(), "infinite") != w.end()) {
+        ++gos_;
+        infinite_ = true;  // answered at stop
+        return true;
+      }
       go();
     } else if (cmd == "quit") {
       return f_.ignore_quit;
@@ -323,6 +360,10 @@ class Mock {
     for (int i = 0; i < f_.spam_info; ++i) say("info depth " + std::to_string(i + 1) + " nodes 1");
     if (f_.long_line) say("info string " + std::string(100 * 1024, 'x'));
     if (f_.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(f_.slow_ms));
+    answer();
+  }
+
+  void answer() {
     std::string move = choose();
     std::string answer = move.empty() ? "bestmove" : "bestmove " + move;
     say(f_.double_bestmove ? answer + "\n" + answer : answer);
@@ -339,11 +380,30 @@ class Mock {
     }
     if (f_.illegal) return illegal_move(*state_);
     if (!state_->setup_form().empty()) return state_->sample_setup(0);
-    auto legal = state_->legal_moves();
+    auto legal = (f_.wrong_turn_order ? wrong_player_state() : *state_).legal_moves();
     return legal.empty() ? "resign" : legal.front();
   }
 
+  // The position with the next player to move instead (position strings whose third field is
+  // the player to move, as oware's); the position itself when that cannot be done.
+  State wrong_player_state() const {
+    const int players = game_->num_players();
+    if (players < 3) return *state_;
+    std::vector<std::string> fields;
+    std::istringstream in(state_->to_string());
+    for (std::string field; std::getline(in, field, ':');) fields.push_back(field);
+    if (fields.size() < 3 || fields[2] != std::to_string(state_->current_player())) return *state_;
+    // Turns in the reverse order, 1, k, k-1, ..., from the ply count (the last field).
+    const int ply = std::atoi(fields.back().c_str());
+    fields[2] = std::to_string(((-ply) % players + players) % players + 1);
+    std::string text;
+    for (std::size_t i = 0; i < fields.size(); ++i) text += (i ? ":" : "") + fields[i];
+    auto other = game_->parse_state(text);
+    return other ? *other : *state_;
+  }
+
   Flags f_;
+  bool infinite_ = false;
   std::optional<Game> game_;
   std::optional<State> state_;
   int gos_ = 0;
@@ -378,6 +438,6 @@ int main(int argc, char** argv) {
     if (mock.stalled()) continue;  // reads on, answers nothing
     if (!mock.handle(line)) return 0;
   }
-  if (flags.ignore_quit) sleep_forever();
+  if (flags.ignore_quit || flags.ignore_eof) sleep_forever();
   return 0;
 }

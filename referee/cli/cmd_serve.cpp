@@ -1,0 +1,149 @@
+// `referee serve`: the daemon (referee/service/). Parses its options, checks the address and the
+// token before anything starts, opens the log, watches the signals, and runs it.
+//
+// Decisions: the default address is 127.0.0.1:8410 (8410 is the port the client commands try by
+// default); any address that is not loopback needs --token-file; the token file is refused when
+// missing, empty, short or readable by every user (service/auth.h).
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "engines/interrupt.h"
+#include "engines/system.h"
+#include "match/time_control.h"
+#include "service/auth.h"
+#include "service/daemon.h"
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// "HOST:PORT" or "[V6]:PORT" -> host, port; errors name the text.
+bool parse_listen(const std::string& text, std::string& host, int& port, std::string& error) {
+  std::string port_text;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      error = "--listen '" + text + "' must be HOST:PORT or [IPV6]:PORT";
+      return false;
+    }
+    host = text.substr(1, close - 1);
+    port_text = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos || colon == 0 || text.find(':') != colon) {
+      error = "--listen '" + text + "' must be HOST:PORT or [IPV6]:PORT";
+      return false;
+    }
+    host = text.substr(0, colon);
+    port_text = text.substr(colon + 1);
+  }
+  if (port_text.empty() || port_text.size() > 5 ||
+      port_text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port_text) > 65535) {
+    error = "--listen '" + text + "': the port must be a number from 0 to 65535";
+    return false;
+  }
+  port = std::stoi(port_text);
+  return true;
+}
+
+}  // namespace
+
+int serve(const Args& args) {
+  service::ServeOptions options;
+  std::string listen = "127.0.0.1:8410", token_file, log_file;
+  double lease = 30;
+  bool verbose = false;
+  po::options_description desc("referee serve [options]");
+  desc.add_options()("help,h", "show this help")(
+      "db", po::value(&options.db)->default_value(options.db), "database file")(
+      "listen", po::value(&listen)->default_value(listen),
+      "address and port (port 0: any free port); not loopback: needs --token-file")(
+      "concurrency,c", po::value(&options.concurrency)->default_value(0),
+      "game slots shared by every event (0 = number of cores)")(
+      "token-file", po::value(&token_file),
+      "file whose first line is the token (Authorization: Bearer ...)")(
+      "drain-seconds", po::value(&options.drain_seconds)->default_value(30),
+      "on SIGTERM, how long running games may finish before they are interrupted")(
+      "lease", po::value(&lease)->default_value(30),
+      "seconds a claimed game stays reserved without a heartbeat")(
+      "log", po::value(&log_file), "log to this file instead of stderr (SIGHUP reopens it)")(
+      "verbose,v", po::bool_switch(&verbose), "one log line per game too")(
+      "ladder-tc", po::value(&options.ladder_tc)->default_value(options.ladder_tc),
+      "time control of new ladders")("ladder-plies",
+                                     po::value(&options.ladder_random_plies)->default_value(4),
+                                     "random opening plies of new ladders' pairs")(
+      "max-streams", po::value(&options.max_stream_clients)->default_value(256),
+      "live-stream clients at once (each holds a thread)");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  std::string error;
+  if (!parse_listen(listen, options.host, options.port, error)) {
+    std::cerr << "referee serve: " << error << "\n";
+    return 2;
+  }
+  if (!token_file.empty()) {
+    auto token = service::read_token_file(token_file);
+    if (!token) {
+      std::cerr << "referee serve: " << token.error() << "\n";
+      return 2;
+    }
+    options.token = *token;
+  }
+  if (options.token.empty() && !service::is_loopback(options.host)) {
+    std::cerr << "referee serve: --listen " << listen
+              << " is not a loopback address: give --token-file (requests that change "
+                 "anything will need it)\n";
+    return 2;
+  }
+  if (!(lease >= 0.2 && lease <= 86400)) {
+    std::cerr << "referee serve: --lease must be from 0.2 to 86400 seconds\n";
+    return 2;
+  }
+  options.lease_ms = static_cast<long>(lease * 1000);
+  if (!(options.drain_seconds >= 0 && options.drain_seconds <= 86400)) {
+    std::cerr << "referee serve: --drain-seconds must be from 0 to 86400\n";
+    return 2;
+  }
+  if (options.concurrency < 0 || options.concurrency > 256) {
+    std::cerr << "referee serve: --concurrency must be from 0 to 256\n";
+    return 2;
+  }
+  if (options.max_stream_clients < 1 || options.max_stream_clients > 4096) {
+    std::cerr << "referee serve: --max-streams must be from 1 to 4096\n";
+    return 2;
+  }
+  if (options.ladder_random_plies < 0 || options.ladder_random_plies > 100) {
+    std::cerr << "referee serve: --ladder-plies must be from 0 to 100\n";
+    return 2;
+  }
+  if (auto tc = parse_time_control(options.ladder_tc); !tc) {
+    std::cerr << "referee serve: --ladder-tc: " << tc.error() << "\n";
+    return 2;
+  }
+  service::LogOptions log_options;
+  log_options.file = log_file;
+  log_options.journal = engines::stderr_is_journal();
+  log_options.verbose = verbose;
+  auto log = service::Log::open(log_options);
+  if (!log) {
+    std::cerr << "referee serve: " << log.error() << "\n";
+    return 1;
+  }
+  engines::InterruptOptions signals;
+  signals.second_exits = false;  // a second signal skips the drain instead
+  signals.announce = false;      // the log says it
+  signals.hangup = true;
+  engines::InterruptWatch watch(signals);
+  return service::serve(options, **log, watch, std::cout);
+}
+
+}  // namespace referee::cli

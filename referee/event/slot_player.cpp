@@ -1,0 +1,329 @@
+#include "event/slot_player.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace referee {
+
+namespace {
+
+// Everything that makes two engine definitions different programs or differently set up.
+std::string session_key(const engines::EngineConfig& c) {
+  std::string key = c.name + '\n' + c.command + '\n' + c.working_dir + '\n';
+  for (const auto& a : c.args) key += a + '\x1f';
+  key += '\n';
+  for (const auto& [k, v] : c.env) key += k + '=' + v + '\x1f';
+  key += '\n';
+  for (const auto& [k, v] : c.options) key += k + '=' + v + '\x1f';
+  key += '\n' + std::to_string(c.protocol0) + ' ' + std::to_string(c.limits.memory_mb) + ' ' +
+         std::to_string(c.limits.cpu_seconds) + ' ' + std::to_string(c.limits.processes) + ' ' +
+         std::to_string(c.start_timeout_ms) + ' ' + std::to_string(c.ready_timeout_ms) + ' ' +
+         std::to_string(c.setgame_timeout_ms);
+  return key;
+}
+
+}  // namespace
+
+SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
+                                    DebugLog* debug) {
+  SessionSettings s;
+  s.name = config.name;
+  s.debug = debug;
+  s.start_timeout = Millis(config.start_timeout_ms);
+  s.ready_timeout = Millis(config.ready_timeout_ms);
+  s.setgame_timeout = Millis(config.setgame_timeout_ms);
+  s.protocol0 = config.protocol0;
+  s.options = std::map<std::string, std::string>(config.options.begin(), config.options.end());
+  s.keep_log = keep_logs;
+  return s;
+}
+
+// ---- EventRoster ----
+
+EventRoster::EventRoster(std::vector<TournamentEngine> engines, TimeControl tc, int max_crashes,
+                         bool withdraw_on_time)
+    : engines_(std::move(engines)),
+      tc_(tc),
+      max_crashes_(max_crashes),
+      withdraw_on_time_(withdraw_on_time) {}
+
+std::optional<TournamentEngine> EventRoster::find(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& e : engines_)
+    if (e.config.name == name) return e;
+  return std::nullopt;
+}
+
+void EventRoster::set_engine(TournamentEngine engine) {
+  std::lock_guard lock(mutex_);
+  for (auto& e : engines_)
+    if (e.config.name == engine.config.name) {
+      e = std::move(engine);
+      return;
+    }
+  engines_.push_back(std::move(engine));
+}
+
+std::vector<std::string> EventRoster::names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& e : engines_) out.push_back(e.config.name);
+  return out;
+}
+
+TimeControl EventRoster::time_control_of(const TournamentEngine& engine) const {
+  return engine.tc ? *engine.tc : tc_;
+}
+
+std::optional<std::string> EventRoster::note_failure(const std::string& name,
+                                                     const std::string& what) {
+  std::lock_guard lock(mutex_);
+  int& n = consecutive_failures_[name];
+  if (++n < max_crashes_ || excluded_.count(name)) return std::nullopt;
+  const std::string why =
+      "withdrawn after " + std::to_string(n) + " failures in a row (last: " + what + ")";
+  excluded_[name] = why;
+  return "engine '" + name + "' " + why;
+}
+
+void EventRoster::note_success(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  consecutive_failures_[name] = 0;
+}
+
+std::optional<std::string> EventRoster::exclude(const std::string& name, const std::string& why) {
+  std::lock_guard lock(mutex_);
+  if (!excluded_.emplace(name, why).second) return std::nullopt;
+  return "engine '" + name + "' " + why;
+}
+
+bool EventRoster::excluded(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  return excluded_.count(name) > 0;
+}
+
+std::map<std::string, std::string> EventRoster::exclusions() const {
+  std::lock_guard lock(mutex_);
+  return excluded_;
+}
+
+std::vector<std::string> EventRoster::excluded_names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [name, why] : excluded_) out.push_back(name);
+  return out;
+}
+
+void EventRoster::clear_exclusions() {
+  std::lock_guard lock(mutex_);
+  excluded_.clear();
+  consecutive_failures_.clear();
+}
+
+// ---- SlotPlayer ----
+
+SlotPlayer::SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
+                       DebugLog* debug, std::size_t max_idle_sessions)
+    : recorder_(recorder),
+      owner_(owner),
+      keep_logs_(keep_logs),
+      debug_(debug),
+      max_idle_(max_idle_sessions) {}
+
+SlotPlayer::~SlotPlayer() {
+  close();
+}
+
+void SlotPlayer::quit(EngineSession& session) {
+  session.quit();
+  round_trips_ += session.round_trips();
+}
+
+void SlotPlayer::close() {
+  // Together: an engine that ignores quit costs its grace periods once, not once per engine.
+  if (sessions_.size() > 1) {
+    std::vector<std::thread> quitting;
+    for (auto& c : sessions_) quitting.emplace_back([&c] { c.session.quit(); });
+    for (auto& t : quitting) t.join();
+  }
+  for (auto& c : sessions_) quit(c.session);  // counts the round trips (quit is idempotent)
+  sessions_.clear();
+}
+
+void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
+  sessions_.push_front(Cached{session_key(config), std::move(session)});
+}
+
+EngineSession* SlotPlayer::session_for(const engines::EngineConfig& config, std::string& error) {
+  const std::string key = session_key(config);
+  for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+    if (it->key != key) continue;
+    if (it->session.alive()) {
+      sessions_.splice(sessions_.begin(), sessions_, it);
+      return &sessions_.front().session;
+    }
+    quit(it->session);
+    sessions_.erase(it);
+    break;
+  }
+  auto started = EngineSession::start(engines::spawn_spec_of(config),
+                                      session_settings_of(config, keep_logs_, debug_));
+  if (!started) {
+    error = started.error();
+    return nullptr;
+  }
+  sessions_.push_front(Cached{key, std::move(*started)});
+  return &sessions_.front().session;
+}
+
+void SlotPlayer::drop(const engines::EngineConfig& config) {
+  const std::string key = session_key(config);
+  for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
+    if (it->key == key) {
+      quit(it->session);
+      sessions_.erase(it);
+      return;
+    }
+}
+
+SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
+                             const std::atomic<bool>* stop, const SlotHooks& hooks) {
+  const storage::SlotRecord& slot = claim.slot;
+  SlotOutcome out;
+  auto skip = [&](const std::string& reason) {
+    auto n = recorder_.call<int>([&](storage::Store& s) {
+      return s.skip_slots(claim.tournament_id, {claim.slot.slot}, reason);
+    });
+    out.kind = n ? SlotOutcome::Kind::Skipped : SlotOutcome::Kind::StorageFailure;
+    out.message = n ? reason : n.error();
+    return out;
+  };
+  auto release = [&] {
+    recorder_.call<Ok>([&](storage::Store& s) {
+      return s.release_slot(claim.tournament_id, claim.slot.slot, owner_);
+    });
+  };
+
+  std::vector<TournamentEngine> seat_engines;
+  for (const auto& n : slot.seats) {
+    auto e = roster.find(n);
+    if (!e) return skip("engine '" + n + "' is not in the event");
+    seat_engines.push_back(std::move(*e));
+  }
+  auto game = games::make_game(slot.game);
+  if (!game) return skip(game.error());
+  std::vector<EngineSession*> seats;
+  for (const auto& e : seat_engines) {
+    std::string error;
+    EngineSession* s = session_for(e.config, error);
+    if (!s) {
+      if (auto notice = roster.exclude(e.config.name, "cannot start: " + error))
+        out.notices.push_back(*notice);
+      release();
+      out.kind = SlotOutcome::Kind::NotStarted;
+      out.message = "engine '" + e.config.name + "' cannot start: " + error;
+      return out;
+    }
+    if (!s->declares(game->name()))
+      return skip("engine '" + e.config.name + "' does not declare " + game->name());
+    seats.push_back(s);
+  }
+  const auto game_start = std::chrono::steady_clock::now();
+  for (std::size_t s = 0; s < seats.size(); ++s)
+    seats[s]->start_log(game_start, static_cast<int>(s + 1));
+
+  MatchResult result;
+  // Prepare every seat: a stall or crash here forfeits the game for that engine.
+  for (std::size_t s = 0; s < seats.size() && result.termination.empty(); ++s) {
+    std::string detail;
+    Fault f = seats[s]->prepare(*game, detail);
+    if (f == Fault::Unsupported) {
+      for (auto* x : seats) x->take_log();
+      return skip("engine '" + seat_engines[s].config.name + "' refused " + game->name() + ": " +
+                  detail);
+    }
+    if (f != Fault::None) {
+      result.finished = true;
+      result.ranks = forfeit_ranks(game->num_players(), static_cast<int>(s + 1));
+      result.scores.assign(seats.size(), 0.0);
+      result.termination = fault_name(f);
+      result.reason = forfeit_reason(*seats[s], f, detail, " before the game");
+      result.faulty_seat = static_cast<int>(s + 1);
+      result.fault = f;
+    }
+  }
+  storage::GameRecord rec;
+  rec.tournament_id = claim.tournament_id;
+  rec.slot = slot.slot;
+  rec.game = slot.game;
+  rec.opening = slot.opening;
+  rec.players = slot.seats;
+  rec.time_control = roster.time_control_of(seat_engines.front()).to_string();
+  rec.owner = owner_;
+  auto id = recorder_.begin_game(rec);
+  if (!id) {
+    release();
+    out.kind = SlotOutcome::Kind::StorageFailure;
+    out.message = id.error();
+    return out;
+  }
+  rec.id = *id;
+  if (hooks.started) hooks.started(*id, rec);
+  if (result.termination.empty()) {
+    MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
+    for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
+    setup.on_move = [&](const storage::MoveRecord& m) {
+      recorder_.add_move(*id, m);
+      if (hooks.moved) hooks.moved(*id, m);
+    };
+    result = play_match(setup);
+  }
+  for (auto* s : seats) recorder_.add_logs(*id, s->take_log());
+
+  rec.status = result.finished ? "finished" : "unfinished";
+  rec.ranks = result.ranks;
+  rec.scores = result.scores;
+  rec.termination = result.termination;
+  rec.reason = result.reason;
+  rec.plies = static_cast<std::int64_t>(result.moves.size());
+  auto end = recorder_.call<storage::ClaimEnd>(
+      [&](storage::Store& s) { return s.finish_claimed(*id, rec, owner_); });
+
+  // Engines that failed are restarted for their next game; repeated failures withdraw them.
+  for (std::size_t s = 0; s < seat_engines.size(); ++s) {
+    const auto& e = seat_engines[s];
+    if (result.faulty_seat == static_cast<int>(s + 1) && result.fault != Fault::Illegal &&
+        result.fault != Fault::Resign) {
+      const std::string what = fault_name(result.fault) + ": " + result.reason;
+      drop(e.config);
+      if (result.fault == Fault::Crash || result.fault == Fault::Stall ||
+          result.fault == Fault::Protocol ||
+          (result.fault == Fault::Timeout && roster.withdraws_on_time()))
+        if (auto notice = roster.note_failure(e.config.name, what)) out.notices.push_back(*notice);
+    } else if (result.finished) {
+      roster.note_success(e.config.name);
+    }
+  }
+  // Keep at most max_idle_ sessions (the daemon's threads serve many events).
+  while (max_idle_ > 0 && sessions_.size() > max_idle_) {
+    quit(sessions_.back().session);
+    sessions_.pop_back();
+  }
+
+  out.record = std::move(rec);
+  out.result = std::move(result);
+  if (!end) {
+    out.kind = SlotOutcome::Kind::StorageFailure;
+    out.message = end.error();
+  } else if (*end == storage::ClaimEnd::Lost) {
+    out.kind = SlotOutcome::Kind::Lost;
+  } else if (*end == storage::ClaimEnd::Released) {
+    out.kind = SlotOutcome::Kind::Released;
+  } else {
+    out.kind = SlotOutcome::Kind::Done;
+  }
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,140 @@
+// Plays one claimed slot of an event (storage/store.h: claims): the piece shared by `referee
+// tournament`'s workers and the daemon's game slots. A SlotPlayer belongs to one thread and keeps
+// that thread's engine sessions between games; an EventRoster belongs to one event and is shared
+// by every thread playing it (the engines by name, the failure bookkeeping).
+//
+// One play(): resolve the seats, start or reuse the engine sessions, check that each declares the
+// game, prepare every seat (a stall or crash there forfeits the game), begin the game through the
+// Recorder, play the match, store the transcripts, finish the claim (finish_claimed: exactly once)
+// and do the withdrawal bookkeeping (crashes, stalls and protocol faults in a row withdraw an
+// engine after max_crashes; time losses too with withdraw_on_time).
+//
+// Decisions:
+// - An engine that cannot start is excluded from the event for this run and the slot released
+//   (another run may try again); a game an engine does not declare (or refuses at setgame) skips
+//   the slot for good, never stored as a game.
+// - Sessions are keyed by the engine's whole configuration, not its name, so one player thread
+//   can serve several events (the daemon) without mixing two engines of the same name.
+//   max_idle_sessions > 0 bounds how many sessions a player keeps (least recently used first out).
+// - The hooks run on the game's thread: they must be quick and never wait on anything slow.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "event/tournament_config.h"
+#include "match/debug_log.h"
+#include "match/engine_session.h"
+#include "match/match.h"
+#include "storage/recorder.h"
+#include "storage/store.h"
+
+namespace referee {
+
+// The engines of one event and their failure bookkeeping; thread-safe.
+class EventRoster {
+ public:
+  EventRoster(std::vector<TournamentEngine> engines, TimeControl tc, int max_crashes,
+              bool withdraw_on_time);
+
+  // A copy of the engine of that name (engines may be added or replaced meanwhile).
+  std::optional<TournamentEngine> find(const std::string& name) const;
+  // Adds an engine, or replaces the one of that name.
+  void set_engine(TournamentEngine engine);
+  TimeControl time_control_of(const TournamentEngine& engine) const;
+  std::vector<std::string> names() const;  // every engine, in the order added
+  bool withdraws_on_time() const { return withdraw_on_time_; }
+
+  // A failure of `name` (crash, stall, protocol; time with withdraw_on_time); returns the notice
+  // when this failure withdraws it.
+  std::optional<std::string> note_failure(const std::string& name, const std::string& what);
+  void note_success(const std::string& name);
+  // Excludes the engine from the event's remaining games; returns the notice, or nothing when
+  // it was already excluded.
+  std::optional<std::string> exclude(const std::string& name, const std::string& why);
+  bool excluded(const std::string& name) const;
+  std::map<std::string, std::string> exclusions() const;  // name -> why
+  std::vector<std::string> excluded_names() const;
+  void clear_exclusions();
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<TournamentEngine> engines_;
+  TimeControl tc_;
+  int max_crashes_;
+  bool withdraw_on_time_;
+  std::map<std::string, int> consecutive_failures_;
+  std::map<std::string, std::string> excluded_;
+};
+
+struct SlotHooks {
+  // The game has begun in the database (game_id); called before the first move.
+  std::function<void(std::int64_t game_id, const storage::GameRecord& record)> started;
+  // A move was played (and queued for the database).
+  std::function<void(std::int64_t game_id, const storage::MoveRecord& move)> moved;
+};
+
+struct SlotOutcome {
+  enum class Kind {
+    Done,            // the game finished and its finish is committed: the slot is done
+    Released,        // interrupted: the game is kept unfinished and the slot is pending again
+    Lost,            // the claim had been taken by another owner: kept unfinished, not rated
+    Skipped,         // an engine does not declare or refuses the game: the slot is skipped
+    NotStarted,      // an engine could not start: excluded, the slot released without a game
+    StorageFailure,  // a write failed (the Recorder has told its on_failure callback)
+  };
+  Kind kind = Kind::StorageFailure;
+  std::string message;               // why skipped / not started / the storage error
+  std::vector<std::string> notices;  // withdrawals and exclusions caused by this game
+  storage::GameRecord record;        // the game as recorded (id, players, result)
+  MatchResult result;
+};
+
+class SlotPlayer {
+ public:
+  // `debug`, when set, prints every line exchanged as it happens (--debug).
+  SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
+             DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0);
+  ~SlotPlayer();
+  SlotPlayer(const SlotPlayer&) = delete;
+  SlotPlayer& operator=(const SlotPlayer&) = delete;
+
+  // A session started elsewhere (the engine check) for this engine.
+  void adopt(const engines::EngineConfig& config, EngineSession session);
+  // Plays the claimed slot. `stop` interrupts the game (it is then released).
+  SlotOutcome play(const storage::Claim& claim, EventRoster& roster, const std::atomic<bool>* stop,
+                   const SlotHooks& hooks = {});
+  // Quits every engine session.
+  void close();
+  // Request/reply exchanges with the engines of the sessions closed so far.
+  long round_trips() const { return round_trips_; }
+
+ private:
+  struct Cached {
+    std::string key;
+    EngineSession session;
+  };
+  EngineSession* session_for(const engines::EngineConfig& config, std::string& error);
+  void drop(const engines::EngineConfig& config);
+  void quit(EngineSession& session);
+
+  storage::Recorder& recorder_;
+  std::int64_t owner_;
+  bool keep_logs_;
+  DebugLog* debug_;
+  std::size_t max_idle_;
+  std::list<Cached> sessions_;  // most recently used first
+  long round_trips_ = 0;
+};
+
+SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
+                                    DebugLog* debug = nullptr);
+
+}  // namespace referee

@@ -1,0 +1,546 @@
+#include "service/api.h"
+
+#include <cstdlib>
+
+#include "referee_version.h"
+#include "service/auth.h"
+#include "service/dashboard.h"
+#include "service/task_queue.h"
+
+namespace referee::service {
+
+namespace {
+
+using httplib::Request;
+using httplib::Response;
+
+constexpr std::int64_t kMaxId = std::int64_t{1} << 53;
+
+bool content_type_is(const Request& req, std::initializer_list<const char*> types) {
+  std::string type = req.get_header_value("Content-Type");
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  for (auto& c : type)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (const char* t : types)
+    if (type == t) return true;
+  return false;
+}
+
+// The JSON object of a request body, or an error reply.
+std::optional<Json> json_body(const Request& req, Response& res) {
+  if (!content_type_is(req, {"application/json"})) {
+    reply_error(res, 415, "the body must be JSON (Content-Type: application/json)");
+    return std::nullopt;
+  }
+  Json body;
+  try {
+    body = Json::parse(req.body);
+  } catch (const Json::exception& e) {
+    reply_error(res, 400, std::string("request body: not valid JSON: ") + e.what());
+    return std::nullopt;
+  }
+  if (!body.is_object()) {
+    reply_error(res, 400, "request body: must be a JSON object");
+    return std::nullopt;
+  }
+  return body;
+}
+
+void send(Response& res, const Reply& r) {
+  reply(res, r.status, r.body);
+}
+
+// The id in the path, or a 400 naming it.
+std::optional<std::int64_t> path_id(const Request& req, Response& res, const char* what) {
+  const std::string text = req.matches[1];
+  auto id = parse_id(text);
+  if (!id) reply_error(res, 400, std::string("bad ") + what + " id '" + text + "'");
+  return id;
+}
+
+Json engine_status(Core& core, std::int64_t id, const Json& summary) {
+  Json out = Json::array();
+  std::map<std::string, std::string> excluded;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it != core.events.end()) excluded = it->second.roster->exclusions();
+  }
+  for (const auto& name : summary["engines"]) {
+    const std::string n = name.get<std::string>();
+    auto it = excluded.find(n);
+    out.push_back({{"name", n},
+                   {"status", it == excluded.end() ? "ok" : "excluded"},
+                   {"reason", it == excluded.end() ? Json(nullptr) : Json(it->second)}});
+  }
+  return out;
+}
+
+void health(Core& core, Response& res) {
+  int total = 0, busy = 0, running_events = 0;
+  {
+    std::lock_guard lock(core.mutex);
+    total = static_cast<int>(core.slots.size());
+    for (const auto& s : core.slots) busy += s->event.load() != 0;
+    for (const auto& [id, rt] : core.events)
+      running_events += rt.state == "running" || rt.state == "queued";
+  }
+  std::string failure;
+  {
+    std::lock_guard lock(core.mutex);
+    failure = core.failure;
+  }
+  const double uptime = std::chrono::duration<double>(SteadyClock::now() - core.started).count();
+  Json body = {{"status", core.failed        ? "failed"
+                          : core.stop_claims ? "draining"
+                                             : "ok"},
+               {"version", kVersion},
+               {"db", core.db_path},
+               {"uptime_s", std::floor(uptime)},
+               {"slots", {{"total", total}, {"busy", busy}}},
+               {"events_running", running_events},
+               {"stream_clients", core.stream.subscribers()},
+               {"owner", core.owner}};
+  if (!failure.empty()) body["failure"] = failure;
+  reply(res, 200, body);
+}
+
+void list_events(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {"state", "kind", "limit", "offset"}); !bad.empty())
+    return reply_error(res, 400, bad);
+  std::string error;
+  auto limit = int_param(req, "limit", 1, 1000, 100, error);
+  auto offset = int_param(req, "offset", 0, 1LL << 40, 0, error);
+  if (!limit || !offset) return reply_error(res, 400, error);
+  storage::EventQuery query;
+  query.limit = static_cast<int>(*limit);
+  query.offset = static_cast<int>(std::min<long long>(*offset, 1 << 30));
+  if (req.has_param("state")) {
+    const std::string state = req.get_param_value("state");
+    static const std::set<std::string> kStates = {"queued", "running", "paused", "cancelled",
+                                                  "finished"};
+    if (!kStates.count(state))
+      return reply_error(
+          res, 400, "bad state '" + state + "' (queued, running, paused, cancelled, finished)");
+    query.states = {state};
+  }
+  if (req.has_param("kind")) {
+    query.kind = req.get_param_value("kind");
+    if (query.kind != "tournament" && query.kind != "ladder" && query.kind != "sprt")
+      return reply_error(res, 400, "bad kind '" + query.kind + "' (tournament, ladder, sprt)");
+  }
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  auto list = (*store)->events(query);
+  if (!list) return reply_error(res, 503, "storage: " + list.error());
+  Json events = Json::array();
+  for (const auto& e : list->events) events.push_back(summary_of(core, e));
+  reply(res, 200, {{"events", std::move(events)}, {"total", list->total}});
+}
+
+void post_event(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {"priority", "base"}); !bad.empty())
+    return reply_error(res, 400, bad);
+  const bool is_json = content_type_is(req, {"application/json"});
+  if (!is_json && !content_type_is(req, {"application/toml", "text/toml", "application/x-toml"}))
+    return reply_error(res, 415,
+                       "a tournament file is TOML (Content-Type: application/toml) or JSON "
+                       "(application/json)");
+  std::string error;
+  std::optional<int> priority;
+  if (req.has_param("priority")) {
+    auto p = int_param(req, "priority", -1000, 1000, 0, error);
+    if (!p) return reply_error(res, 400, error);
+    priority = static_cast<int>(*p);
+  }
+  std::string base = core.options.base_dir;
+  if (req.has_param("base")) {
+    base = req.get_param_value("base");
+    if (base.empty() || base.front() != '/')
+      return reply_error(res, 400, "base must be an absolute directory on the server");
+  }
+  send(res, submit_event(core, req.body, is_json, base, priority));
+}
+
+void get_event(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto id = path_id(req, res, "event");
+  if (!id) return;
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  auto info = (*store)->event(*id);
+  if (!info) return reply_error(res, 404, "no event " + std::to_string(*id));
+  Json body = summary_of(core, *info);
+  Json spec = Json::parse(info->spec, nullptr, false);
+  body["spec"] = spec.is_discarded() ? Json(nullptr) : spec;
+  body["engine_status"] = engine_status(core, *id, body);
+  reply(res, 200, body);
+}
+
+void event_tables(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto id = path_id(req, res, "event");
+  if (!id) return;
+  const std::string what = req.matches[2];
+  if (what == "standings") {
+    auto table = event_standings(core, *id);
+    if (!table)
+      return reply_error(res, table.error().find("no event") != std::string::npos ? 404 : 503,
+                         table.error().find("no event") != std::string::npos
+                             ? "no event " + std::to_string(*id)
+                             : "storage: " + table.error());
+    return reply(res, 200, *table);
+  }
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  if (!(*store)->event(*id)) return reply_error(res, 404, "no event " + std::to_string(*id));
+  storage::GameFilter filter;
+  filter.tournament_id = *id;
+  auto games = (*store)->games(filter);
+  if (!games) return reply_error(res, 503, "storage: " + games.error());
+  Json body = what == "crosstable" ? crosstable_json(*games) : terminations_json(*games);
+  body["event_id"] = *id;
+  reply(res, 200, body);
+}
+
+void control(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto id = path_id(req, res, "event");
+  if (!id) return;
+  send(res, control_event(core, *id, req.matches[2]));
+}
+
+void patch_event(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto id = path_id(req, res, "event");
+  if (!id) return;
+  auto body = json_body(req, res);
+  if (!body) return;
+  for (auto it = body->begin(); it != body->end(); ++it)
+    if (it.key() != "priority")
+      return reply_error(res, 400, "request body: unknown key '" + it.key() + "' (priority)");
+  if (!body->contains("priority"))
+    return reply_error(res, 400, "request body: 'priority' is missing");
+  const Json& p = (*body)["priority"];
+  if (!p.is_number_integer() || p.get<long long>() < -1000 || p.get<long long>() > 1000)
+    return reply_error(res, 400, "request body: 'priority' must be an integer from -1000 to 1000");
+  send(res, set_priority(core, *id, p.get<int>()));
+}
+
+void list_games(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(
+          req, {"event", "engine", "game", "result", "status", "limit", "offset", "after"});
+      !bad.empty())
+    return reply_error(res, 400, bad);
+  storage::GamePageQuery query;
+  std::string error;
+  auto limit = int_param(req, "limit", 1, 500, 50, error);
+  auto offset = int_param(req, "offset", 0, 1LL << 40, 0, error);
+  if (!limit || !offset) return reply_error(res, 400, error);
+  query.limit = static_cast<int>(*limit);
+  query.offset = static_cast<int>(std::min<long long>(*offset, 1 << 30));
+  if (req.has_param("event")) {
+    auto id = parse_id(req.get_param_value("event"));
+    if (!id) return reply_error(res, 400, "bad event id '" + req.get_param_value("event") + "'");
+    query.event = *id;
+  }
+  if (req.has_param("after")) {
+    auto id = parse_id(req.get_param_value("after"));
+    if (!id) return reply_error(res, 400, "bad game id '" + req.get_param_value("after") + "'");
+    query.after_id = *id;
+    query.newest_first = false;
+  }
+  query.engine = req.get_param_value("engine");
+  query.game_prefix = req.get_param_value("game");
+  query.result = req.get_param_value("result");
+  if (!query.result.empty() && query.result != "1-0" && query.result != "0-1" &&
+      query.result != "1/2-1/2")
+    return reply_error(res, 400, "bad result '" + query.result + "' (1-0, 0-1, 1/2-1/2)");
+  query.status = req.get_param_value("status");
+  if (!query.status.empty() && query.status != "running" && query.status != "finished" &&
+      query.status != "unfinished")
+    return reply_error(res, 400,
+                       "bad status '" + query.status + "' (running, finished, unfinished)");
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  auto page = (*store)->game_page(query);
+  if (!page) return reply_error(res, 503, "storage: " + page.error());
+  Json games = Json::array();
+  for (const auto& g : page->games) games.push_back(game_summary(g));
+  reply(res, 200,
+        {{"games", std::move(games)},
+         {"total", page->total},
+         {"limit", query.limit},
+         {"offset", query.offset}});
+}
+
+// The game of the path with its moves, or an error reply.
+std::optional<std::pair<storage::GameRecord, std::vector<storage::MoveRecord>>> load_game(
+    Core& core, const Request& req, Response& res) {
+  auto id = path_id(req, res, "game");
+  if (!id) return std::nullopt;
+  auto store = core.reads->get();
+  if (!store) {
+    reply_error(res, 503, "storage: " + store.error());
+    return std::nullopt;
+  }
+  auto game = (*store)->game(*id);
+  if (!game) {
+    reply_error(res, 404, "no game " + std::to_string(*id));
+    return std::nullopt;
+  }
+  auto moves = (*store)->moves(*id);
+  if (!moves) {
+    reply_error(res, 503, "storage: " + moves.error());
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(*game), std::move(*moves));
+}
+
+void get_game(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto loaded = load_game(core, req, res);
+  if (!loaded) return;
+  const auto& [game, moves] = *loaded;
+  Json body = game_summary(game);
+  body["start_position"] = game.start_position;
+  Json list = Json::array();
+  for (const auto& m : moves) list.push_back(move_json(m));
+  body["moves"] = std::move(list);
+  reply(res, 200, body);
+}
+
+void get_transcript(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto id = path_id(req, res, "game");
+  if (!id) return;
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  if (!(*store)->game(*id)) return reply_error(res, 404, "no game " + std::to_string(*id));
+  auto lines = (*store)->logs(*id);
+  if (!lines) return reply_error(res, 503, "storage: " + lines.error());
+  Json body = transcript_json(*lines);
+  body["game_id"] = *id;
+  reply(res, 200, body);
+}
+
+void get_position(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {"ply"}); !bad.empty()) return reply_error(res, 400, bad);
+  auto loaded = load_game(core, req, res);
+  if (!loaded) return;
+  const auto& [game, moves] = *loaded;
+  const auto sequence = storage::move_sequence(game, moves);
+  std::string error;
+  auto ply = int_param(req, "ply", 0, static_cast<long long>(sequence.size()),
+                       static_cast<long long>(sequence.size()), error);
+  if (!ply) return reply_error(res, 400, error);
+  auto rules = games::make_game(game.game);
+  if (!rules)
+    return reply_error(res, 500, "game " + std::to_string(game.id) + ": " + rules.error());
+  const std::vector<std::string> prefix(sequence.begin(),
+                                        sequence.begin() + static_cast<std::ptrdiff_t>(*ply));
+  auto state = games::state_after(*rules, game.start_position, prefix);
+  if (!state)
+    return reply_error(res, 500,
+                       "game " + std::to_string(game.id) + " does not replay: " + state.error());
+  // Each player's clock after their last move up to this ply (null before it or without one).
+  std::vector<long> clocks(static_cast<std::size_t>(rules->num_players()), -1);
+  const std::size_t offset = sequence.size() - moves.size();  // opening moves not recorded
+  for (std::size_t i = 0; i < moves.size() && offset + i < static_cast<std::size_t>(*ply); ++i)
+    if (moves[i].clock_ms >= 0 && moves[i].player >= 1 &&
+        static_cast<std::size_t>(moves[i].player) <= clocks.size())
+      clocks[static_cast<std::size_t>(moves[i].player - 1)] = moves[i].clock_ms;
+  Json clock_list = Json::array();
+  for (long c : clocks) clock_list.push_back(c < 0 ? Json(nullptr) : Json(c));
+  reply(res, 200,
+        {{"game_id", game.id},
+         {"ply", *ply},
+         {"plies", sequence.size()},
+         {"position", state->to_string()},
+         {"to_move", state->is_terminal() ? Json(nullptr) : Json(state->current_player())},
+         {"clocks_ms", std::move(clock_list)},
+         {"view", board_view_json(*state)}});
+}
+
+void get_engines(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto list = engines_json(core);
+  if (!list) return reply_error(res, 503, "storage: " + list.error());
+  reply(res, 200, *list);
+}
+
+void post_engine(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  auto body = json_body(req, res);
+  if (!body) return;
+  send(res, register_engine(core, *body));
+}
+
+void retire(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+  send(res, retire_engine(core, req.matches[1]));
+}
+
+void static_file(const std::string& path, Response& res) {
+  // Only embedded names exist; still, no traversal-looking path is looked up at all.
+  if (path.empty() || path.find("..") != std::string::npos || path.front() == '/' ||
+      path.find('\\') != std::string::npos || path.find('\0') != std::string::npos)
+    return reply_error(res, 404, "no such file: /static/" + path);
+  auto file = find_dashboard_file(path);
+  if (!file) return reply_error(res, 404, "no such file: /static/" + path);
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content(std::string(file->bytes), std::string(file->content_type).c_str());
+}
+
+}  // namespace
+
+void reply(Response& res, int status, const Json& body) {
+  res.status = status;
+  res.set_content(dump(body), "application/json");
+}
+
+void reply_error(Response& res, int status, const std::string& text) {
+  res.status = status;
+  res.set_content(error_body(text), "application/json");
+  if (status == 401) res.set_header("WWW-Authenticate", "Bearer");
+}
+
+std::string check_params(const Request& req, std::initializer_list<const char*> known) {
+  for (auto it = req.params.begin(); it != req.params.end(); ++it) {
+    if (it->first == "_") continue;
+    bool ok = false;
+    for (const char* k : known) ok = ok || it->first == k;
+    if (!ok) return "unknown query parameter '" + it->first + "'";
+    if (req.params.count(it->first) > 1) return "query parameter '" + it->first + "' given twice";
+  }
+  return "";
+}
+
+std::optional<std::int64_t> parse_id(const std::string& text) {
+  if (text.empty() || text.size() > 16) return std::nullopt;
+  std::int64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > kMaxId) return std::nullopt;
+  return v;
+}
+
+std::optional<long long> int_param(const Request& req, const char* name, long long min,
+                                   long long max, long long fallback, std::string& error) {
+  if (!req.has_param(name)) return fallback;
+  const std::string text = req.get_param_value(name);
+  bool negative = !text.empty() && text.front() == '-';
+  const std::string digits = negative ? text.substr(1) : text;
+  long long v = 0;
+  bool ok = !digits.empty() && digits.size() <= 15;
+  for (char c : digits) {
+    if (c < '0' || c > '9') ok = false;
+    if (ok) v = v * 10 + (c - '0');
+  }
+  if (negative) v = -v;
+  if (!ok || v < min || v > max) {
+    error = std::string("bad ") + name + " '" + text + "' (an integer from " + std::to_string(min) +
+            " to " + std::to_string(max) + ")";
+    return std::nullopt;
+  }
+  return v;
+}
+
+void install_api(httplib::Server& server, Core& core) {
+  server.set_pre_routing_handler([&core](const Request& req, Response& res) {
+    if (BoundedTaskQueue::overloaded()) {
+      // Every thread is busy: 503, and the connection closes (the provider's false ends it).
+      res.status = 503;
+      res.set_header("Connection", "close");
+      res.set_header("Retry-After", "1");
+      const std::string body = error_body("the server is busy; try again");
+      res.set_content_provider(body.size(), "application/json",
+                               [body](std::size_t, std::size_t, httplib::DataSink& sink) {
+                                 sink.write(body.data(), body.size());
+                                 return false;
+                               });
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    AccessRequest access{req.method, req.remote_addr, req.get_header_value("Authorization"),
+                         req.get_header_value("Host"), req.get_header_value("Origin")};
+    const AccessDecision d = check_access(core.options.token, access);
+    if (d.status != 200) {
+      if (req.method != "GET")
+        core.log->warning("refused " + req.method + " " + req.path + " from " + req.remote_addr +
+                          ": " + d.error);
+      reply_error(res, d.status, d.error);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  const httplib::Server::HandlerWithResponse on_error = [](const Request& req, Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    std::string text;
+    switch (res.status) {
+      case 404:
+        text = "no such endpoint: " + req.method + " " + req.path;
+        break;
+      case 413:
+        text = "request body too large";
+        break;
+      case 414:
+        text = "request line too long";
+        break;
+      case 400:
+        text = "malformed HTTP request";
+        break;
+      default:
+        text = "HTTP " + std::to_string(res.status);
+    }
+    reply_error(res, res.status, text);
+    return httplib::Server::HandlerResponse::Handled;
+  };
+  server.set_error_handler(on_error);
+  server.set_exception_handler([&core](const Request& req, Response& res, std::exception_ptr ep) {
+    std::string what = "unknown exception";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    core.log->error("internal error on " + req.method + " " + req.path + ": " + what);
+    reply_error(res, 500, "internal error: " + what);
+  });
+
+  auto bind = [&core](void (*handler)(Core&, const Request&, Response&)) {
+    return [&core, handler](const Request& req, Response& res) { handler(core, req, res); };
+  };
+  server.Get("/api/health", [&core](const Request& req, Response& res) {
+    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+    health(core, res);
+  });
+  server.Get("/api/events", bind(list_events));
+  server.Post("/api/events", bind(post_event));
+  server.Get(R"(/api/events/([^/]+))", bind(get_event));
+  server.Patch(R"(/api/events/([^/]+))", bind(patch_event));
+  server.Get(R"(/api/events/([^/]+)/(standings|crosstable|terminations))", bind(event_tables));
+  server.Post(R"(/api/events/([^/]+)/(pause|resume|cancel))", bind(control));
+  server.Get("/api/games", bind(list_games));
+  server.Get(R"(/api/games/([^/]+))", bind(get_game));
+  server.Get(R"(/api/games/([^/]+)/transcript)", bind(get_transcript));
+  server.Get(R"(/api/games/([^/]+)/position)", bind(get_position));
+  server.Get("/api/engines", bind(get_engines));
+  server.Post("/api/engines", bind(post_engine));
+  server.Post(R"(/api/engines/([^/]+)/retire)", bind(retire));
+  server.Get("/api/ladder", [&core](const Request& req, Response& res) {
+    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+    reply(res, 200, ladders_json(core));
+  });
+  install_stream_routes(server, core);
+  server.Get("/", [](const Request&, Response& res) { static_file("index.html", res); });
+  server.Get("/index.html", [](const Request&, Response& res) { static_file("index.html", res); });
+  server.Get(R"(/static/(.*))",
+             [](const Request& req, Response& res) { static_file(req.matches[1], res); });
+}
+
+}  // namespace referee::service

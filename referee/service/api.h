@@ -1,0 +1,36 @@
+// The daemon's HTTP API (referee/service/API.md is its reference) on cpp-httplib: routes, access
+// checks, error bodies, the live stream and the exports. Handlers read through the ReadPool and
+// write through the Recorder; none of them holds the core's mutex across I/O.
+//
+// Decisions:
+// - Every error is a 4xx/5xx with {"error": "one line naming the culprit"}, including the ones
+//   cpp-httplib makes itself (413 body too large, 400 malformed request, 404 unknown path).
+// - Ids in paths are decimal integers from 1 to 2^53; anything else is 400, a missing one 404.
+// - Query parameters are checked: unknown ones are 400 (a misspelled filter silently ignored
+//   would show the wrong games), except "_" (a browser cache-buster).
+// - Bodies: JSON for engines and priorities (Content-Type application/json), TOML or JSON for
+//   tournament files (application/toml, text/toml, application/json); anything else is 415.
+#pragma once
+
+#include <httplib.h>
+
+#include "service/core.h"
+
+namespace referee::service {
+
+void install_api(httplib::Server& server, Core& core);
+// GET /api/stream and GET /api/export (api_stream.cpp).
+void install_stream_routes(httplib::Server& server, Core& core);
+
+// Shared by both files.
+void reply(httplib::Response& res, int status, const Json& body);
+void reply_error(httplib::Response& res, int status, const std::string& text);
+// The query's parameters, refusing unknown ones: an error text, or "" when they are fine.
+std::string check_params(const httplib::Request& req, std::initializer_list<const char*> known);
+// A positive integer id; nothing when `text` is not one.
+std::optional<std::int64_t> parse_id(const std::string& text);
+// An integer parameter within [min, max], or the default when absent; error text in `error`.
+std::optional<long long> int_param(const httplib::Request& req, const char* name, long long min,
+                                   long long max, long long fallback, std::string& error);
+
+}  // namespace referee::service

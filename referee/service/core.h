@@ -1,0 +1,169 @@
+// The daemon's shared state (referee serve) and the free functions that work on it, one file per
+// concern: events.cpp (the events in play, submitting and controlling them, summaries and
+// standings), ladder.cpp's keeper in ladder_keeper.cpp (registered engines, the standing ladders
+// and their pairings), game_slots.cpp (the pool of game slots), api*.cpp (HTTP), daemon.cpp
+// (start, run, drain, stop).
+//
+// Threads: N game-slot threads play games; one heartbeat renews their claims; one "hub" refreshes
+// the events from the database, recomputes standings and tops up ladders, off the game threads;
+// the HTTP server's threads answer requests. Game threads never wait on HTTP threads: they
+// publish to the Broadcaster, mark events dirty, and write through the Recorder (whose writer
+// thread they share with the API's few writes). `mutex` guards `events` and the counters; it is
+// never held across a database call or a publication.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "event/slot_player.h"
+#include "event/tournament_config.h"
+#include "service/broadcaster.h"
+#include "service/log.h"
+#include "service/read_pool.h"
+#include "service/views.h"
+#include "storage/recorder.h"
+#include "storage/store.h"
+
+namespace referee::service {
+
+using SteadyClock = std::chrono::steady_clock;
+
+struct ServeOptions {
+  std::string db = "referee.db";
+  std::string host = "127.0.0.1";
+  int port = 8410;
+  int concurrency = 0;  // game slots; 0 = number of cores
+  std::string token;    // "" = none (loopback only)
+  double drain_seconds = 30;
+  long lease_ms = 30000;
+  bool keep_logs = true;
+  std::string ladder_tc = "10+0.1";
+  int ladder_random_plies = 4;
+  std::size_t max_body_bytes = 1 << 20;
+  int max_stream_clients = 256;
+  int http_threads = 32;       // threads for requests other than live streams
+  std::string base_dir = ".";  // relative engine commands of submitted files, by default
+};
+
+constexpr int kMaxScheduledGames = 100000;  // per submitted event
+
+// One event the daemon may play: what the database says plus what only this daemon knows.
+struct EventRuntime {
+  std::int64_t id = 0;
+  std::string name, kind, state;
+  int priority = 0;
+  int cap = 0;              // the file's concurrency: most games at once here (0 = none)
+  TournamentConfig config;  // from the stored specification (a ladder's engines: the registry)
+  std::shared_ptr<EventRoster> roster;
+  int running = 0;                     // games this daemon plays now
+  std::uint64_t served = 0;            // scheduler's counter at the last claim
+  SteadyClock::time_point retry_at{};  // nothing to claim before (another claim found none)
+  std::int64_t finished_here = 0;      // games this daemon finished
+  SteadyClock::time_point first_start{};
+  bool started_here = false;
+  std::deque<std::string> notices;  // withdrawals, exclusions (the last 20)
+  bool dirty = true;                // its summary and standings changed since last published
+  SteadyClock::time_point last_publish{};
+  double publish_cost_s = 0;  // how long the last standings took to compute
+};
+
+// A game slot's thread and what it plays.
+struct GameSlot {
+  int index = 0;
+  std::atomic<bool> stop{false};       // interrupts its game
+  std::atomic<std::int64_t> event{0};  // the event of its game, 0 when idle
+};
+
+struct Core {
+  ServeOptions options;
+  Log* log = nullptr;
+  std::string db_path;
+  std::int64_t owner = 0;
+  std::unique_ptr<storage::Recorder> recorder;
+  std::unique_ptr<ReadPool> reads;
+  Broadcaster stream;
+  SteadyClock::time_point started = SteadyClock::now();
+
+  std::atomic<bool> stop_claims{false};      // draining or failed: no new games
+  std::atomic<bool> interrupt_games{false};  // the drain ran out: games in progress stop
+  std::atomic<bool> failed{false};           // a storage failure: stop everything, exit 1
+
+  std::mutex mutex;  // guards everything below
+  std::map<std::int64_t, EventRuntime> events;
+  std::vector<std::unique_ptr<GameSlot>> slots;
+  std::uint64_t tick = 0;
+  std::condition_variable wake_slots;  // new work: an event submitted, resumed, topped up
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> standings;  // event -> (finished
+                                                                           // games, json text)
+  std::set<std::int64_t> unreadable;  // events whose specification cannot be read (told once)
+  std::mutex ladder_mutex;            // one ladder top-up at a time
+
+  std::string failure;  // the first storage failure (behind `mutex`)
+
+  void wake() { wake_slots.notify_all(); }
+  // A storage failure: remembered once, every game slot stops.
+  void fail(const std::string& why) {
+    {
+      std::lock_guard lock(mutex);
+      if (failure.empty()) failure = why.empty() ? "unknown storage failure" : why;
+    }
+    failed = true;
+    wake();
+  }
+};
+
+// ---- events.cpp ----
+// Loads or refreshes the events the daemon plays (queued, running, paused) from the database;
+// events that ended elsewhere are marked and published.
+Status refresh_events(Core& core);
+// A runtime for a stored event (tournament or ladder), built from its specification.
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info);
+// POST /api/events: `body` is a tournament file (TOML, or JSON when `is_json`). Returns the HTTP
+// status (201 created, 200 the same event existed) and the summary, or an error with its status.
+struct Reply {
+  int status = 200;
+  Json body;
+};
+Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
+                   std::optional<int> priority);
+// pause | resume | cancel
+Reply control_event(Core& core, std::int64_t id, const std::string& action);
+Reply set_priority(Core& core, std::int64_t id, int priority);
+// EventSummary of a stored event, with what this daemon knows (ETA, ladder engines).
+Json summary_of(Core& core, const storage::EventInfo& info);
+// Standings of an event: the cached ones when no game finished since, else computed now.
+Expected<Json> event_standings(Core& core, std::int64_t id);
+// Publishes the summary and standings of dirty events (at most once a second each, or slower
+// when standings are costly); called by the hub.
+void publish_dirty(Core& core);
+
+// ---- ladder_keeper.cpp ----
+// POST /api/engines and POST /api/engines/{name}/retire.
+Reply register_engine(Core& core, const Json& body);
+Reply retire_engine(Core& core, const std::string& name);
+// Appends pairs to every running ladder whose open games run low; called by the hub and after a
+// registration.
+void top_up_ladders(Core& core);
+// The registered engines (not retired) that play `game` (canonical), as tournament engines.
+Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game);
+std::string ladder_name(const std::string& canonical_game);
+Json ladders_json(Core& core);
+Expected<Json> engines_json(Core& core);
+
+// ---- game_slots.cpp ----
+// The body of one game slot's thread: claims from the events in the scheduler's order, plays.
+void run_game_slot(Core& core, GameSlot& slot);
+
+std::string now_iso();
+
+}  // namespace referee::service

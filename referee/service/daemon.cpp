@@ -1,0 +1,201 @@
+#include "service/daemon.h"
+
+#include <httplib.h>
+
+#include <thread>
+
+#include "engines/system.h"
+#include "service/api.h"
+#include "service/task_queue.h"
+
+namespace referee::service {
+
+namespace {
+
+constexpr auto kHubTick = std::chrono::milliseconds(250);
+constexpr auto kRefreshEvery = std::chrono::seconds(2);
+constexpr auto kTopUpEvery = std::chrono::seconds(1);
+constexpr std::size_t kWaitingConnections = 64;
+
+// Sleeps up to `d`, in short steps, while `keep_going` holds.
+template <class Pred>
+void nap(std::chrono::milliseconds d, Pred keep_going) {
+  const auto until = SteadyClock::now() + d;
+  while (keep_going() && SteadyClock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+int busy_slots(Core& core) {
+  std::lock_guard lock(core.mutex);
+  int busy = 0;
+  for (const auto& s : core.slots) busy += s->event.load() != 0;
+  return busy;
+}
+
+}  // namespace
+
+int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
+          std::ostream& out) {
+  auto core = std::make_unique<Core>();
+  core->options = options;
+  core->log = &log;
+  core->db_path = options.db;
+  {
+    auto store = storage::Store::open(options.db);
+    if (!store) {
+      log.error(store.error());
+      return 1;
+    }
+    storage::OwnerInfo me;
+    me.name = "serve " + options.host + ":" + std::to_string(options.port);
+    me.host = engines::host_name();
+    me.pid = engines::process_id();
+    me.kind = "serve";
+    auto owner = store->register_owner(me);
+    if (!owner) {
+      log.error(owner.error());
+      return 1;
+    }
+    core->owner = *owner;
+    Core* c = core.get();
+    core->recorder =
+        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
+                                            [c](const std::string& error) { c->fail(error); });
+  }
+  core->reads = std::make_unique<ReadPool>(options.db);
+  if (auto loaded = refresh_events(*core); !loaded) {
+    log.error(loaded.error());
+    return 1;
+  }
+
+  httplib::Server server;
+  const std::size_t http_threads = static_cast<std::size_t>(
+      std::max(1, options.max_stream_clients) + std::max(1, options.http_threads));
+  server.new_task_queue = [http_threads] {
+    return new BoundedTaskQueue(http_threads, kWaitingConnections);
+  };
+  server.set_payload_max_length(options.max_body_bytes);
+  server.set_read_timeout(5, 0);
+  server.set_write_timeout(5, 0);
+  server.set_keep_alive_timeout(5);
+  server.set_keep_alive_max_count(1000);
+  // A reply is written in pieces (headers, body): without TCP_NODELAY, Nagle's algorithm holds the
+  // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
+  server.set_tcp_nodelay(true);
+  install_api(server, *core);
+  int port = options.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(options.host);
+    if (port <= 0) {
+      log.error("cannot listen on " + options.host + " (any port)");
+      return 1;
+    }
+  } else if (!server.bind_to_port(options.host, port)) {
+    log.error("cannot listen on " + options.host + ":" + std::to_string(port) +
+              " (in use, or not an address of this machine)");
+    return 1;
+  }
+  const std::string shown_host =
+      options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
+  out << "listening on http://" << shown_host << ":" << port << std::endl;
+
+  int slots = options.concurrency > 0
+                  ? options.concurrency
+                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  {
+    std::lock_guard lock(core->mutex);
+    for (int i = 0; i < slots; ++i) {
+      core->slots.push_back(std::make_unique<GameSlot>());
+      core->slots.back()->index = i;
+    }
+  }
+  log.info("serving " + options.db + " on http://" + shown_host + ":" + std::to_string(port) +
+           " with " + std::to_string(slots) + " game slots (owner " + std::to_string(core->owner) +
+           ", " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+
+  std::thread listener([&server] { server.listen_after_bind(); });
+  std::vector<std::thread> players;
+  for (auto& slot : core->slots)
+    players.emplace_back([&core, s = slot.get()] { run_game_slot(*core, *s); });
+  std::atomic<bool> hub_done{false};
+  std::thread heartbeat([&] {
+    const auto period = std::chrono::milliseconds(std::max<long>(50, options.lease_ms / 4));
+    while (!hub_done.load()) {
+      nap(period, [&] { return !hub_done.load(); });
+      if (hub_done.load()) break;
+      core->recorder->call<int>(
+          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
+    }
+  });
+  std::thread hub([&] {
+    auto next_refresh = SteadyClock::now() + kRefreshEvery;
+    auto next_top_up = SteadyClock::now();
+    while (!hub_done.load()) {
+      nap(kHubTick, [&] { return !hub_done.load(); });
+      publish_dirty(*core);
+      const auto now = SteadyClock::now();
+      if (now >= next_refresh) {
+        if (auto st = refresh_events(*core); !st) log.warning(st.error());
+        next_refresh = now + kRefreshEvery;
+      }
+      if (now >= next_top_up && !core->stop_claims.load()) {
+        top_up_ladders(*core);
+        next_top_up = now + kTopUpEvery;
+      }
+    }
+  });
+
+  // Serve until a signal or a storage failure.
+  int hangups = signals.hangups();
+  while (!signals.flag().load() && !core->failed.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (signals.hangups() != hangups) {
+      hangups = signals.hangups();
+      if (auto st = log.reopen(); !st) log.error(st.error());
+      log.info("log reopened");
+    }
+  }
+
+  // Drain: no new games; the running ones may finish until the deadline or a second signal.
+  core->stop_claims = true;
+  core->wake();
+  const int running = busy_slots(*core);
+  if (core->failed.load()) {
+    std::string failure;
+    {
+      std::lock_guard lock(core->mutex);
+      failure = core->failure;
+    }
+    log.error("storage failure, stopping the games: " + failure);
+  } else {
+    log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
+             std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
+  }
+  const auto deadline = SteadyClock::now() +
+                        std::chrono::milliseconds(static_cast<long>(options.drain_seconds * 1000));
+  while (busy_slots(*core) > 0 && SteadyClock::now() < deadline && signals.interrupts() < 2 &&
+         !core->failed.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (const int left = busy_slots(*core); left > 0) {
+    log.info("interrupting " + std::to_string(left) + " games (their slots go back to pending)");
+    core->interrupt_games = true;
+    std::lock_guard lock(core->mutex);
+    for (auto& s : core->slots) s->stop = true;
+  }
+  core->wake();
+  for (auto& t : players) t.join();
+  hub_done = true;
+  heartbeat.join();
+  hub.join();
+  core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  core->recorder->flush();
+  core->stream.close();
+  server.stop();
+  listener.join();
+  const bool failed = core->failed.load();
+  core->recorder.reset();
+  log.info(failed ? "stopped after a storage failure" : "stopped");
+  return failed ? 1 : 0;
+}
+
+}  // namespace referee::service

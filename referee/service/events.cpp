@@ -1,0 +1,385 @@
+// The events the daemon plays: loading them from the database, submitting, pausing, resuming,
+// cancelling, reprioritizing, their summaries and standings (see core.h).
+//
+// Decisions:
+// - A submitted file is the same document as `referee tournament` reads, plus two keys only the
+//   daemon knows: `kind` and `priority`. Kinds: "tournament"; "sprt" is refused with 422 (the
+//   daemon does not run SPRT events yet; `referee sprt` tests stored games); ladders are made by
+//   registering engines. `database` is ignored (the daemon has its own); `concurrency` caps how
+//   many of the pool's slots the event uses at once.
+// - Submitting a name that exists with the same specification returns that event (200), like
+//   running the same file again; with another specification it is refused (409), naming what
+//   differs.
+// - Cancel is final and interrupts the event's running games (their slots go back to pending,
+//   never played unless the event is resubmitted under another name); pause lets them finish.
+//   Resume forgets which engines could not start, so they are tried again.
+#include <toml++/toml.h>
+
+#include <set>
+#include <sstream>
+
+#include "event/event_spec.h"
+#include "event/schedule.h"
+#include "service/core.h"
+
+namespace referee::service {
+
+namespace {
+
+Reply error_reply(int status, const std::string& text) {
+  return {status, Json{{"error", text}}};
+}
+
+// A tournament document as JSON, from TOML or JSON text.
+Expected<Json> parse_document(const std::string& text, bool is_json) {
+  try {
+    if (is_json) return Json::parse(text);
+    toml::table table = toml::parse(text, std::string_view("request body"));
+    std::stringstream as_json;
+    as_json << toml::json_formatter{table};
+    return Json::parse(as_json.str());
+  } catch (const toml::parse_error& e) {
+    const auto& at = e.source().begin;
+    return Error{"request body:" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                 ": " + std::string(e.description())};
+  } catch (const Json::exception& e) {
+    return Error{std::string("request body: not valid JSON: ") + e.what()};
+  }
+}
+
+std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& info) {
+  if (info.kind != "tournament" || !rt.started_here || rt.finished_here == 0) return std::nullopt;
+  const double elapsed = std::chrono::duration<double>(SteadyClock::now() - rt.first_start).count();
+  if (elapsed <= 0) return std::nullopt;
+  const double rate = static_cast<double>(rt.finished_here) / elapsed;
+  return static_cast<double>(info.pending + info.claimed) / rate;
+}
+
+}  // namespace
+
+std::string now_iso() {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  return iso_utc(ms, false);
+}
+
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
+  auto config = config_from_spec(info.spec);
+  if (!config) return Error{"event " + std::to_string(info.id) + ": " + config.error()};
+  EventRuntime rt;
+  rt.id = info.id;
+  rt.name = info.name;
+  rt.kind = info.kind;
+  rt.state = info.state;
+  rt.priority = info.priority;
+  rt.cap = config->concurrency;
+  rt.config = std::move(*config);
+  std::vector<TournamentEngine> engines = rt.config.engines;
+  if (info.kind == "ladder") {
+    if (rt.config.games.empty()) return Error{"ladder " + info.name + " has no game"};
+    auto registered = ladder_engines(core, rt.config.games.front());
+    if (!registered) return Error{registered.error()};
+    engines = std::move(*registered);
+  }
+  rt.roster = std::make_shared<EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
+                                            rt.config.withdraw_on_time);
+  return rt;
+}
+
+Status refresh_events(Core& core) {
+  auto store = core.reads->get();
+  if (!store) return Error{store.error()};
+  storage::EventQuery query;
+  query.states = {"queued", "running", "paused"};
+  query.limit = 1000000;
+  auto list = (*store)->events(query);
+  if (!list) return Error{list.error()};
+  std::set<std::int64_t> active;
+  for (const auto& info : list->events) {
+    active.insert(info.id);
+    {
+      std::lock_guard lock(core.mutex);
+      auto it = core.events.find(info.id);
+      if (it != core.events.end()) {
+        // Changed by another process (or another daemon) meanwhile.
+        if (it->second.state != info.state || it->second.priority != info.priority) {
+          it->second.state = info.state;
+          it->second.priority = info.priority;
+          it->second.dirty = true;
+        }
+        continue;
+      }
+    }
+    auto rt = runtime_of(core, info);
+    if (!rt) {
+      std::lock_guard lock(core.mutex);
+      if (core.unreadable.insert(info.id).second)
+        core.log->warning("event " + std::to_string(info.id) + " is not played: " + rt.error());
+      continue;
+    }
+    std::lock_guard lock(core.mutex);
+    if (core.events.emplace(info.id, std::move(*rt)).second) core.wake();
+  }
+  // Events that ended (finished, cancelled) are kept until their last game here is over.
+  std::vector<std::int64_t> gone;
+  {
+    std::lock_guard lock(core.mutex);
+    for (const auto& [id, rt] : core.events)
+      if (!active.count(id)) gone.push_back(id);
+  }
+  for (std::int64_t id : gone) {
+    auto info = (*store)->event(id);
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it == core.events.end()) continue;
+    const std::string state = info ? info->state : std::string("finished");
+    if (it->second.state != state) {
+      it->second.state = state;
+      it->second.dirty = true;
+      core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " + state);
+    }
+    if (it->second.running == 0 && !it->second.dirty) core.events.erase(it);
+  }
+  return Ok{};
+}
+
+Json summary_of(Core& core, const storage::EventInfo& info) {
+  EventExtras extras;
+  std::lock_guard lock(core.mutex);
+  auto it = core.events.find(info.id);
+  if (it != core.events.end()) {
+    extras.eta_s = eta_of(it->second, info);
+    if (info.kind == "ladder") {
+      const auto excluded = it->second.roster->exclusions();
+      for (const auto& n : it->second.roster->names())
+        if (!excluded.count(n) || excluded.at(n) != "retired") extras.engines.push_back(n);
+    }
+  }
+  Json out = event_summary(info, extras);
+  if (it != core.events.end() && !it->second.notices.empty())
+    out["notices"] = std::vector<std::string>(it->second.notices.begin(), it->second.notices.end());
+  return out;
+}
+
+Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
+                   std::optional<int> priority) {
+  auto doc = parse_document(body, is_json);
+  if (!doc) return error_reply(400, doc.error());
+  if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
+  std::string kind = "tournament";
+  if (doc->contains("kind")) {
+    if (!(*doc)["kind"].is_string())
+      return error_reply(400, "request body: 'kind' must be a string");
+    kind = (*doc)["kind"].get<std::string>();
+    doc->erase("kind");
+  }
+  if (kind == "sprt")
+    return error_reply(422,
+                       "kind 'sprt' is not run by the daemon yet: submit the two engines as a "
+                       "tournament (kind 'tournament') and test its games with `referee sprt`");
+  if (kind == "ladder")
+    return error_reply(400,
+                       "ladders are not submitted: register engines (POST /api/engines) and they "
+                       "join the ladder of each game they play");
+  if (kind != "tournament")
+    return error_reply(400, "request body: unknown kind '" + kind + "' (tournament, sprt)");
+  int event_priority = 0;
+  if (doc->contains("priority")) {
+    const Json& p = (*doc)["priority"];
+    if (!p.is_number_integer() || p.get<long long>() < -1000 || p.get<long long>() > 1000)
+      return error_reply(400, "request body: 'priority' must be an integer from -1000 to 1000");
+    event_priority = p.get<int>();
+    doc->erase("priority");
+  }
+  if (priority) event_priority = *priority;
+  auto config = load_tournament_text(dump(*doc), true, "request body", base_dir);
+  if (!config) return error_reply(400, config.error());
+  auto schedule = make_schedule(*config);
+  if (!schedule) return error_reply(400, "request body: " + schedule.error());
+  if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
+    return error_reply(422, "request body: " + std::to_string(schedule->size()) +
+                                " games scheduled; an event holds at most " +
+                                std::to_string(kMaxScheduledGames));
+  const std::string spec = event_spec(*config);
+  storage::NewEventOptions options;
+  options.kind = kind;
+  options.state = "queued";
+  options.priority = event_priority;
+  const auto slots = slot_records(*config, *schedule);
+  auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
+    return s.open_event(config->name, spec, schedule_fingerprint(*config), slots, options);
+  });
+  if (!row) return error_reply(503, "storage: " + row.error());
+  auto store = core.reads->get();
+  if (!store) return error_reply(503, "storage: " + store.error());
+  auto info = (*store)->event(row->id);
+  if (!info) return error_reply(503, "storage: " + info.error());
+  if (!row->created) {
+    if (info->kind != kind)
+      return error_reply(
+          409, "an event named \"" + config->name + "\" already exists (a " + info->kind + ")");
+    const std::string changes = row->spec.empty() ? std::string(
+                                                        "its games, engines, cycles, "
+                                                        "seed or openings")
+                                                  : spec_changes(row->spec, spec);
+    if (!changes.empty())
+      return error_reply(409, "event \"" + config->name +
+                                  "\" already exists with a different specification (" + changes +
+                                  "); give it a new name");
+    return {200, summary_of(core, *info)};
+  }
+  auto rt = runtime_of(core, *info);
+  if (rt) {
+    std::lock_guard lock(core.mutex);
+    core.events.emplace(info->id, std::move(*rt));
+  }
+  core.wake();
+  core.log->info("event " + std::to_string(info->id) + " submitted: \"" + info->name + "\", " +
+                 std::to_string(info->total()) + " games, priority " +
+                 std::to_string(info->priority));
+  Json summary = summary_of(core, *info);
+  core.stream.publish(info->id, "event_changed", "event:" + std::to_string(info->id),
+                      dump(summary));
+  return {201, std::move(summary)};
+}
+
+Reply control_event(Core& core, std::int64_t id, const std::string& action) {
+  auto store = core.reads->get();
+  if (!store) return error_reply(503, "storage: " + store.error());
+  auto before = (*store)->event(id);
+  if (!before) return error_reply(404, "no event " + std::to_string(id));
+  std::string state;
+  std::vector<std::string> from;
+  if (action == "pause") {
+    state = "paused";
+    from = {"queued", "running"};
+  } else if (action == "resume") {
+    state = "running";
+    from = {"paused"};
+  } else {
+    state = "cancelled";
+    from = {"queued", "running", "paused"};
+  }
+  auto changed = core.recorder->call<bool>(
+      [&](storage::Store& s) { return s.set_event_state(id, state, from); });
+  if (!changed) return error_reply(503, "storage: " + changed.error());
+  if (!*changed) {
+    std::string allowed;
+    for (const auto& f : from) allowed += (allowed.empty() ? "" : " or ") + f;
+    return error_reply(409, "event " + std::to_string(id) + " is " + before->state + ": only a " +
+                                allowed + " event can be " +
+                                (action == "pause"    ? "paused"
+                                 : action == "resume" ? "resumed"
+                                                      : "cancelled"));
+  }
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it != core.events.end()) {
+      EventRuntime& rt = it->second;
+      rt.state = state;
+      rt.retry_at = {};
+      rt.dirty = true;
+      if (action == "resume") {
+        // Engines that could not start are tried again; retired ones stay out.
+        auto excluded = rt.roster->exclusions();
+        rt.roster->clear_exclusions();
+        for (const auto& [name, why] : excluded)
+          if (why == "retired") rt.roster->exclude(name, why);
+      }
+      if (action == "cancel")
+        for (auto& slot : core.slots)
+          if (slot->event.load() == id) slot->stop = true;
+    }
+  }
+  core.wake();
+  core.log->info("event " + std::to_string(id) + " (" + before->name + ") " + state);
+  auto after = (*store)->event(id);
+  if (!after) return error_reply(503, "storage: " + after.error());
+  Json summary = summary_of(core, *after);
+  core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
+  return {200, std::move(summary)};
+}
+
+Reply set_priority(Core& core, std::int64_t id, int priority) {
+  auto store = core.reads->get();
+  if (!store) return error_reply(503, "storage: " + store.error());
+  if (!(*store)->event(id)) return error_reply(404, "no event " + std::to_string(id));
+  auto set = core.recorder->call<Ok>(
+      [&](storage::Store& s) { return s.set_event_priority(id, priority); });
+  if (!set) return error_reply(503, "storage: " + set.error());
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it != core.events.end()) {
+      it->second.priority = priority;
+      it->second.dirty = true;
+    }
+  }
+  core.wake();
+  auto after = (*store)->event(id);
+  if (!after) return error_reply(503, "storage: " + after.error());
+  core.log->info("event " + std::to_string(id) + " priority " + std::to_string(priority));
+  Json summary = summary_of(core, *after);
+  core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
+  return {200, std::move(summary)};
+}
+
+Expected<Json> event_standings(Core& core, std::int64_t id) {
+  auto store = core.reads->get();
+  if (!store) return Error{store.error()};
+  auto info = (*store)->event(id);
+  if (!info) return Error{info.error()};
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.standings.find(id);
+    if (it != core.standings.end() && it->second.first == info->done)
+      return Json::parse(it->second.second);
+  }
+  storage::GameFilter filter;
+  filter.tournament_id = id;
+  auto games = (*store)->games(filter);
+  if (!games) return Error{games.error()};
+  Json table = standings_json(*games);
+  table["event_id"] = id;
+  std::lock_guard lock(core.mutex);
+  core.standings[id] = {info->done, dump(table)};
+  return table;
+}
+
+void publish_dirty(Core& core) {
+  const auto now = SteadyClock::now();
+  std::vector<std::int64_t> due;
+  {
+    std::lock_guard lock(core.mutex);
+    for (auto& [id, rt] : core.events) {
+      if (!rt.dirty) continue;
+      const double gap = std::max(1.0, 10 * rt.publish_cost_s);
+      if (std::chrono::duration<double>(now - rt.last_publish).count() < gap) continue;
+      rt.dirty = false;
+      rt.last_publish = now;
+      due.push_back(id);
+    }
+  }
+  if (due.empty() || !core.stream.has_subscribers()) return;
+  auto store = core.reads->get();
+  if (!store) return;
+  for (std::int64_t id : due) {
+    auto info = (*store)->event(id);
+    if (!info) continue;
+    const auto t0 = SteadyClock::now();
+    auto standings = event_standings(core, id);
+    const double cost = std::chrono::duration<double>(SteadyClock::now() - t0).count();
+    {
+      std::lock_guard lock(core.mutex);
+      auto it = core.events.find(id);
+      if (it != core.events.end()) it->second.publish_cost_s = cost;
+    }
+    const std::string key = std::to_string(id);
+    core.stream.publish(id, "event_changed", "event:" + key, dump(summary_of(core, *info)));
+    if (standings) core.stream.publish(id, "standings", "standings:" + key, dump(*standings));
+  }
+}
+
+}  // namespace referee::service

@@ -1,0 +1,447 @@
+// The ladders: engines registered through the API, one standing event per game ("ladder
+// <canonical game>", kind "ladder") where they play continuously, pairs appended by the rule of
+// ladder.h while the ladder runs low on open games (see core.h).
+//
+// Decisions:
+// - A ladder is created when the first engine registers for its game, with the daemon's ladder
+//   time control and random opening plies (--ladder-tc, --ladder-plies); it keeps them after.
+// - Open games per ladder: a small reserve (twice the game slots, at least 4), so that a newly
+//   registered engine is in the next pairs appended, which happens at once on registration.
+// - Each pair is one opening (random plies from the ladder's seed and the pair's number) played
+//   twice with the seats swapped.
+// - Retiring an engine (or registering it again without a game) takes it off those ladders: its
+//   pending games there are skipped, it is never paired again; games under way finish. Its games
+//   stay in the standings.
+// - Engine names are [A-Za-z0-9_.+-], at most 64 characters (they appear in URLs); commands are
+//   absolute paths on the server, or names looked up in PATH.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include "event/event_spec.h"
+#include "event/schedule.h"
+#include "ratings/ratings.h"
+#include "service/core.h"
+#include "service/ladder.h"
+
+namespace referee::service {
+
+namespace {
+
+const std::string kRetired = "retired";
+
+Reply error_reply(int status, const std::string& text) {
+  return {status, Json{{"error", text}}};
+}
+
+bool valid_name(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '+' &&
+        c != '-')
+      return false;
+  return true;
+}
+
+Json engine_json(const storage::RegisteredEngine& e) {
+  return {{"name", e.name},
+          {"command", e.command},
+          {"args", e.args},
+          {"options", e.options},
+          {"ladders", e.games},
+          {"id_name", e.id_name},
+          {"id_author", e.id_author},
+          {"games", e.finished_games},
+          {"registered", !e.registered_at.empty()},
+          {"registered_at", e.registered_at.empty() ? Json(nullptr) : Json(e.registered_at)},
+          {"retired", !e.retired_at.empty()},
+          {"retired_at", e.retired_at.empty() ? Json(nullptr) : Json(e.retired_at)}};
+}
+
+TournamentEngine tournament_engine(const storage::RegisteredEngine& e) {
+  TournamentEngine t;
+  auto& c = t.config;
+  c.name = e.name;
+  c.command = e.command;
+  c.args = e.args;
+  c.options = e.options;
+  const Json s = Json::parse(e.settings, nullptr, false);
+  if (s.is_object()) {
+    c.working_dir = s.value("dir", "");
+    if (s.contains("env") && s["env"].is_object())
+      for (auto it = s["env"].begin(); it != s["env"].end(); ++it)
+        if (it.value().is_string()) c.env[it.key()] = it.value().get<std::string>();
+    c.protocol0 = s.value("protocol0", false);
+    c.limits.memory_mb = s.value("memory_mb", 0L);
+    c.limits.cpu_seconds = s.value("cpu_seconds", 0L);
+    c.limits.processes = s.value("processes", 0L);
+    c.start_timeout_ms = s.value("start_timeout_ms", c.start_timeout_ms);
+    c.ready_timeout_ms = s.value("ready_timeout_ms", c.ready_timeout_ms);
+  }
+  return t;
+}
+
+// The ladder of `game` (canonical): created when missing; its runtime loaded. Returns its id.
+Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
+  TournamentConfig config;
+  config.name = ladder_name(game);
+  config.database.clear();
+  config.games = {game};
+  config.tc_text = core.options.ladder_tc;
+  auto tc = parse_time_control(config.tc_text);
+  if (!tc) return Error{"--ladder-tc: " + tc.error()};
+  config.tc = *tc;
+  config.openings.random_plies = core.options.ladder_random_plies;
+  storage::NewEventOptions options;
+  options.kind = "ladder";
+  options.state = "running";
+  auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
+    return s.open_event(config.name, event_spec(config), "", {}, options);
+  });
+  if (!row) return Error{row.error()};
+  {
+    std::lock_guard lock(core.mutex);
+    if (core.events.count(row->id)) return row->id;
+  }
+  auto store = core.reads->get();
+  if (!store) return Error{store.error()};
+  auto info = (*store)->event(row->id);
+  if (!info) return Error{info.error()};
+  if (info->kind != "ladder")
+    return Error{"an event named \"" + config.name + "\" exists and is not a ladder"};
+  auto rt = runtime_of(core, *info);
+  if (!rt) return Error{rt.error()};
+  std::lock_guard lock(core.mutex);
+  core.events.emplace(row->id, std::move(*rt));
+  if (row->created) core.log->info("ladder " + std::to_string(row->id) + " created for " + game);
+  return row->id;
+}
+
+// Ladder runtimes: id -> (roster, config), of running ladders only when `running_only`.
+std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> ladders(
+    Core& core, bool running_only) {
+  std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> out;
+  std::lock_guard lock(core.mutex);
+  for (const auto& [id, rt] : core.events)
+    if (rt.kind == "ladder" && (!running_only || rt.state == "running"))
+      out.emplace_back(id, rt.roster, rt.config);
+  return out;
+}
+
+// Skips the pending games of `name` on ladder `id`.
+void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why) {
+  auto store = core.reads->get();
+  if (!store) return;
+  auto open = (*store)->open_slots(id);
+  if (!open) return;
+  std::vector<std::int64_t> slots;
+  for (const auto& s : *open)
+    if (s.state == "pending" && std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
+      slots.push_back(s.slot);
+  if (slots.empty()) return;
+  core.recorder->call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
+}
+
+}  // namespace
+
+std::string ladder_name(const std::string& canonical_game) {
+  return "ladder " + canonical_game;
+}
+
+Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
+  auto store = core.reads->get();
+  if (!store) return Error{store.error()};
+  auto all = (*store)->engines();
+  if (!all) return Error{all.error()};
+  std::vector<TournamentEngine> out;
+  for (const auto& e : *all)
+    if (!e.registered_at.empty() && e.retired_at.empty() &&
+        std::find(e.games.begin(), e.games.end(), game) != e.games.end())
+      out.push_back(tournament_engine(e));
+  return out;
+}
+
+Reply register_engine(Core& core, const Json& body) {
+  if (!body.is_object()) return error_reply(400, "request body: an engine must be an object");
+  static const std::set<std::string> kKeys = {"name",
+                                              "command",
+                                              "args",
+                                              "options",
+                                              "games",
+                                              "dir",
+                                              "env",
+                                              "protocol0",
+                                              "memory_mb",
+                                              "cpu_seconds",
+                                              "processes",
+                                              "start_timeout_ms",
+                                              "ready_timeout_ms"};
+  for (auto it = body.begin(); it != body.end(); ++it)
+    if (!kKeys.count(it.key()))
+      return error_reply(400, "request body: unknown key '" + it.key() + "'");
+  auto text = [&](const char* key, std::string& out) -> std::optional<Reply> {
+    if (!body.contains(key)) return std::nullopt;
+    if (!body[key].is_string())
+      return error_reply(400, std::string("request body: '") + key + "' must be a string");
+    out = body[key].get<std::string>();
+    return std::nullopt;
+  };
+  storage::RegisteredEngine e;
+  std::string dir;
+  if (auto bad = text("name", e.name)) return *bad;
+  if (auto bad = text("command", e.command)) return *bad;
+  if (auto bad = text("dir", dir)) return *bad;
+  if (!valid_name(e.name))
+    return error_reply(
+        400, "request body: 'name' must be 1 to 64 letters, digits or _.+- (got '" + e.name + "')");
+  if (e.command.empty()) return error_reply(400, "request body: 'command' is missing");
+  if (e.command.find('/') != std::string::npos && e.command.front() != '/')
+    return error_reply(400,
+                       "request body: 'command' must be an absolute path on the server (or "
+                       "a name looked up in PATH), not '" +
+                           e.command + "'");
+  if (body.contains("args")) {
+    if (!body["args"].is_array()) return error_reply(400, "request body: 'args' must be a list");
+    for (const auto& a : body["args"]) {
+      if (!a.is_string()) return error_reply(400, "request body: 'args' must be a list of strings");
+      e.args.push_back(a.get<std::string>());
+    }
+  }
+  if (body.contains("options")) {
+    if (!body["options"].is_object())
+      return error_reply(400, "request body: 'options' must be an object");
+    for (auto it = body["options"].begin(); it != body["options"].end(); ++it) {
+      const Json& v = it.value();
+      if (v.is_string())
+        e.options[it.key()] = v.get<std::string>();
+      else if (v.is_boolean())
+        e.options[it.key()] = v.get<bool>() ? "true" : "false";
+      else if (v.is_number())
+        e.options[it.key()] = v.dump();
+      else
+        return error_reply(
+            400, "request body: option '" + it.key() + "' must be a string, number or boolean");
+    }
+  }
+  if (!body.contains("games") || !body["games"].is_array() || body["games"].empty())
+    return error_reply(400, "request body: 'games' must be a non-empty list of game strings");
+  for (const auto& g : body["games"]) {
+    if (!g.is_string()) return error_reply(400, "request body: 'games' must be a list of strings");
+    auto game = games::make_game(g.get<std::string>());
+    if (!game) return error_reply(400, "request body: " + game.error());
+    if (std::find(e.games.begin(), e.games.end(), game->canonical()) == e.games.end())
+      e.games.push_back(game->canonical());
+  }
+  Json settings = Json::object();
+  if (!dir.empty()) settings["dir"] = dir;
+  if (body.contains("env")) {
+    if (!body["env"].is_object()) return error_reply(400, "request body: 'env' must be an object");
+    for (auto it = body["env"].begin(); it != body["env"].end(); ++it)
+      if (!it.value().is_string())
+        return error_reply(400, "request body: env '" + it.key() + "' must be a string");
+    settings["env"] = body["env"];
+  }
+  if (body.contains("protocol0")) {
+    if (!body["protocol0"].is_boolean())
+      return error_reply(400, "request body: 'protocol0' must be true or false");
+    settings["protocol0"] = body["protocol0"];
+  }
+  for (const char* key :
+       {"memory_mb", "cpu_seconds", "processes", "start_timeout_ms", "ready_timeout_ms"}) {
+    if (!body.contains(key)) continue;
+    if (!body[key].is_number_integer() || body[key].get<long long>() < 0 ||
+        body[key].get<long long>() > 100000000)
+      return error_reply(
+          400, std::string("request body: '") + key + "' must be an integer from 0 to 100000000");
+    settings[key] = body[key];
+  }
+  e.settings = dump(settings);
+  const TournamentEngine te = tournament_engine(e);
+  if (auto valid = engines::validate(te.config); !valid)
+    return error_reply(400, "request body: " + valid.error());
+
+  auto stored = core.recorder->call<storage::RegisteredEngine>(
+      [&](storage::Store& s) { return s.register_engine(e); });
+  if (!stored) return error_reply(503, "storage: " + stored.error());
+  for (const auto& game : e.games) {
+    auto id = ensure_ladder(core, game);
+    if (!id) return error_reply(503, "ladder for " + game + ": " + id.error());
+  }
+  // Join the ladders of its games (again, when re-registered); leave the others.
+  for (auto& [id, roster, config] : ladders(core, false)) {
+    const std::string& game = config.games.front();
+    const bool plays = std::find(e.games.begin(), e.games.end(), game) != e.games.end();
+    if (plays) {
+      auto excluded = roster->exclusions();
+      roster->clear_exclusions();
+      for (const auto& [name, why] : excluded)
+        if (name != e.name) roster->exclude(name, why);
+      roster->set_engine(te);
+    } else if (auto names = roster->names();
+               std::find(names.begin(), names.end(), e.name) != names.end()) {
+      roster->exclude(e.name, kRetired);
+      skip_pending(core, id, e.name, "engine '" + e.name + "' left the ladder");
+    }
+    std::lock_guard lock(core.mutex);
+    if (auto it = core.events.find(id); it != core.events.end()) it->second.dirty = true;
+  }
+  core.log->info("engine " + e.name + " registered for " + std::to_string(e.games.size()) +
+                 " ladder(s): " + e.command);
+  top_up_ladders(core);
+  core.wake();
+  return {201, engine_json(*stored)};
+}
+
+Reply retire_engine(Core& core, const std::string& name) {
+  auto changed =
+      core.recorder->call<bool>([&](storage::Store& s) { return s.retire_engine(name); });
+  if (!changed) return error_reply(503, "storage: " + changed.error());
+  auto store = core.reads->get();
+  if (!store) return error_reply(503, "storage: " + store.error());
+  auto all = (*store)->engines();
+  if (!all) return error_reply(503, "storage: " + all.error());
+  const storage::RegisteredEngine* found = nullptr;
+  for (const auto& e : *all)
+    if (e.name == name && !e.registered_at.empty()) found = &e;
+  if (!found) return error_reply(404, "no registered engine '" + name + "'");
+  if (!*changed) return error_reply(409, "engine '" + name + "' is already retired");
+  for (auto& [id, roster, config] : ladders(core, false)) {
+    roster->exclude(name, kRetired);
+    skip_pending(core, id, name, "engine '" + name + "' retired");
+    std::lock_guard lock(core.mutex);
+    if (auto it = core.events.find(id); it != core.events.end()) it->second.dirty = true;
+  }
+  core.log->info("engine " + name + " retired");
+  core.wake();
+  return {200, engine_json(*found)};
+}
+
+void top_up_ladders(Core& core) {
+  std::lock_guard one(core.ladder_mutex);
+  int slots = 0;
+  {
+    std::lock_guard lock(core.mutex);
+    slots = static_cast<int>(core.slots.size());
+  }
+  const int reserve = std::max(4, 2 * slots);
+  for (auto& [id, roster, config] : ladders(core, true)) {
+    auto store = core.reads->get();
+    if (!store) return;
+    auto open = (*store)->open_slots(id);
+    if (!open) continue;
+    int pending = 0;
+    std::map<EnginePair, int> open_pairs;
+    for (const auto& s : *open) {
+      pending += s.state == "pending";
+      if (s.seats.size() == 2) ++open_pairs[std::minmax(s.seats[0], s.seats[1])];
+    }
+    if (pending >= reserve) continue;
+    const auto excluded = roster->exclusions();
+    std::vector<std::string> active;
+    for (const auto& n : roster->names())
+      if (!excluded.count(n)) active.push_back(n);
+    if (active.size() < 2) continue;
+    storage::GameFilter filter;
+    filter.tournament_id = id;
+    auto finished = (*store)->games(filter);
+    if (!finished) continue;
+    std::vector<RatedGame> rated;
+    for (const auto& g : *finished)
+      if (g.ranks.size() == g.players.size()) rated.push_back({g.players, g.ranks, g.game});
+    std::map<std::string, Rating> ratings;
+    for (const auto& group : rate(rated, RatingOptions{}).groups)
+      for (const auto& r : group.ratings) ratings[r.name] = r;
+    std::vector<LadderEntrant> entrants;
+    for (const auto& n : active) {
+      LadderEntrant e;
+      e.name = n;
+      if (auto it = ratings.find(n); it != ratings.end()) {
+        e.games = it->second.games;
+        // A bound (all won or all lost so far) or no rating: as uncertain as a new engine.
+        if (it->second.bound == Bound::kNone) {
+          e.elo = it->second.elo;
+          e.error95 = it->second.error;
+        } else if (it->second.bound != Bound::kUnrated) {
+          e.elo = it->second.elo;
+        }
+      }
+      entrants.push_back(e);
+    }
+    auto info = (*store)->event(id);
+    if (!info) continue;
+    auto game = games::make_game(config.games.front());
+    if (!game) continue;
+    const int wanted = (reserve - pending + 1) / 2;
+    std::vector<storage::SlotRecord> add;
+    std::int64_t serial = info->total() / 2;
+    for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted)) {
+      const auto opening = make_opening(
+          *game, config.openings, 0, config.seed * 1000003ULL + static_cast<std::uint64_t>(serial));
+      if (!opening) {
+        core.log->error("ladder " + std::to_string(id) + ": " + opening.error());
+        break;
+      }
+      for (int swap = 0; swap < 2; ++swap) {
+        storage::SlotRecord s;
+        s.game = config.games.front();
+        s.seats = swap ? std::vector<std::string>{b, a} : std::vector<std::string>{a, b};
+        s.opening = *opening;
+        s.round = static_cast<int>(serial + 1);
+        s.pair = static_cast<int>(serial);
+        add.push_back(std::move(s));
+      }
+      ++serial;
+    }
+    if (add.empty()) continue;
+    auto appended = core.recorder->call<std::vector<std::int64_t>>(
+        [&](storage::Store& s) { return s.append_slots(id, add); });
+    if (!appended) {
+      core.log->error("ladder " + std::to_string(id) + ": " + appended.error());
+      continue;
+    }
+    {
+      std::lock_guard lock(core.mutex);
+      if (auto it = core.events.find(id); it != core.events.end()) it->second.retry_at = {};
+    }
+    core.log->debug("ladder " + std::to_string(id) + ": " + std::to_string(add.size()) +
+                    " games added");
+    core.wake();
+  }
+}
+
+Json ladders_json(Core& core) {
+  Json out = Json::array();
+  auto store = core.reads->get();
+  if (!store) return {{"ladders", out}};
+  storage::EventQuery query;
+  query.kind = "ladder";
+  query.limit = 10000;
+  auto list = (*store)->events(query);
+  if (!list) return {{"ladders", out}};
+  for (const auto& info : list->events) {
+    Json summary = summary_of(core, info);
+    auto standings = event_standings(core, info.id);
+    Json entry = {{"id", info.id},
+                  {"game", summary["games"].empty() ? Json(nullptr) : summary["games"][0]},
+                  {"state", info.state},
+                  {"engines", summary["engines"]},
+                  {"standings", standings ? (*standings)["tables"] : Json::array()},
+                  {"summary", summary}};
+    out.push_back(std::move(entry));
+  }
+  return {{"ladders", std::move(out)}};
+}
+
+Expected<Json> engines_json(Core& core) {
+  auto store = core.reads->get();
+  if (!store) return Error{store.error()};
+  auto all = (*store)->engines();
+  if (!all) return Error{all.error()};
+  Json out = Json::array();
+  for (const auto& e : *all) out.push_back(engine_json(e));
+  return Json{{"engines", std::move(out)}};
+}
+
+}  // namespace referee::service

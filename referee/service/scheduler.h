@@ -1,0 +1,29 @@
+// Which event a free game slot of the daemon claims from (design.md §8: one pool of game slots
+// shared by every event). A pure function, so the rule is tested on its own:
+// - only events that may be claimed from: state queued or running, not known to be out of work,
+//   and under their own cap (a tournament file's `concurrency`, 0 = none);
+// - highest priority first;
+// - between events of one priority, a fair share: the event with the fewest games running in this
+//   daemon first, then the one served least recently, then the oldest.
+// The slot then tries the events in that order until a claim succeeds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace referee::service {
+
+struct EventLoad {
+  std::int64_t id = 0;
+  std::string state;  // queued | running | paused | cancelled | finished
+  int priority = 0;
+  int running = 0;           // games of the event this daemon plays now
+  int cap = 0;               // most games at once (0 = no cap)
+  std::uint64_t served = 0;  // when a slot last claimed from it (a counter; 0 = never)
+  bool out_of_work = false;  // its last claim found nothing (retried later)
+};
+
+std::vector<std::int64_t> claim_order(const std::vector<EventLoad>& events);
+
+}  // namespace referee::service

@@ -1,0 +1,278 @@
+#include "service/views.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "games/board_view_json.h"
+#include "ratings/crosstable.h"
+#include "ratings/ratings.h"
+#include "ratings/report.h"
+
+namespace referee::service {
+
+namespace {
+
+Json finite_or_null(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+
+Json or_null(const std::string& text) {
+  return text.empty() ? Json(nullptr) : Json(text);
+}
+
+bool finished(const storage::GameRecord& g) {
+  return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
+}
+
+const char* bound_text(Bound b) {
+  switch (b) {
+    case Bound::kLower:
+      return "lower";
+    case Bound::kUpper:
+      return "upper";
+    case Bound::kUnrated:
+      return "unrated";
+    case Bound::kNone:
+      break;
+  }
+  return "";
+}
+
+// One standings table from a rating report: every group's ratings, in group order.
+Json standings_table(const RatingReport& report, double confidence) {
+  Json rows = Json::array();
+  int rank = 0, group_index = 0;
+  for (const auto& group : report.table.groups) {
+    ++group_index;
+    for (const Rating& r : group.ratings) {
+      const bool finite = r.bound == Bound::kNone;
+      Json elo = r.bound == Bound::kUnrated ? Json(nullptr) : finite_or_null(r.elo);
+      rows.push_back({{"rank", ++rank},
+                      {"engine", r.name},
+                      {"elo", elo},
+                      {"error", finite ? finite_or_null(r.error) : Json(nullptr)},
+                      {"lower", finite                     ? finite_or_null(r.elo - r.error)
+                                : r.bound == Bound::kLower ? elo
+                                                           : Json(nullptr)},
+                      {"upper", finite                     ? finite_or_null(r.elo + r.error)
+                                : r.bound == Bound::kUpper ? elo
+                                                           : Json(nullptr)},
+                      {"bound", finite ? Json(nullptr) : Json(bound_text(r.bound))},
+                      {"group", group_index},
+                      {"games", r.games},
+                      {"w", r.wins},
+                      {"d", r.draws},
+                      {"l", r.losses},
+                      {"score", r.score},
+                      {"los", finite_or_null(r.los)}});
+    }
+  }
+  return {{"game", report.title},
+          {"games", report.games},
+          {"groups", report.table.groups.size()},
+          {"confidence", confidence * 100},
+          {"rows", std::move(rows)}};
+}
+
+bool is_forfeit(const std::string& termination) {
+  static const std::set<std::string> kinds = {"time",  "illegal",  "crash",
+                                              "stall", "protocol", "resign"};
+  return kinds.count(termination) > 0;
+}
+
+}  // namespace
+
+std::string result_text(const std::vector<int>& ranks) {
+  if (ranks.empty()) return "";
+  if (ranks.size() == 2) {
+    if (ranks[0] == ranks[1]) return "1/2-1/2";
+    return ranks[0] < ranks[1] ? "1-0" : "0-1";
+  }
+  std::string out = "ranks";
+  for (std::size_t i = 0; i < ranks.size(); ++i) out += (i ? "," : " ") + std::to_string(ranks[i]);
+  return out;
+}
+
+Json game_summary(const storage::GameRecord& g) {
+  return {{"id", g.id},
+          {"event_id", g.tournament_id ? Json(*g.tournament_id) : Json(nullptr)},
+          {"event", or_null(g.tournament)},
+          {"slot", g.slot},
+          {"game", g.game},
+          {"players", g.players},
+          {"status", g.status},
+          {"result", result_text(g.ranks)},
+          {"ranks", g.ranks},
+          {"scores", g.scores},
+          {"termination", g.termination},
+          {"reason", g.reason},
+          {"plies", g.plies},
+          {"time_control", g.time_control},
+          {"opening", g.opening},
+          {"started_at", or_null(g.started_at)},
+          {"finished_at", or_null(g.finished_at)},
+          {"worker", nullptr}};
+}
+
+Json move_json(const storage::MoveRecord& m) {
+  return {{"ply", m.ply},
+          {"player", m.player},
+          {"move", m.move},
+          {"time_ms", m.time_ms < 0 ? Json(nullptr) : Json(m.time_ms)},
+          {"clock_ms", m.clock_ms < 0 ? Json(nullptr) : Json(m.clock_ms)},
+          {"info", m.info},
+          {"source", m.source},
+          {"note", m.note}};
+}
+
+Json transcript_json(const std::vector<storage::LogLine>& lines) {
+  Json out = Json::array();
+  for (const auto& l : lines)
+    out.push_back({{"seat", l.seat},
+                   {"dir", std::string(1, l.direction)},
+                   {"at_ms", l.at_ms},
+                   {"text", l.text}});
+  return {{"lines", std::move(out)}};
+}
+
+Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
+  Json spec = Json::parse(e.spec, nullptr, false);
+  std::vector<std::string> games, engines = extras.engines;
+  if (spec.is_object()) {
+    if (spec.contains("games") && spec["games"].is_array())
+      for (const auto& g : spec["games"])
+        if (g.is_string()) games.push_back(g.get<std::string>());
+    if (extras.engines.empty() && spec.contains("engines") && spec["engines"].is_array())
+      for (const auto& en : spec["engines"])
+        if (en.is_object() && en.contains("name") && en["name"].is_string())
+          engines.push_back(en["name"].get<std::string>());
+  }
+  const std::int64_t total = e.total();
+  const double progress =
+      total > 0 ? static_cast<double>(e.done + e.skipped) / static_cast<double>(total) : 0.0;
+  return {{"id", e.id},
+          {"name", e.name},
+          {"kind", e.kind},
+          {"state", e.state},
+          {"priority", e.priority},
+          {"games", games},
+          {"engines", engines},
+          {"tc", spec.is_object() && spec.contains("tc") ? spec["tc"] : Json(nullptr)},
+          {"scheduled", total},
+          {"finished", e.done},
+          {"running", e.claimed},
+          {"skipped", e.skipped},
+          {"pending", e.pending},
+          {"progress", e.kind == "tournament" ? Json(progress) : Json(nullptr)},
+          {"eta_s", extras.eta_s ? Json(std::round(*extras.eta_s)) : Json(nullptr)},
+          {"created_at", or_null(e.created_at)},
+          {"started_at", or_null(e.started_at)},
+          {"finished_at", or_null(e.finished_at)},
+          {"sprt", extras.sprt}};
+}
+
+Json standings_json(const std::vector<storage::GameRecord>& games) {
+  std::vector<const storage::GameRecord*> list;
+  for (const auto& g : games)
+    if (finished(g)) list.push_back(&g);
+  const ReportOptions options;
+  Json tables = Json::array();
+  for (const auto& report : rating_reports(list, options))
+    tables.push_back(standings_table(report, options.rating.confidence));
+  return {{"confidence", options.rating.confidence * 100}, {"tables", std::move(tables)}};
+}
+
+Json crosstable_json(const std::vector<storage::GameRecord>& games) {
+  std::vector<const storage::GameRecord*> list;
+  for (const auto& g : games)
+    if (finished(g)) list.push_back(&g);
+  Json tables = Json::array();
+  for (const auto& t : tables_by_game(list, 0)) {
+    const Crosstable cross = make_crosstable(t.title, t.games);
+    std::vector<std::string> engines;
+    Json scores = Json::array();
+    std::map<std::string, std::size_t> at;
+    for (const auto& e : cross.engines) {
+      at[e.name] = engines.size();
+      engines.push_back(e.name);
+      scores.push_back({{"engine", e.name}, {"games", e.games}, {"points", e.points}});
+    }
+    Json cells = Json::array();
+    for (std::size_t i = 0; i < engines.size(); ++i) cells.push_back(Json(engines.size(), nullptr));
+    auto cell = [](const stats::Trinomial& g, const stats::Pentanomial& p, int unpaired) {
+      return Json{{"w", g.wins},
+                  {"d", g.draws},
+                  {"l", g.losses},
+                  {"pairs", {p.ll, p.ld, p.wl, p.dd, p.wd, p.ww}},
+                  {"unpaired", unpaired}};
+    };
+    for (const auto& h : cross.pairs) {
+      const std::size_t i = at[h.engine], j = at[h.opponent];
+      cells[i][j] = cell(h.games, h.pairs, h.unpaired);
+      // The other side: wins and losses swapped, pair outcomes mirrored.
+      const stats::Trinomial back{h.games.losses, h.games.draws, h.games.wins};
+      const stats::Pentanomial mirror{h.pairs.ww, h.pairs.wd, h.pairs.wl,
+                                      h.pairs.dd, h.pairs.ld, h.pairs.ll};
+      cells[j][i] = cell(back, mirror, h.unpaired);
+    }
+    tables.push_back({{"game", t.title},
+                      {"games", cross.games},
+                      {"engines", engines},
+                      {"scores", std::move(scores)},
+                      {"cells", std::move(cells)}});
+  }
+  return {{"tables", std::move(tables)}};
+}
+
+Json terminations_json(const std::vector<storage::GameRecord>& games) {
+  Json engines = Json::object();
+  auto entry = [&](const std::string& name) -> Json& {
+    if (!engines.contains(name))
+      engines[name] = {{"games", 0}, {"time", 0},     {"illegal", 0}, {"crash", 0},
+                       {"stall", 0}, {"protocol", 0}, {"resign", 0},  {"other", Json::object()}};
+    return engines[name];
+  };
+  for (const auto& g : games) {
+    if (!finished(g)) continue;
+    // The seat that forfeits is ranked last, alone.
+    int worst = 0, at_worst = 0;
+    std::size_t culprit = 0;
+    for (std::size_t s = 0; s < g.ranks.size(); ++s) {
+      if (g.ranks[s] > worst) {
+        worst = g.ranks[s];
+        at_worst = 0;
+      }
+      if (g.ranks[s] == worst) {
+        ++at_worst;
+        culprit = s;
+      }
+    }
+    const bool forfeit = is_forfeit(g.termination) && at_worst == 1;
+    for (std::size_t s = 0; s < g.players.size(); ++s) {
+      Json& e = entry(g.players[s]);
+      e["games"] = e["games"].get<int>() + 1;
+      if (forfeit && s == culprit) {
+        e[g.termination] = e[g.termination].get<int>() + 1;
+      } else if (!forfeit) {
+        Json& other = e["other"];
+        other[g.termination] = other.value(g.termination, 0) + 1;
+      }
+    }
+  }
+  return {{"engines", std::move(engines)}};
+}
+
+Json board_view_json(const games::State& state) {
+  return games::board_view_json(state.view());
+}
+
+std::string dump(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string error_body(const std::string& text) {
+  return dump(Json{{"error", text}});
+}
+
+}  // namespace referee::service
