@@ -1,4 +1,5 @@
 #include "storage/results.h"
+#include "games/terminations.h"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
@@ -159,7 +160,8 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     while (kinds.executeStep()) {
       const std::int64_t id = kinds.getColumn(0).getInt64();
       kind_of[id] = {intern(game_ids, out.games, kinds.getColumn(1).getString()),
-                     intern(termination_ids, out.terminations, kinds.getColumn(2).getString())};
+                     intern(termination_ids, out.terminations,
+                            games::legacy_termination(kinds.getColumn(2).getString()))};
       kind_ids.push_back(id);
     }
     if (kind_ids.empty()) {

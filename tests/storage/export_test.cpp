@@ -397,7 +397,7 @@ TEST_CASE("export: a game of more than two players is left out of a PGN unless p
       "[Event \"multi\"]\n[Site \"?\"]\n[Date \"2024.06.02\"]\n[Round \"5\"]\n";
   const std::string common_tail =
       "[Variant \"oware\"]\n[GameString \"oware:players=3\"]\n[Termination \"normal\"]\n"
-      "[TerminationDetails \"normal\"]\n[PlyCount \"10\"]\n[Pairwise \"yes\"]\n\n";
+      "[TerminationDetails \"rules\"]\n[PlyCount \"10\"]\n[Pairwise \"yes\"]\n\n";
   CHECK(text == common_head + "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n" + common_tail +
                     "{seats 1 and 2 of a 3-player game} 0-1\n\n" + common_head +
                     "[White \"a\"]\n[Black \"c\"]\n[Result \"1/2-1/2\"]\n" + common_tail +
@@ -472,20 +472,20 @@ TEST_CASE("export: CSV, one row per game, RFC 4180 quoting, pairwise rows on req
         header +
             "\r\n"
             "1,rr,0,\"awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000\",,3,alpha;"
-            "beta,10+0.1,finished,1;2,30;18,normal,\"said \"\"resign\"\", then left\nearly\","
+            "beta,10+0.1,finished,1;2,30;18,rules,\"said \"\"resign\"\", then left\nearly\","
             "2024-05-01T10:00:00Z,2024-05-01T10:01:00Z,3\r\n"
-            "3,multi,4,oware:players=3,,,a;b;c,,finished,2;1;2,,normal,,2024-06-02T00:00:00Z,,"
+            "3,multi,4,oware:players=3,,,a;b;c,,finished,2;1;2,,rules,,2024-06-02T00:00:00Z,,"
             "10\r\n");
   ExportOptions pairwise;
   pairwise.pairwise = true;
   csv = export_text(ExportFormat::kCsv, pairwise, {three_players()}, {});
   CHECK(csv == header +
                    ",seats\r\n"
-                   "3,multi,4,oware:players=3,,,a;b,,finished,2;1,,normal,,2024-06-02T00:00:00Z,,"
+                   "3,multi,4,oware:players=3,,,a;b,,finished,2;1,,rules,,2024-06-02T00:00:00Z,,"
                    "10,1;2\r\n"
-                   "3,multi,4,oware:players=3,,,a;c,,finished,2;2,,normal,,2024-06-02T00:00:00Z,,"
+                   "3,multi,4,oware:players=3,,,a;c,,finished,2;2,,rules,,2024-06-02T00:00:00Z,,"
                    "10,1;3\r\n"
-                   "3,multi,4,oware:players=3,,,b;c,,finished,1;2,,normal,,2024-06-02T00:00:00Z,,"
+                   "3,multi,4,oware:players=3,,,b;c,,finished,1;2,,rules,,2024-06-02T00:00:00Z,,"
                    "10,2;3\r\n");
   CHECK(export_text(ExportFormat::kCsv, {}, {}, {}) == header + "\r\n");
 }

@@ -73,7 +73,7 @@ struct Spec {
   std::string tournament = "rr";
   std::string tc = "10+0.1";
   std::string finished_at = "2026-05-01T12:00:00Z";
-  std::string termination = "normal";
+  std::string termination = "rules";
 };
 
 std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
@@ -113,7 +113,7 @@ std::vector<Spec> mixed() {
     s.tc = i % 4 == 0 ? "40/60+0" : "10+0.1";
     s.finished_at =
         "2026-05-0" + std::to_string(1 + i % 7) + "T1" + std::to_string(i % 10) + ":00:00Z";
-    s.termination = i % 7 == 0 ? "time" : "normal";
+    s.termination = i % 7 == 0 ? "time" : "rules";
     if (i % 11 == 0) s.game = "kalaha:first=1,nocapture=100,maxplies=2000";
     if (i % 13 == 0) s.ranks.clear();  // unfinished
     out.push_back(s);
@@ -266,7 +266,7 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
     REQUIRE(id.ok());
     GameRecord result;
     result.ranks = {1, 2};
-    result.termination = "normal";
+    result.termination = "rules";
     if (c.slot.slot == 2) result.status = "unfinished";
     REQUIRE(store->finish_claimed(*id, result, *owner).ok());
   }
@@ -339,7 +339,7 @@ TEST_CASE("migration: v3 games are counted into v5 results, demoted duplicates l
   const Tally t = counted(*store, all);
   CHECK(t == reference(*store, all));
   CHECK(t.size() == 3);
-  CHECK(t.count({"oware:players=3", "normal", {"C", "A", "B"}, {2, 1, 3}}) == 1);
+  CHECK(t.count({"oware:players=3", "rules", {"C", "A", "B"}, {2, 1, 3}}) == 1);
   SQLite::Database raw(path, SQLite::OPEN_READWRITE);
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   CHECK(raw.execAndGet("SELECT count(*) FROM results").getInt() == 3);
