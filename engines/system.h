@@ -3,6 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "games/expected.h"
 
 #include "games/expected.h"
 
@@ -16,6 +19,10 @@ struct Usage {
 
 // CPU time and peak memory of this process alone (engines are children: not included).
 Usage self_usage();
+// Runs argv[0] (a path) with `argv`, its standard output into the file `stdout_path`, waits for
+// it and returns its own CPU time and peak memory (a benchmark measures a command as a user runs
+// it). An error when it cannot start or does not exit with status 0.
+Expected<Usage> run_measured(const std::vector<std::string>& argv, const std::string& stdout_path);
 // Whether standard error is a terminal (a live progress line rewrites itself there).
 bool stderr_is_terminal();
 // The directory of the running executable.

@@ -183,7 +183,7 @@ struct EventList {
 };
 
 // The filter of a page of games (the daemon's API). Every field is optional.
-struct GameQuery {
+struct GamePageQuery {
   std::optional<std::int64_t> event;
   std::string engine;                    // a player of the game
   std::string game_prefix;               // as GameFilter
@@ -318,7 +318,7 @@ class Store {
                                                    const std::vector<SlotRecord>& slots);
   // The event's pending and claimed slots, in order.
   Expected<std::vector<SlotRecord>> open_slots(std::int64_t event);
-  Expected<GamePage> game_page(const GameQuery& query);
+  Expected<GamePage> game_page(const GamePageQuery& query);
   // Registers (or re-registers, un-retiring) an engine; returns it as stored.
   Expected<RegisteredEngine> register_engine(const RegisteredEngine& engine);
   // Retires a registered engine; false when there is no such registered engine or it already was.
@@ -337,6 +337,7 @@ class Store {
 
  private:
   struct Impl;
+  friend struct StoreAccess;  // storage's other files (queries, streams, archives): store_access.h
   static Expected<Store> open_read_only(const std::string& path);
   Expected<std::vector<GameRecord>> query_games(const GameFilter& filter,
                                                 std::optional<std::int64_t> id);
@@ -355,12 +356,9 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 // players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
 Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
 
-// Exports of finished games (design.md §6); moves[i] are the moves of games[i]. PGN: seven-tag
-// roster plus [Variant], [GameString], [SetUp]/[FEN] (non-standard start only), [TimeControl],
-// [Termination], [PlyCount]; numbered moves with {[%emt ...] [%clk ...]} comments; "1-0", "0-1",
-// "1/2-1/2" for two players, "*" without ranks (multi-player games are exported as one PGN game
-// per pair by rank, marked [Pairwise "yes"]). Details in export.cpp. JSONL: one object per game
-// with every field and its moves. CSV: one row per game, RFC 4180.
+// Exports (PGN, JSON Lines, CSV): storage/export.h streams them. These three make the whole text
+// of a few games at once (for pages of a bounded size); moves[i] are the moves of games[i]; PGN
+// writes games of more than two players pairwise; CSV without games is its header.
 std::string export_pgn(const std::vector<GameRecord>& games,
                        const std::vector<std::vector<MoveRecord>>& moves);
 std::string export_jsonl(const std::vector<GameRecord>& games,

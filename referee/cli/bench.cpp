@@ -4,6 +4,8 @@
 //     children and excluded), games per second, engine round trips per ply, peak RSS.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
 //  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
+//  4. With --ratings N ENGINES, only the ratings and export figures on N stored games
+//     (bench_ratings.cpp).
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <iostream>
 
 #include "cli/bench_floods.h"
+#include "cli/bench_ratings.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "engines/system.h"
@@ -106,7 +109,9 @@ int bench(const Args& args) {
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
   bool skip_tournament = false, no_logs = false, floods = false;
-  std::string mock;
+  std::string mock, ratings_db;
+  std::vector<long> ratings;
+  std::uint64_t seed = 1;
   po::options_description desc;
   desc.add_options()("games,n", po::value(&games)->value_name("N")->default_value(games),
                      "games in the tournament")(
@@ -123,12 +128,29 @@ int bench(const Args& args) {
       "do not store the lines exchanged (to measure their cost)")(
       "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
       "mock", po::value(&mock)->value_name("CMD"),
-      "the test engine for --floods (default: the build's)");
+      "the test engine for --floods (default: the build's)")(
+      "ratings", po::value(&ratings)->multitoken()->value_name("N ENGINES"),
+      "only: N stored games between ENGINES engines of known ratings, then the time, memory "
+      "and error of `referee ratings` and the speed of `referee export` on them")(
+      "seed", po::value(&seed)->value_name("S")->default_value(seed),
+      "the true ratings and results of --ratings")("db", po::value(&ratings_db)->value_name("FILE"),
+                                                   "keep the --ratings database in this new file");
   po::variables_map vm;
   const CommandHelp help{"referee bench [options]",
                          "Speed figures: the referee's CPU per ply in a tournament of instant "
                          "engines, and\nperft speed per game (README.md, Benchmarks)."};
   if (auto done = parse_command(args, help, desc, vm)) return *done;
+  if (vm.count("ratings")) {
+    if (ratings.size() != 2) {
+      std::cerr << "referee bench: --ratings takes two numbers: N games and ENGINES\n";
+      return 2;
+    }
+    if (ratings[1] > 100000) {
+      std::cerr << "referee bench: --ratings: at most 100000 engines\n";
+      return 2;
+    }
+    return bench_ratings(ratings[0], static_cast<int>(ratings[1]), seed, ratings_db);
+  }
   if (floods) {
     if (mock.empty())
       mock =

@@ -100,17 +100,21 @@ int ratings(const Args& args) {
   auto store = open_database_for_reading(db, "ratings");
   if (!store) return 1;
   int status = 0;
-  auto games = load_finished_games(*store, selection, "ratings", status);
-  if (!games) return status;
+  auto results = load_results(*store, selection, "ratings", status);
+  if (!results) return status;
   if (!options.rating.anchor.empty()) {
-    bool known = false;
-    for (const auto& g : *games)
-      for (const auto& p : g.players) known = known || p == options.rating.anchor;
-    if (!known)
+    auto known = storage::has_engine(*store, options.rating.anchor);
+    if (!known) {
+      std::cerr << "referee ratings: " << known.error() << "\n";
+      return 1;
+    }
+    if (!*known)
       return usage_error("ratings", "--anchor: no stored game has an engine named '" +
                                         options.rating.anchor + "'");
   }
-  const auto reports = rating_reports(select_games(*games, selection), options);
+  options.game = selection.game;
+  const auto reports = rating_reports(std::move(*results), options);
+  results.reset();
   if (format == "csv")
     std::cout << report_csv(reports);
   else if (format == "json")
@@ -136,7 +140,9 @@ int crosstable(const Args& args) {
   auto games = load_finished_games(*store, selection, "crosstable", status);
   if (!games) return status;
   std::vector<Crosstable> tables;
-  for (const auto& t : tables_by_game(select_games(*games, selection), selection.min_games))
+  std::vector<const storage::GameRecord*> selected;
+  for (const auto& g : *games) selected.push_back(&g);
+  for (const auto& t : tables_by_game(selected, selection.min_games))
     tables.push_back(make_crosstable(t.title, t.games));
   if (format == "csv")
     std::cout << crosstable_csv(tables);
@@ -187,10 +193,10 @@ int sprt(const Args& args) {
   const std::string a = selection.engines[0], b = selection.engines[1];
   std::vector<const storage::GameRecord*> between;
   std::set<std::string> variants;
-  for (const auto* g : select_games(*games, selection))
-    if (g->players.size() == 2 && g->ranks.size() == 2 && g->status == "finished") {
-      between.push_back(g);
-      variants.insert(canonical_game(g->game));
+  for (const auto& g : *games)
+    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished") {
+      between.push_back(&g);
+      variants.insert(canonical_game(g.game));
     }
   const HeadToHead h = head_to_head(between, a, b);
   std::cout << "SPRT " << a << " vs " << b << ": " << h.games.total() << " games";

@@ -1,4 +1,4 @@
-// Subcommands around events and the database: tournament, match, export, verify.
+// Subcommands around events and the database: tournament, match, verify.
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -58,9 +58,10 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
   storage::OpenOptions again;
   again.check_integrity = false;  // checked before the run; a plain open leaves no side files
   if (auto store = storage::Store::open(config.database, again)) {
-    storage::GameFilter filter;
-    filter.tournament_id = summary->tournament_id;
-    if (auto games = store->games(filter)) std::cout << "\n" << ratings_report(*games);
+    storage::GameQuery query;  // the event's results, counted in the database
+    query.tournament_id = summary->tournament_id;
+    if (auto results = storage::aggregate_results(*store, query))
+      std::cout << "\n" << ratings_report(*results);
   }
   std::cout << "games: " << summary->scheduled << " scheduled, " << summary->already_done
             << " done before, " << summary->played << " played now, ";
@@ -236,54 +237,6 @@ int match(const Args& args) {
     return 2;
   }
   return run_and_report(*config, quiet, debug);
-}
-
-int export_games(const Args& args) {
-  std::string db = "referee.db", format, game, output;
-  po::options_description desc(
-      "referee export --format pgn|jsonl|csv [--game G] [--db FILE] [--output FILE]");
-  desc.add_options()("help,h", "show this help")(
-      "format,f", po::value(&format), "pgn, jsonl or csv")("db", po::value(&db)->default_value(db),
-                                                           "database file")(
-      "game,g", po::value(&game), "only this game")("output,o", po::value(&output),
-                                                    "write to this file instead of stdout");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  if (format != "pgn" && format != "jsonl" && format != "csv") {
-    std::cerr << "referee export: --format must be pgn, jsonl or csv\n";
-    return 2;
-  }
-  auto store = open_database_for_reading(db, "export");
-  if (!store) return 1;
-  storage::GameFilter filter;
-  filter.game_prefix = game;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee export: " << games.error() << "\n";
-    return 1;
-  }
-  std::vector<std::vector<storage::MoveRecord>> moves;
-  for (const auto& g : *games) {
-    auto m = store->moves(g.id);
-    if (!m) {
-      std::cerr << "referee export: " << m.error() << "\n";
-      return 1;
-    }
-    moves.push_back(std::move(*m));
-  }
-  std::string text = format == "pgn"     ? storage::export_pgn(*games, moves)
-                     : format == "jsonl" ? storage::export_jsonl(*games, moves)
-                                         : storage::export_csv(*games);
-  if (output.empty()) {
-    std::cout << text;
-    return 0;
-  }
-  std::ofstream out(output);
-  if (!out || !(out << text)) {
-    std::cerr << "referee export: cannot write '" << output << "'\n";
-    return 1;
-  }
-  return 0;
 }
 
 int verify(const Args& args) {

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "ratings/selection.h"
+#include "storage/results.h"
 #include "storage/store.h"
 
 namespace referee::cli {
 
-// Opens an existing database read-only (never creates or changes a file); on failure prints one line "referee COMMAND: ..." and
-// returns nullopt (a missing file is not created).
+// Opens an existing database read-only (never creates or changes a file); on failure prints one
+// line "referee COMMAND: ..." and returns nullopt (a missing file is not created).
 std::optional<storage::Store> open_database_for_reading(const std::string& path,
                                                         const std::string& command);
 
@@ -22,11 +23,21 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
 void add_selection_options(boost::program_options::options_description& desc,
                            GameSelection& selection);
 
-// Normalises the selection, reads the finished games and checks the names the selection uses.
-// On failure prints one error line and sets `status` (2 for a bad option, 1 for the database).
+// Normalises the selection and checks the names it uses against the database, then returns the
+// query that selects its games (every filter in SQL but --min-games). On failure prints one error
+// line and sets `status` (2 for a bad option, 1 for the database).
+std::optional<storage::GameQuery> prepare_query(storage::Store& store, GameSelection& selection,
+                                                const std::string& command, int& status);
+
+// prepare_query, then the finished games it selects, as records without moves.
 std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
                                                                     GameSelection& selection,
                                                                     const std::string& command,
                                                                     int& status);
+
+// prepare_query, then the results counted per game pattern (storage/results.h), --game aside:
+// the rating tables apply it (ReportOptions::game), which costs nothing on the counted results.
+std::optional<storage::ResultSet> load_results(storage::Store& store, GameSelection& selection,
+                                               const std::string& command, int& status);
 
 }  // namespace referee::cli

@@ -163,8 +163,8 @@ FitResult fit_ratings(const FitProblem& problem) {
       const PairResult& r = results[order[k]];
       if (k == 0 || key(order[k - 1]) != key(order[k]))
         model.cells.push_back(Cell{r.i, r.j, r.seat_i, r.seat_j, 0, 0});
-      model.cells.back().games += 1;
-      model.cells.back().points += r.score;
+      model.cells.back().games += r.weight;
+      model.cells.back().points += r.weight * r.score;
     }
     for (const auto& c : model.cells)
       model.diffs.push_back(diff_of(n, c.i, c.j, c.seat_i, c.seat_j));
@@ -214,24 +214,27 @@ FitResult fit_ratings(const FitProblem& problem) {
       for (std::size_t j = 0; j < n; ++j) (*a_inv)[i][j] -= 1.0 / (c * static_cast<double>(n * n));
 
   // The meat: per game, the score vector of its results.
+  // A game given once with weight w stands for w identical clusters.
   Matrix meat = zeros(params, params);
-  std::size_t clusters = 0;
+  double clusters = 0;
   {
     std::vector<double> score(params, 0.0);
     std::vector<std::size_t> touched;
+    double weight = 1;
     auto flush = [&] {
       if (touched.empty()) return;
       std::sort(touched.begin(), touched.end());
       touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
       for (std::size_t a : touched)
-        for (std::size_t b : touched) meat[a][b] += score[a] * score[b];
+        for (std::size_t b : touched) meat[a][b] += weight * score[a] * score[b];
       for (std::size_t a : touched) score[a] = 0;
       touched.clear();
-      ++clusters;
+      clusters += weight;
     };
     for (std::size_t r = 0; r < problem.results.size(); ++r) {
       const PairResult& res = problem.results[r];
       if (r > 0 && res.game != problem.results[r - 1].game) flush();
+      weight = res.weight;
       const Diff d = diff_of(n, res.i, res.j, res.seat_i, res.seat_j);
       const double x = kLogitPerElo * dot(d, theta);
       const double residual = kLogitPerElo * (res.score - sigmoid(x));
@@ -245,7 +248,7 @@ FitResult fit_ratings(const FitProblem& problem) {
   Matrix pinned_meat = meat;
   double meat_scale = 0;
   for (std::size_t i = 0; i < params; ++i) meat_scale += meat[i][i];
-  bool robust = clusters > 1 && meat_scale > 0;
+  bool robust = clusters > 1.5 && meat_scale > 0;
   if (robust) {
     const double cm = meat_scale / static_cast<double>(n * n);
     for (std::size_t i = 0; i < n; ++i)
@@ -256,7 +259,7 @@ FitResult fit_ratings(const FitProblem& problem) {
   out.model_covariance = centre(*a_inv, n);
   if (robust) {
     Matrix sandwich = multiply(multiply(*a_inv, meat), *a_inv);
-    const double g = static_cast<double>(clusters);
+    const double g = clusters;
     for (auto& row : sandwich)
       for (double& v : row) v *= g / (g - 1);
     out.covariance = centre(sandwich, n);

@@ -30,12 +30,14 @@ namespace referee::stats {
 
 // One pairwise result: engine i against engine j (indices into the fit's engines), the seat
 // parameters of their seats (-1 = a reference seat, parameter 0), i's score (1, ½, 0), and the
-// game it came from. Results of one game must be consecutive.
+// game it came from. Results of one game must be consecutive. `weight` counts identical games
+// given once (all results of one game carry the same weight).
 struct PairResult {
   std::size_t i = 0, j = 0;
   int seat_i = -1, seat_j = -1;
   double score = 0;
   std::size_t game = 0;
+  double weight = 1;
 };
 
 struct FitProblem {

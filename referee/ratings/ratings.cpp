@@ -27,6 +27,7 @@ struct Result {
   int seat_i, seat_j;  // 0-based seats
   double score;        // i's
   std::size_t game;
+  double weight;  // identical games counted once
 };
 
 struct Variant {
@@ -41,41 +42,52 @@ struct Prepared {
   std::vector<Result> results;
 };
 
-Prepared prepare(const std::vector<RatedGame>& games) {
+Prepared prepare(const GameTallies& t) {
   Prepared p;
-  std::map<std::string, std::size_t> index;
-  for (const auto& g : games)
-    if (g.ranks.size() == g.players.size() && g.players.size() >= 2)
-      for (const auto& name : g.players) index.emplace(name, 0);
-  for (auto& [name, i] : index) {
-    i = p.names.size();
-    p.names.push_back(name);
-    Rating r;
-    r.name = name;
-    p.tallies.push_back(r);
+  // Engines of the games that count, by name (the order ties are shown in).
+  std::vector<std::size_t> index(t.engines.size(), t.engines.size());
+  {
+    std::vector<bool> used(t.engines.size(), false);
+    for (const auto& g : t.games)
+      if (g.players >= 2)
+        for (std::uint32_t s = 0; s < g.players; ++s) used[g.engines[s]] = true;
+    std::vector<std::size_t> order;
+    for (std::size_t e = 0; e < used.size(); ++e)
+      if (used[e]) order.push_back(e);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return t.engines[a] < t.engines[b]; });
+    for (std::size_t e : order) {
+      index[e] = p.names.size();
+      p.names.push_back(t.engines[e]);
+      Rating r;
+      r.name = t.engines[e];
+      p.tallies.push_back(r);
+    }
   }
-  std::map<std::pair<std::string, int>, int> variant_ids;
-  std::size_t game_number = 0;
-  for (const auto& g : games) {
-    if (g.ranks.size() != g.players.size() || g.players.size() < 2) continue;
-    const int players = static_cast<int>(g.players.size());
+  std::size_t pairs = 0;
+  for (const auto& g : t.games) pairs += g.players * (g.players - 1) / 2;
+  p.results.reserve(pairs);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> variant_ids;
+  for (std::size_t k = 0; k < t.games.size(); ++k) {
+    const auto& g = t.games[k];
+    if (g.players < 2) continue;
     auto [it, fresh] =
-        variant_ids.emplace(std::pair{g.variant, players}, static_cast<int>(p.variants.size()));
-    if (fresh) p.variants.push_back({g.variant, players});
-    for (std::size_t a = 0; a < g.players.size(); ++a)
-      for (std::size_t b = a + 1; b < g.players.size(); ++b) {
-        const std::size_t i = index[g.players[a]], j = index[g.players[b]];
+        variant_ids.emplace(std::pair{g.variant, g.players}, static_cast<int>(p.variants.size()));
+    if (fresh) p.variants.push_back({t.variants[g.variant], static_cast<int>(g.players)});
+    const auto weight = static_cast<double>(g.count);
+    for (std::uint32_t a = 0; a < g.players; ++a)
+      for (std::uint32_t b = a + 1; b < g.players; ++b) {
+        const std::size_t i = index[g.engines[a]], j = index[g.engines[b]];
         if (i == j) continue;
         const double s = g.ranks[a] < g.ranks[b] ? 1.0 : g.ranks[a] > g.ranks[b] ? 0.0 : 0.5;
         p.results.push_back(
-            {i, j, it->second, static_cast<int>(a), static_cast<int>(b), s, game_number});
-        for (auto [k, score] : {std::pair{i, s}, std::pair{j, 1 - s}}) {
-          Rating& r = p.tallies[k];
-          r.games += 1;
-          (score == 1.0 ? r.wins : score == 0.0 ? r.losses : r.draws) += 1;
+            {i, j, it->second, static_cast<int>(a), static_cast<int>(b), s, k, weight});
+        for (auto [e, score] : {std::pair{i, s}, std::pair{j, 1 - s}}) {
+          Rating& r = p.tallies[e];
+          r.games += static_cast<int>(g.count);
+          (score == 1.0 ? r.wins : score == 0.0 ? r.losses : r.draws) += weight;
         }
       }
-    ++game_number;
   }
   for (auto& r : p.tallies) r.score = r.games ? (r.wins + r.draws / 2) / r.games : 0;
   return p;
@@ -152,7 +164,7 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       for (std::size_t k : mine) {
         const Result r = at(k);
         if (component_of[r.i] == component_of[r.j])
-          inside[static_cast<std::size_t>(component_of[r.i])] += 1;
+          inside[static_cast<std::size_t>(component_of[r.i])] += r.weight;
       }
       const std::size_t main = pick_main(components, ranks, inside);
       for (std::size_t v = 0; v < m; ++v) {
@@ -183,8 +195,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
     for (std::size_t k : main_results) {
       const Result r = at(k);
       auto& cell = by_seats[{r.variant, r.seat_i, r.seat_j}];
-      cell.first += r.score;
-      cell.second += 1;
+      cell.first += r.score * r.weight;
+      cell.second += r.weight;
       present.insert(r.variant);
     }
     std::set<int> unbounded;
@@ -224,6 +236,7 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       pr.seat_j = base >= 0 && r.seat_j > 0 ? base + r.seat_j - 1 : -1;
       pr.score = r.score;
       pr.game = r.game;
+      pr.weight = r.weight;
       problem.results.push_back(pr);
     }
     return problem;
@@ -303,7 +316,7 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
         list.back().expected = fit.ok ? stats::expected_score(fit, pr) : 0.5;
       }
       auto& cell = list.back();
-      (pr.score == 1 ? cell.wins : pr.score == 0 ? cell.losses : cell.draws) += 1;
+      (pr.score == 1 ? cell.wins : pr.score == 0 ? cell.losses : cell.draws) += pr.weight;
     }
     out.group.draws = stats::estimate_draws(list, options.confidence);
   }
@@ -324,7 +337,7 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
       cov = static_cast<int>(main_index[v]);
     } else {
       // Logit offsets of v's results against the main set, and whether v won or lost them all.
-      std::vector<double> offsets;
+      std::vector<std::pair<double, double>> offsets;  // (offset, weight)
       bool all_won = true, all_lost = true;
       for (std::size_t k : against_main[v]) {
         const Result res = at(k);
@@ -339,7 +352,7 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
           if (seat_v > 0) offset += fit.seat[static_cast<std::size_t>(base + seat_v - 1)];
           if (seat_o > 0) offset -= fit.seat[static_cast<std::size_t>(base + seat_o - 1)];
         }
-        offsets.push_back(offset);
+        offsets.push_back({offset, res.weight});
         all_won = all_won && score == 1;
         all_lost = all_lost && score == 0;
       }
@@ -349,7 +362,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
         const double sign = all_won ? 1 : -1;
         auto f = [&](double x) {
           double sum = 0;
-          for (double o : offsets) sum += stats::log_sigmoid(sign * stats::kLogitPerElo * (x + o));
+          for (auto [o, w] : offsets)
+            sum += w * stats::log_sigmoid(sign * stats::kLogitPerElo * (x + o));
           return sum - tail;
         };
         r.bound = all_won ? Bound::kLower : Bound::kUpper;
@@ -442,6 +456,29 @@ void finish(GroupFit& g, double shift, int anchor) {
 }  // namespace
 
 RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options) {
+  GameTallies t;
+  std::map<std::string, std::uint32_t> engines, variants;
+  auto intern = [](std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
+                   const std::string& name) {
+    auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
+    if (fresh) names.push_back(name);
+    return it->second;
+  };
+  for (const auto& g : games) {
+    if (g.ranks.size() != g.players.size() || g.players.size() > GameTallies::kMaxSeats) continue;
+    GameTallies::Entry e;
+    e.variant = intern(variants, t.variants, g.variant);
+    e.players = static_cast<std::uint32_t>(g.players.size());
+    for (std::size_t s = 0; s < g.players.size(); ++s) {
+      e.engines[s] = intern(engines, t.engines, g.players[s]);
+      e.ranks[s] = static_cast<std::uint8_t>(std::clamp(g.ranks[s], 0, 255));
+    }
+    t.games.push_back(e);
+  }
+  return rate(t, options);
+}
+
+RatingTable rate(const GameTallies& games, const RatingOptions& options) {
   RatingTable table;
   const Prepared p = prepare(games);
   if (p.names.empty()) return table;

@@ -21,8 +21,13 @@
 //   average.
 // - N-player games count as the N(N−1)/2 pairwise results by rank (equal ranks draw); a pair of
 //   seats held by one engine counts nothing.
+// - Identical games may be given once with their count (GameTallies: what the database's
+//   aggregate query returns); every figure is the same as with the games one by one, including
+//   the cluster-robust errors (each game is a cluster; identical games are identical clusters).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +41,20 @@ struct RatedGame {
   std::vector<std::string> players;
   std::vector<int> ranks;
   std::string variant;
+};
+
+// Games with names interned, identical games counted once.
+struct GameTallies {
+  static constexpr std::size_t kMaxSeats = 8;
+  struct Entry {
+    std::uint32_t variant = 0;  // index into `variants` (canonical game strings)
+    std::uint32_t players = 0;
+    std::array<std::uint32_t, kMaxSeats> engines{};  // by seat, index into `engines`
+    std::array<std::uint8_t, kMaxSeats> ranks{};     // by seat, 1..players
+    std::int64_t count = 1;
+  };
+  std::vector<std::string> engines, variants;
+  std::vector<Entry> games;
 };
 
 enum class Bound {
@@ -87,6 +106,8 @@ struct RatingTable {
   std::vector<RatingGroup> groups;  // played groups, most engines first
 };
 
+RatingTable rate(const GameTallies& games, const RatingOptions& options);
+// The same, one entry per game (games with more than GameTallies::kMaxSeats players are ignored).
 RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options);
 
 }  // namespace referee

@@ -1,8 +1,10 @@
 #include "ratings/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "ratings/format_util.h"
 #include "ratings/selection.h"
@@ -139,26 +141,152 @@ std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecor
   return out;
 }
 
-std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
-                                         const ReportOptions& options) {
-  std::vector<RatingReport> out;
-  std::map<std::string, std::string> canonical;
-  for (const auto& t : tables_by_game(games, options.min_games)) {
-    RatingReport r;
-    r.title = t.title;
-    r.games = t.games.size();
-    std::vector<RatedGame> rated;
-    rated.reserve(t.games.size());
-    for (const auto* g : t.games) {
-      auto it = canonical.find(g->game);
-      if (it == canonical.end()) it = canonical.emplace(g->game, canonical_game(g->game)).first;
-      rated.push_back({g->players, g->ranks, it->second});
-      ++r.terminations[g->termination];
+storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& games) {
+  storage::ResultSet out;
+  std::map<std::string, std::uint32_t> game_ids, engine_ids, termination_ids;
+  auto intern = [](std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
+                   const std::string& name) {
+    auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
+    if (fresh) names.push_back(name);
+    return it->second;
+  };
+  for (const auto* g : games) {
+    if (!finished(*g) || g->players.size() > storage::kMaxSeats) continue;
+    storage::ResultPattern p;
+    p.game = intern(game_ids, out.games, g->game);
+    p.termination = intern(termination_ids, out.terminations, g->termination);
+    p.players = static_cast<std::uint32_t>(g->players.size());
+    for (std::size_t s = 0; s < g->players.size(); ++s) {
+      p.engines[s] = intern(engine_ids, out.engines, g->players[s]);
+      p.ranks[s] = static_cast<std::uint8_t>(std::clamp(g->ranks[s], 0, 255));
     }
-    r.table = rate(rated, options.rating);
+    p.count = 1;
+    out.patterns.push_back(p);
+    ++out.total_games;
+  }
+  return out;
+}
+
+namespace {
+
+// Pairwise games of every engine in these patterns (as pairwise_games counts them).
+std::vector<std::int64_t> pairwise_counts(const storage::ResultSet& results,
+                                          const std::vector<std::size_t>& list) {
+  std::vector<std::int64_t> count(results.engines.size(), 0);
+  for (std::size_t k : list) {
+    const auto& p = results.patterns[k];
+    for (std::uint32_t a = 0; a < p.players; ++a)
+      for (std::uint32_t b = 0; b < p.players; ++b)
+        if (p.engines[a] != p.engines[b]) count[p.engines[a]] += p.count;
+  }
+  return count;
+}
+
+// drop_rare_engines on patterns: engines with fewer than min_games pairwise games leave, with
+// their games, until every engine left has min_games.
+void drop_rare(const storage::ResultSet& results, std::vector<std::size_t>& list, int min_games) {
+  if (min_games <= 0) return;
+  while (true) {
+    const auto count = pairwise_counts(results, list);
+    std::vector<bool> rare(count.size(), false);
+    bool any = false;
+    for (std::size_t e = 0; e < count.size(); ++e)
+      if (count[e] > 0 && count[e] < min_games) rare[e] = any = true;
+    if (!any) return;
+    std::erase_if(list, [&](std::size_t k) {
+      const auto& p = results.patterns[k];
+      for (std::uint32_t s = 0; s < p.players; ++s)
+        if (rare[p.engines[s]]) return true;
+      return false;
+    });
+  }
+}
+
+// A table's games as tallies (and its game and termination counts in `r`).
+GameTallies tallies_of(RatingReport& r, const storage::ResultSet& results,
+                       const std::vector<std::size_t>& list,
+                       const std::vector<std::uint32_t>& variant_of,
+                       const std::vector<std::string>& variants) {
+  GameTallies tallies;
+  tallies.engines = results.engines;
+  tallies.variants = variants;
+  tallies.games.reserve(list.size());
+  for (std::size_t k : list) {
+    const auto& p = results.patterns[k];
+    r.games += static_cast<std::size_t>(p.count);
+    r.terminations[results.terminations[p.termination]] += static_cast<int>(p.count);
+    GameTallies::Entry e;
+    e.variant = variant_of[p.game];
+    e.players = p.players;
+    std::copy(p.engines.begin(), p.engines.end(), e.engines.begin());
+    std::copy(p.ranks.begin(), p.ranks.end(), e.ranks.begin());
+    e.count = p.count;
+    tallies.games.push_back(e);
+  }
+  // Patterns that differ only by termination rate alike: merged (fewer results to fit).
+  auto key = [](const GameTallies::Entry& e) {
+    return std::tie(e.variant, e.players, e.engines, e.ranks);
+  };
+  std::sort(tallies.games.begin(), tallies.games.end(),
+            [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < tallies.games.size(); ++k) {
+    if (kept > 0 && key(tallies.games[kept - 1]) == key(tallies.games[k]))
+      tallies.games[kept - 1].count += tallies.games[k].count;
+    else
+      tallies.games[kept++] = tallies.games[k];
+  }
+  tallies.games.resize(kept);
+  tallies.games.shrink_to_fit();
+  return tallies;
+}
+
+}  // namespace
+
+std::vector<RatingReport> rating_reports(storage::ResultSet results, const ReportOptions& options) {
+  // Canonical game strings, each stored string through the rules library once.
+  std::vector<std::string> variants;
+  std::vector<std::uint32_t> variant_of(results.games.size(), 0);
+  std::map<std::string, std::uint32_t> variant_ids;
+  for (std::size_t k = 0; k < results.games.size(); ++k) {
+    const std::string canonical = canonical_game(results.games[k]);
+    auto [it, fresh] = variant_ids.emplace(canonical, static_cast<std::uint32_t>(variants.size()));
+    if (fresh) variants.push_back(canonical);
+    variant_of[k] = it->second;
+  }
+  std::map<std::string, std::vector<std::size_t>> by_title;
+  std::vector<std::size_t> all;
+  for (std::size_t k = 0; k < results.patterns.size(); ++k) {
+    const std::string& title = variants[variant_of[results.patterns[k].game]];
+    if (!options.game.empty() && title != options.game) continue;
+    by_title[title].push_back(k);
+    all.push_back(k);
+  }
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> tables(by_title.begin(),
+                                                                       by_title.end());
+  by_title.clear();
+  if (tables.size() > 1) tables.emplace_back("all games", std::move(all));
+  std::vector<std::size_t>().swap(all);
+  std::vector<RatingReport> out;
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    auto& [title, list] = tables[t];
+    drop_rare(results, list, options.min_games);
+    if (list.empty()) continue;
+    RatingReport r;
+    r.title = title;
+    const GameTallies tallies = tallies_of(r, results, list, variant_of, variants);
+    std::vector<std::size_t>().swap(list);
+    // The last table: the fit gets the memory of the counted results.
+    if (t + 1 == tables.size()) std::vector<storage::ResultPattern>().swap(results.patterns);
+    r.table = rate(tallies, options.rating);
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
+                                         const ReportOptions& options) {
+  return rating_reports(tally_games(games), options);
 }
 
 std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options) {
@@ -320,8 +448,12 @@ std::string report_json(const std::vector<RatingReport>& reports, const ReportOp
 std::string ratings_report(const std::vector<storage::GameRecord>& games) {
   std::vector<const storage::GameRecord*> list;
   for (const auto& g : games) list.push_back(&g);
+  return ratings_report(tally_games(list));
+}
+
+std::string ratings_report(const storage::ResultSet& results) {
   const ReportOptions options;
-  return report_text(rating_reports(list, options), options);
+  return report_text(rating_reports(results, options), options);
 }
 
 }  // namespace referee

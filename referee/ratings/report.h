@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ratings/ratings.h"
+#include "storage/results.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -30,6 +31,7 @@ std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecor
 
 struct ReportOptions {
   RatingOptions rating;
+  std::string game;  // canonical game string: only its table ("" = every table)
   int min_games = 0;
   bool los_matrix = false;  // text: print each group's LOS matrix
 };
@@ -41,8 +43,14 @@ struct RatingReport {
   RatingTable table;
 };
 
+// From results counted in the database (storage/results.h): what `referee ratings` uses. The
+// results are taken by value so that their memory is free before the last table is fitted.
+std::vector<RatingReport> rating_reports(storage::ResultSet results, const ReportOptions& options);
+// From whole records: the same, through tally_games.
 std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRecord*>& games,
                                          const ReportOptions& options);
+// The finished games with a rank per seat, counted as aggregate_results counts them.
+storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& games);
 
 std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options);
 std::string report_csv(const std::vector<RatingReport>& reports);
@@ -50,5 +58,6 @@ std::string report_json(const std::vector<RatingReport>& reports, const ReportOp
 
 // The text report with default options (what a tournament prints at its end).
 std::string ratings_report(const std::vector<storage::GameRecord>& games);
+std::string ratings_report(const storage::ResultSet& results);
 
 }  // namespace referee

@@ -79,6 +79,42 @@ Status check_names(const GameSelection& s, const std::vector<storage::GameRecord
   return Ok{};
 }
 
+storage::GameQuery game_query(const GameSelection& s,
+                              const std::vector<std::string>& stored_games) {
+  storage::GameQuery q;
+  q.tournament = s.tournament;
+  q.engines = s.engines;
+  q.since = s.since;
+  q.until = s.until;
+  q.time_control = s.tc;
+  if (!s.game.empty()) {
+    q.game_strings.emplace();
+    for (const auto& stored : stored_games)
+      if (canonical_game(stored) == s.game) q.game_strings->push_back(stored);
+  }
+  return q;
+}
+
+Expected<std::string> name_problem(storage::Store& store, const GameSelection& s) {
+  for (const auto& e : s.engines) {
+    auto found = storage::has_engine(store, e);
+    if (!found) return Error{found.error()};
+    if (!*found) return "--engine: no stored game has an engine named '" + e + "'";
+  }
+  if (!s.tournament.empty()) {
+    auto found = storage::has_tournament(store, s.tournament);
+    if (!found) return Error{found.error()};
+    if (!*found)
+      return "--tournament: no stored game belongs to a tournament named '" + s.tournament + "'";
+  }
+  if (!s.tc.empty()) {
+    auto found = storage::has_time_control(store, s.tc);
+    if (!found) return Error{found.error()};
+    if (!*found) return "--tc: no stored game has the time control '" + s.tc + "'";
+  }
+  return std::string();
+}
+
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,
                                                      const GameSelection& s) {
   std::map<std::string, std::string> canonical;

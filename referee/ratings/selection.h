@@ -1,7 +1,6 @@
-// Which stored games a ratings, crosstable, sprt (and later export) command looks at: the filters
-// --game, --tournament, --engine, --since/--until, --tc and --min-games, applied to
-// Store::games() results in the referee layer for now (they can move into SQL later without
-// changing this interface).
+// Which stored games a ratings, crosstable, sprt or export command looks at: the filters --game,
+// --tournament, --engine, --since/--until, --tc and --min-games. The commands apply them in SQL
+// (game_query: storage/game_query.h); select_games is the same filter on records in memory.
 //
 // Decisions:
 // - --game is canonicalised through the rules library ("oware" means oware with its default
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "games/expected.h"
+#include "storage/game_query.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -42,6 +42,17 @@ Status check_names(const GameSelection& selection, const std::vector<storage::Ga
 
 // The canonical form of a stored game string (itself when the rules library no longer knows it).
 std::string canonical_game(const std::string& stored);
+
+// The selection as a database query: every filter but --min-games. `stored_games` are the stored
+// game strings (storage::stored_game_strings), needed only with --game: the query keeps those
+// whose canonical form is the selection's game.
+storage::GameQuery game_query(const GameSelection& selection,
+                              const std::vector<std::string>& stored_games = {});
+
+// check_names against the database: the engines, tournament and time control of the selection
+// must each be in some stored game. Returns the problem ("" when there is none), or an error when
+// the database cannot be read.
+Expected<std::string> name_problem(storage::Store& store, const GameSelection& selection);
 
 // Every filter but --min-games (each distinct game string goes through the rules library once).
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,

@@ -2,10 +2,10 @@
 
 #include <cstdlib>
 
+#include "referee_version.h"
 #include "service/auth.h"
 #include "service/dashboard.h"
 #include "service/task_queue.h"
-#include "referee_version.h"
 
 namespace referee::service {
 
@@ -233,7 +233,7 @@ void list_games(Core& core, const Request& req, Response& res) {
           req, {"event", "engine", "game", "result", "status", "limit", "offset", "after"});
       !bad.empty())
     return reply_error(res, 400, bad);
-  storage::GameQuery query;
+  storage::GamePageQuery query;
   std::string error;
   auto limit = int_param(req, "limit", 1, 500, 50, error);
   auto offset = int_param(req, "offset", 0, 1LL << 40, 0, error);

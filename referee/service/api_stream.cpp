@@ -87,7 +87,7 @@ void stream(Core& core, const Request& req, Response& res) {
 
 struct ExportState {
   ReadPool::Lease store;
-  storage::GameQuery query;
+  storage::GamePageQuery query;
   std::string format;
   bool first = true;
 };
@@ -98,7 +98,7 @@ void export_games(Core& core, const Request& req, Response& res) {
   const std::string format = req.get_param_value("format");
   if (format != "pgn" && format != "jsonl" && format != "csv")
     return reply_error(res, 400, "format must be pgn, jsonl or csv (got '" + format + "')");
-  storage::GameQuery query;
+  storage::GamePageQuery query;
   if (req.has_param("event")) {
     auto id = parse_id(req.get_param_value("event"));
     if (!id) return reply_error(res, 400, "bad event id '" + req.get_param_value("event") + "'");

@@ -356,7 +356,8 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
   CHECK(contains(report_text(rating_reports(pointers(all), absent), absent),
                  "; average 0 (anchor Z is not in this table)"));
   CHECK(report_text({}, options) == "no finished games\n");
-  CHECK(ratings_report({}) == "no finished games\n");
+  CHECK(ratings_report(std::vector<referee::storage::GameRecord>{}) == "no finished games\n");
+  CHECK(ratings_report(referee::storage::ResultSet{}) == "no finished games\n");
 }
 
 TEST_CASE("report: CSV has one row per engine; JSON has everything") {

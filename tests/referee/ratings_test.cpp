@@ -371,7 +371,8 @@ TEST_CASE("ratings: a game with the same engine in two seats counts nothing betw
 }
 
 TEST_CASE("ratings: no games, no groups; unfinished games are ignored") {
-  CHECK(rate({}, RatingOptions{}).groups.empty());
+  CHECK(rate(std::vector<RatedGame>{}, RatingOptions{}).groups.empty());
+  CHECK(rate(GameTallies{}, RatingOptions{}).groups.empty());
   CHECK(rate({game({"A", "B"}, {})}, RatingOptions{}).groups.empty());
 }
 

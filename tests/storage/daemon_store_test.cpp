@@ -215,7 +215,7 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
   running.players = {"a", "b"};
   REQUIRE(store.begin_game(running).ok());
 
-  GameQuery all;
+  GamePageQuery all;
   auto page = store.game_page(all);
   REQUIRE(page.ok());
   CHECK(page->total == 7);
@@ -223,7 +223,7 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
   CHECK(page->games.front().game == "oware");  // newest first
   CHECK(page->games.back().id == ids.front());
 
-  GameQuery q;
+  GamePageQuery q;
   q.event = one->id;
   CHECK(store.game_page(q)->total == 4);
   q = {};

@@ -1,0 +1,133 @@
+#include "storage/game_query.h"
+
+#include <SQLiteCpp/Statement.h>
+
+#include <nlohmann/json.hpp>
+
+#include "storage/game_stream.h"
+#include "storage/query_sql.h"
+#include "storage/store_access.h"
+
+namespace referee::storage {
+
+int WhereClause::bind(SQLite::Statement& statement, int first) const {
+  for (const auto& v : values) {
+    if (std::holds_alternative<std::int64_t>(v))
+      statement.bind(first++, static_cast<std::int64_t>(std::get<std::int64_t>(v)));
+    else
+      statement.bind(first++, std::get<std::string>(v));
+  }
+  return first;
+}
+
+int WhereClause::bind(sqlite3_stmt* statement, int first) const {
+  for (const auto& v : values) {
+    if (std::holds_alternative<std::int64_t>(v)) {
+      sqlite3_bind_int64(statement, first++, std::get<std::int64_t>(v));
+    } else {
+      const auto& text = std::get<std::string>(v);
+      sqlite3_bind_text(statement, first++, text.data(), static_cast<int>(text.size()),
+                        SQLITE_TRANSIENT);
+    }
+  }
+  return first;
+}
+
+WhereClause where_clause(const GameQuery& q) {
+  WhereClause w;
+  std::vector<std::string> terms;
+  if (q.finished_only) terms.push_back("+g.status = 'finished'");
+  if (q.tournament_id) {
+    terms.push_back("g.tournament_id = ?");
+    w.values.emplace_back(*q.tournament_id);
+  }
+  if (!q.tournament.empty()) {
+    terms.push_back("g.tournament_id = (SELECT t.id FROM tournaments t WHERE t.name = ?)");
+    w.values.emplace_back(q.tournament);
+  }
+  if (q.game_strings) {
+    terms.push_back("g.game IN (SELECT value FROM json_each(?))");
+    w.values.emplace_back(nlohmann::json(*q.game_strings).dump());
+  }
+  if (!q.since.empty()) {
+    terms.push_back("g.finished_at >= ?");
+    w.values.emplace_back(q.since);
+  }
+  if (!q.until.empty()) {
+    terms.push_back("substr(g.finished_at, 1, " + std::to_string(q.until.size()) + ") <= ?");
+    w.values.emplace_back(q.until);
+  }
+  if (!q.time_control.empty()) {
+    terms.push_back("g.time_control = ?");
+    w.values.emplace_back(q.time_control);
+  }
+  if (q.engines.size() == 1) {
+    terms.push_back(
+        "EXISTS (SELECT 1 FROM game_players e WHERE e.game_id = g.id AND e.engine = ?)");
+    w.values.emplace_back(q.engines.front());
+  } else if (q.engines.size() > 1) {
+    terms.push_back(
+        "NOT EXISTS (SELECT 1 FROM game_players e WHERE e.game_id = g.id AND e.engine NOT IN "
+        "(SELECT value FROM json_each(?)))");
+    w.values.emplace_back(nlohmann::json(q.engines).dump());
+  }
+  for (std::size_t k = 0; k < terms.size(); ++k) w.sql += (k ? " AND " : " WHERE ") + terms[k];
+  return w;
+}
+
+Expected<std::vector<std::string>> stored_game_strings(Store& store) {
+  try {
+    SQLite::Statement q(StoreAccess::db(store), "SELECT DISTINCT game FROM games ORDER BY game");
+    std::vector<std::string> out;
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
+  } catch (const std::exception& e) {
+    return StoreAccess::fail(store, "read the game strings", e);
+  }
+}
+
+namespace {
+
+Expected<bool> exists(Store& store, const char* sql, const std::string& value, const char* doing) {
+  try {
+    SQLite::Statement q(StoreAccess::db(store), sql);
+    q.bind(1, value);
+    return q.executeStep();
+  } catch (const std::exception& e) {
+    return StoreAccess::fail(store, doing, e);
+  }
+}
+
+}  // namespace
+
+Expected<bool> has_engine(Store& store, const std::string& name) {
+  return exists(store, "SELECT 1 FROM game_players WHERE engine = ? LIMIT 1", name,
+                "look for an engine");
+}
+
+Expected<bool> has_tournament(Store& store, const std::string& name) {
+  return exists(store,
+                "SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE t.name "
+                "= ? LIMIT 1",
+                name, "look for a tournament");
+}
+
+Expected<bool> has_time_control(Store& store, const std::string& time_control) {
+  return exists(store, "SELECT 1 FROM games WHERE time_control = ? LIMIT 1", time_control,
+                "look for a time control");
+}
+
+Expected<std::vector<GameRecord>> query_games(Store& store, const GameQuery& query) {
+  std::vector<GameRecord> out;
+  StreamOptions options;
+  options.moves = false;
+  Status st = for_each_game(store, query, options,
+                            [&](const GameRecord& g, const std::vector<MoveRecord>&) -> Status {
+                              out.push_back(g);
+                              return Ok{};
+                            });
+  if (!st) return Error{st.error()};
+  return out;
+}
+
+}  // namespace referee::storage

@@ -1,0 +1,35 @@
+// Stored games one at a time, in the order they were scheduled, for exports of any size in flat
+// memory.
+//
+// Order: by tournament (its id: the order events were created), then schedule slot, then game id;
+// games outside any tournament come first, by id. This is the order of the games_by_tournament
+// index, so SQLite never sorts.
+//
+// Decisions:
+// - One read transaction for the whole pass (one consistent snapshot, even beside a running
+//   tournament), and two ordered cursors: games joined with their players (one row per seat), and,
+//   when moves are wanted, games joined with their moves (one row per ply), both in the same
+//   order and with the same filter. They advance in step: no query per game, no game kept after
+//   it was visited.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "games/expected.h"
+#include "storage/game_query.h"
+#include "storage/store.h"
+
+namespace referee::storage {
+
+struct StreamOptions {
+  bool moves = true;  // false: every game is visited with no moves (results only, faster)
+};
+
+// Called once per game; an error stops the pass and is returned (a full disk while writing).
+using GameVisitor = std::function<Status(const GameRecord&, const std::vector<MoveRecord>&)>;
+
+Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& options,
+                     const GameVisitor& visit);
+
+}  // namespace referee::storage

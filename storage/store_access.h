@@ -1,0 +1,21 @@
+// Internal to storage/: the connection of a Store, for the storage files that add queries beside
+// store.cpp (game_query, results, game_stream, archive) without widening Store's public interface
+// or moving its implementation.
+#pragma once
+
+#include <exception>
+#include <string>
+
+#include <SQLiteCpp/Database.h>
+
+#include "storage/store.h"
+
+namespace referee::storage {
+
+struct StoreAccess {
+  static SQLite::Database& db(Store& store);
+  // One line naming the file: "<path>: cannot <doing>: <what>".
+  static Error fail(const Store& store, const std::string& doing, const std::exception& e);
+};
+
+}  // namespace referee::storage
