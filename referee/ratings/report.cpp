@@ -30,19 +30,6 @@ std::string elo_cell(const Rating& r) {
   }
 }
 
-std::string bound_name(Bound b) {
-  switch (b) {
-    case Bound::kLower:
-      return "lower";
-    case Bound::kUpper:
-      return "upper";
-    case Bound::kUnrated:
-      return "unrated";
-    default:
-      return "";
-  }
-}
-
 std::string confidence_text(double confidence) {
   return text::short_percent(confidence);
 }
@@ -121,6 +108,19 @@ nlohmann::json number(double v) {
 }
 
 }  // namespace
+
+std::string bound_name(Bound b) {
+  switch (b) {
+    case Bound::kLower:
+      return "lower";
+    case Bound::kUpper:
+      return "upper";
+    case Bound::kUnrated:
+      return "unrated";
+    default:
+      return "";
+  }
+}
 
 std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecord*>& games,
                                       int min_games) {

@@ -52,6 +52,9 @@ std::vector<RatingReport> rating_reports(const std::vector<const storage::GameRe
 // The finished games with a rank per seat, counted as aggregate_results counts them.
 storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& games);
 
+// "lower", "upper", "unrated", or "" for a finite rating: the word in JSON and CSV.
+std::string bound_name(Bound b);
+
 std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options);
 std::string report_csv(const std::vector<RatingReport>& reports);
 std::string report_json(const std::vector<RatingReport>& reports, const ReportOptions& options);

@@ -25,20 +25,6 @@ bool finished(const storage::GameRecord& g) {
   return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
 }
 
-const char* bound_text(Bound b) {
-  switch (b) {
-    case Bound::kLower:
-      return "lower";
-    case Bound::kUpper:
-      return "upper";
-    case Bound::kUnrated:
-      return "unrated";
-    case Bound::kNone:
-      break;
-  }
-  return "";
-}
-
 // One standings table from a rating report: every group's ratings, in group order.
 Json standings_table(const RatingReport& report, double confidence) {
   Json rows = Json::array();
@@ -58,7 +44,7 @@ Json standings_table(const RatingReport& report, double confidence) {
                       {"upper", finite                     ? finite_or_null(r.elo + r.error)
                                 : r.bound == Bound::kUpper ? elo
                                                            : Json(nullptr)},
-                      {"bound", finite ? Json(nullptr) : Json(bound_text(r.bound))},
+                      {"bound", finite ? Json(nullptr) : Json(bound_name(r.bound))},
                       {"group", group_index},
                       {"games", r.games},
                       {"w", r.wins},
