@@ -6,15 +6,14 @@
 #include <exception>
 #include <string>
 
-#include <SQLiteCpp/Database.h>
-
+#include "storage/sql/sql.h"
 #include "storage/store.h"
 
 namespace referee::storage {
 
 struct StoreAccess {
-  static SQLite::Database& db(Store& store);
-  // One line naming the file: "<path>: cannot <doing>: <what>".
+  static sql::Connection& db(Store& store);
+  // One line naming the database: "<path>: cannot <doing>: <what>".
   static Error fail(const Store& store, const std::string& doing, const std::exception& e);
 };
 
