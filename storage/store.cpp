@@ -71,6 +71,13 @@ std::string open_error(const std::string& path, const SQLite::Exception& e) {
   }
 }
 
+// Inside a write transaction: waits for the other writers that read before they insert (see
+// sql::writers_lock).
+void lock_writers(sql::Connection& db) {
+  const std::string lock = sql::writers_lock(db.backend());
+  if (!lock.empty()) sql::Query(db, lock).step();
+}
+
 std::string to_json(const std::vector<std::string>& moves) {
   return nlohmann::json(moves).dump();
 }
@@ -292,6 +299,7 @@ Expected<std::int64_t> Store::open_tournament(const std::string& name, const std
   if (name.empty()) return Error{impl_->path + ": a tournament needs a name"};
   try {
     sql::Transaction tx(impl_->db());
+    lock_writers(impl_->db());
     sql::Query find(impl_->db(), "SELECT id, config FROM tournaments WHERE name = ?");
     find.bind(1, name);
     if (find.step()) {
@@ -782,6 +790,7 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
     auto& db = impl_->db();
     sql::CachedScope resets(impl_->db());
     sql::Transaction tx(db);
+    lock_writers(db);
     EventRow row;
     row.name = name;
     sql::Query find(db, "SELECT id, spec, config, state, priority FROM tournaments WHERE name = ?");
@@ -1300,6 +1309,7 @@ Expected<std::vector<std::int64_t>> Store::append_slots(std::int64_t event,
                                                         const std::vector<SlotRecord>& slots) {
   try {
     sql::Transaction tx(impl_->db());
+    lock_writers(impl_->db());
     sql::Query last(impl_->db(),
                     "SELECT coalesce(max(slot), -1) FROM slots WHERE tournament_id = ?");
     last.bind(1, static_cast<std::int64_t>(event));

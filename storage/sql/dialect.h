@@ -57,6 +57,14 @@ inline std::string string_agg(Backend b, const std::string& expr, const std::str
   return "string_agg(CAST(" + expr + " AS text), " + separator + ")";
 }
 
+// A statement that makes the write transaction it runs in wait for every other one that runs it
+// (PostgreSQL: an advisory lock held to the commit), for a read-then-insert that must not run
+// twice at once (two processes creating one event); "" on SQLite, whose BEGIN IMMEDIATE already
+// serializes the writers.
+inline std::string writers_lock(Backend b) {
+  return b == Backend::SQLite ? std::string() : "SELECT pg_advisory_xact_lock(7351847)";
+}
+
 // The key column of a table of its own ids.
 inline std::string id_column(Backend b) {
   return b == Backend::SQLite ? "id INTEGER PRIMARY KEY"
