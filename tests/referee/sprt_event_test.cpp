@@ -16,6 +16,7 @@
 #include "referee/event/event_spec.h"
 #include "referee/event/sprt_event.h"
 #include "referee/event/tournament.h"
+#include "referee/ratings/format_util.h"
 #include "referee/ratings/sprt_games.h"
 #include "storage/store.h"
 #include "tests/referee/rtest_util.h"
@@ -78,17 +79,18 @@ std::vector<storage::SlotRecord> slots_of(const TournamentConfig& c) {
 }
 
 std::string fixed2(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", x);
-  return buf;
+  return text::fixed(x, 2);  // as the progress line prints it ("0.00", never "-0.00")
 }
 
 }  // namespace
 
 TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest skipped") {
   rtest::TempDir dir;
-  // b resigns at its first move: every pair is a double win for a.
-  auto c = sprt_config(dir, mock_engine("a"), mock_engine("b", {"--resign-on-go=1"}), 50);
+  // b resigns at its first move: every pair is a double win for a. (With elo1 = 5 normalised
+  // Elo such a sweep takes about 200 pairs; 100 takes 10.)
+  stats::SprtConfig sprt;
+  sprt.elo1 = 100;
+  auto c = sprt_config(dir, mock_engine("a"), mock_engine("b", {"--always-resign"}), 50, sprt);
   std::ostringstream progress;
   auto s = run(c, &progress);
   INFO(progress.str());
@@ -97,7 +99,7 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   CHECK(s.sprt->tally.state.decision == stats::SprtDecision::kAcceptH1);
   CHECK(s.sprt->tally.h.engine == "a");
   CHECK(s.scheduled == 100);
-  CHECK(s.played < 40);
+  CHECK(s.played <= 30);
   CHECK(s.played >= 2);
   CHECK_FALSE(s.complete());
   CHECK_FALSE(s.interrupted);
@@ -121,7 +123,7 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   REQUIRE(s.not_played_reasons.size() == 1);
   CHECK(s.not_played_reasons[0] == std::to_string(skipped) + " games: sprt: " + verdict);
   // The live progress shows the LLR, its bounds and the hypotheses.
-  CHECK(contains(progress.str(), "sprt: LLR 0.00 (-2.94, 2.94) [0.00, 5.00]"));
+  CHECK(contains(progress.str(), "sprt: LLR 0.00 (-2.94, 2.94) [0.00, 100.00]"));
   CHECK(contains(progress.str(), "LLR " + fixed2(s.sprt->tally.state.llr) + " (-2.94, 2.94)"));
 
   // A second run plays nothing and states the same decision.
@@ -133,11 +135,18 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
 
 TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored games") {
   rtest::TempDir dir;
-  // Both play their first legal move: the games depend on the openings only, so the pairs vary.
+  // The example engines, greedy against random: pairs of every kind, an LLR that moves.
   stats::SprtConfig wide;
-  wide.elo0 = -200;
-  wide.elo1 = 200;
-  auto c = sprt_config(dir, mock_engine("a"), mock_engine("b"), 6, wide);
+  wide.elo0 = -300;
+  wide.elo1 = 300;
+  TournamentEngine greedy, random;
+  greedy.config.name = "a";
+  greedy.config.command = ENGINES_DIR "/greedy_engine";
+  greedy.config.args = {"--seed", "2"};
+  random.config.name = "b";
+  random.config.command = ENGINES_DIR "/random_engine";
+  random.config.args = {"--seed", "1"};
+  auto c = sprt_config(dir, greedy, random, 8, wide);
   std::ostringstream progress;
   auto s = run(c, &progress);
   INFO(progress.str());
@@ -162,7 +171,7 @@ TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored
   // And `referee sprt` on the stored games prints the final one.
   const auto out = rtest::run_program(REFEREE_BIN,
                                       {"sprt", "--db", c.database, "--engine", "a", "--engine", "b",
-                                       "--elo0", "-200", "--elo1", "200"},
+                                       "--elo0", "-300", "--elo1", "300"},
                                       dir);
   INFO(out.err);
   CHECK(out.status == 0);
@@ -189,8 +198,10 @@ TEST_CASE("sprt event: equal engines never accept H1; undecided, the event plays
 
 TEST_CASE("sprt event: a stopped run resumes the test; a kill before the skip is repaired") {
   rtest::TempDir dir;
+  stats::SprtConfig sprt;
+  sprt.elo1 = 100;
   auto c = sprt_config(dir, mock_engine("a", {"--slow-ms=20"}),
-                       mock_engine("b", {"--resign-on-go=1"}), 50);
+                       mock_engine("b", {"--always-resign"}), 50, sprt);
   std::atomic<bool> stop{false};
   std::thread stopper([&] {
     for (int i = 0; i < 500 && !stop; ++i) {
@@ -220,7 +231,7 @@ TEST_CASE("sprt event: a stopped run resumes the test; a kill before the skip is
   // next run finds the decision in the stored games, plays nothing and skips them.
   {
     SQLite::Database db(c.database, SQLite::OPEN_READWRITE);
-    db.exec("UPDATE slots SET state = 'pending', reason = NULL WHERE state = 'skipped'");
+    db.exec("UPDATE slots SET state = 'pending', reason = '' WHERE state = 'skipped'");
     db.exec("UPDATE tournaments SET state = 'running'");
   }
   const auto resumed = run(c);
@@ -293,8 +304,8 @@ TEST_CASE("sprt event: referee match --sprt decides, and refuses a bad --sprt wi
   auto out = rtest::run_program(
       REFEREE_BIN,
       {"match", "--engine", "a=" + rtest::kMock, "--engine",
-       "b=" + rtest::kMock + " --resign-on-go=1", "--game", "awale:maxplies=20", "--cycles", "40",
-       "--concurrency", "1", "--sprt", "0,5", "--db", db, "--quiet"},
+       "b=" + rtest::kMock + " --always-resign", "--game", "awale:maxplies=20", "--cycles", "40",
+       "--concurrency", "1", "--sprt", "0,100", "--db", db, "--quiet"},
       dir);
   INFO(out.out << out.err);
   CHECK(out.status == 0);

@@ -15,7 +15,7 @@ namespace {
 std::string sprt_toml(const std::string& name, const std::string& b_args, int max_games) {
   return "name = \"" + name + "\"\ngames = [\"awale:maxplies=20\"]\ntc = \"10+0.1\"\nmax_games = " +
          std::to_string(max_games) +
-         "\nsprt = { elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05, model = \"normalized\" }\n"
+         "\nsprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05, model = \"normalized\" }\n"
          "[openings]\nrandom_plies = 2\n"
          "[[engine]]\nname = \"a\"\ncommand = \"" +
          kMock + "\"\nargs = [\"--slow-ms=2\"]\n[[engine]]\nname = \"b\"\ncommand = \"" + kMock +
@@ -57,7 +57,7 @@ TEST_CASE(
     }
   } joiner{listener};
   // b resigns at once: H1 (a is stronger) is accepted after a few pairs of the 200 allowed.
-  auto res = submit(c, sprt_toml("strong", "args = [\"--resign-on-go=1\"]\n", 200));
+  auto res = submit(c, sprt_toml("strong", "args = [\"--always-resign\"]\n", 200));
   REQUIRE(res);
   INFO(res->body);
   REQUIRE(res->status == 201);
@@ -77,7 +77,7 @@ TEST_CASE(
   const Json& t = event["sprt"];
   REQUIRE(t.is_object());
   CHECK(t["elo0"] == 0.0);
-  CHECK(t["elo1"] == 5.0);
+  CHECK(t["elo1"] == 100.0);
   CHECK(t["alpha"] == 0.05);
   CHECK(t["model"] == "normalized");
   CHECK(t["decision"] == "H1");
@@ -101,7 +101,7 @@ TEST_CASE(
   INFO(status.err);
   CHECK(status.status == 0);
   CHECK(contains(status.out, "sprt: LLR "));
-  CHECK(contains(status.out, "[0, 5]: H1 accepted, LLR "));
+  CHECK(contains(status.out, "[0, 100]: H1 accepted, LLR "));
   // The skipped slots say why, in the event's slots (through the stored games' event).
   CHECK(get_json(c, "/api/events?kind=sprt")["total"] == 1);
 
