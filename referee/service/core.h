@@ -149,9 +149,13 @@ Expected<Json> event_standings(Core& core, std::int64_t id);
 // The sequential test of an sprt event as JSON (ratings/sprt_games.h: sprt_json), null for other
 // kinds; cached per number of finished games.
 Json sprt_of_event(Core& core, const storage::EventInfo& info);
-// Runs the test of every running sprt event that finished a game since the last check, on the
-// hub: when it decides, the event's open slots are skipped (event/sprt_event.h) and this daemon's
-// games of the event are cut. An event whose LLR changed is marked dirty (published).
+// Runs the test of an sprt event that finished games since its last check (a game slot calls it
+// after each finished game, before claiming its next): when it decides, the event's open slots
+// are skipped (event/sprt_event.h) and this daemon's games of the event are cut. An event whose
+// LLR changed is marked dirty (published). Other events are left alone.
+void check_sprt_event(Core& core, std::int64_t id);
+// The same for every running sprt event, on the hub: games finished by other processes, and an
+// event decided before a restart whose slots were not skipped yet.
 void check_sprt_events(Core& core);
 // Publishes the summary and standings of dirty events (at most once a second each, or slower
 // when standings are costly); called by the hub.

@@ -21,6 +21,7 @@
 //   Resume forgets which engines could not start, so they are tried again.
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -171,47 +172,53 @@ Json sprt_of_event(Core& core, const storage::EventInfo& info) {
   return out;
 }
 
+void check_sprt_event(Core& core, std::int64_t id) {
+  std::int64_t seen = 0;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it == core.events.end() || it->second.kind != "sprt") return;
+    seen = it->second.sprt_done;
+  }
+  auto store = core.reads->get();
+  if (!store) return;
+  auto info = (*store)->event(id);
+  if (!info || info->done == seen) return;
+  auto config = config_from_spec(info->spec);
+  if (!config || !config->sprt) return;
+  // On the writer: serialized with the games' finishes, so it sees every game finished so far.
+  auto check = core.recorder->call<SprtCheck>(
+      [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
+  if (!check) {
+    core.fail(check.error());
+    return;
+  }
+  const std::string text = dump(sprt_json(*config->sprt, check->tally));
+  std::lock_guard lock(core.mutex);
+  auto& cached = core.sprt[id];
+  const bool changed = cached.second != text;
+  cached = {info->done, text};
+  auto it = core.events.find(id);
+  if (it == core.events.end()) return;
+  it->second.sprt_done = std::max(it->second.sprt_done, info->done);
+  if (changed) it->second.dirty = true;
+  if (check->skip_reason.empty()) return;
+  // Decided: no new game, and this daemon's games of the event are cut.
+  for (auto& slot : core.slots)
+    if (slot->event.load() == id) slot->stop = true;
+  if (check->skipped > 0)
+    core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
+                   check->skip_reason + "; " + std::to_string(check->skipped) + " games skipped");
+}
+
 void check_sprt_events(Core& core) {
-  std::vector<std::pair<std::int64_t, std::int64_t>> due;  // event, games done at the last check
+  std::vector<std::int64_t> due;
   {
     std::lock_guard lock(core.mutex);
     for (const auto& [id, rt] : core.events)
-      if (rt.kind == "sprt" && (rt.state == "running" || rt.state == "queued"))
-        due.emplace_back(id, rt.sprt_done);
+      if (rt.kind == "sprt" && (rt.state == "running" || rt.state == "queued")) due.push_back(id);
   }
-  if (due.empty()) return;
-  auto store = core.reads->get();
-  if (!store) return;
-  for (const auto& [id, seen] : due) {
-    auto info = (*store)->event(id);
-    if (!info || info->done == seen) continue;
-    auto config = config_from_spec(info->spec);
-    if (!config || !config->sprt) continue;
-    auto check = core.recorder->call<SprtCheck>(
-        [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
-    if (!check) {
-      core.fail(check.error());
-      return;
-    }
-    const std::string text = dump(sprt_json(*config->sprt, check->tally));
-    std::lock_guard lock(core.mutex);
-    auto& cached = core.sprt[id];
-    const bool changed = cached.second != text;
-    cached = {info->done, text};
-    auto it = core.events.find(id);
-    if (it == core.events.end()) continue;
-    it->second.sprt_done = info->done;
-    if (changed) it->second.dirty = true;
-    if (!check->skip_reason.empty()) {
-      // Decided: no new game, and this daemon's games of the event are cut.
-      for (auto& slot : core.slots)
-        if (slot->event.load() == id) slot->stop = true;
-      if (check->skipped > 0)
-        core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
-                       check->skip_reason + "; " + std::to_string(check->skipped) +
-                       " games skipped");
-    }
-  }
+  for (std::int64_t id : due) check_sprt_event(core, id);
 }
 
 Json summary_of(Core& core, const storage::EventInfo& info) {
@@ -239,14 +246,15 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
   std::string kind = "tournament";
-  if (doc->contains("kind")) {
+  const bool kind_given = doc->contains("kind");
+  if (kind_given) {
     if (!(*doc)["kind"].is_string())
       return error_reply(400, "request body: 'kind' must be a string");
     kind = (*doc)["kind"].get<std::string>();
     doc->erase("kind");
   }
   const bool has_sprt = doc->contains("sprt");
-  if (!doc->contains("kind") && has_sprt) kind = "sprt";
+  if (!kind_given && has_sprt) kind = "sprt";
   if (kind == "sprt" && !has_sprt)
     return error_reply(400,
                        "request body: kind 'sprt' needs an 'sprt' table (elo0, elo1, alpha, "
