@@ -25,6 +25,9 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+constexpr auto kSprtFreeCheck = std::chrono::milliseconds(5);
+constexpr std::int64_t kSprtExactGames = 1000;  // below, the test runs after every game
+
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
   char buf[32];
@@ -79,6 +82,12 @@ struct Shared {
   // Events with an sprt table: the test after the last finished game, and whether it decided.
   std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]"
   bool sprt_decided = false;
+  // The test reads every finished game of the event, so its cost grows with the event: from
+  // kSprtExactGames games on, once it takes more than kSprtFreeCheck, it is skipped until this
+  // time (9 times its last duration after it), keeping it near a tenth of the run on big events
+  // of very fast games (as fishtest tests batches of games). Smaller events, and games of a
+  // second or more, get it after every game.
+  SteadyClock::time_point sprt_next{};
 
   bool user_stop() const { return options.stop && options.stop->load(); }
 };
@@ -181,10 +190,20 @@ class Worker {
     };
     SlotOutcome out = player_.play(claim, sh_.roster, &sh_.halt, hooks);
     std::optional<SprtCheck> sprt;
+    bool due = false;
     if (out.kind == SlotOutcome::Kind::Done && sh_.config.sprt) {
+      std::lock_guard lock(sh_.mutex);
+      due = SteadyClock::now() >= sh_.sprt_next;
+    }
+    if (due) {
+      const auto t0 = SteadyClock::now();
       auto check = sh_.recorder.call<SprtCheck>(
           [&](storage::Store& s) { return enforce_sprt(s, sh_.event, sh_.config); });
       if (check) sprt = std::move(*check);  // else a storage failure: the recorder halts
+      const auto t1 = SteadyClock::now();
+      std::lock_guard lock(sh_.mutex);
+      if (sprt && sprt->tally.h.games.total() >= kSprtExactGames && t1 - t0 > kSprtFreeCheck)
+        sh_.sprt_next = t1 + 9 * (t1 - t0);
     }
 
     std::lock_guard lock(sh_.mutex);

@@ -76,6 +76,9 @@ struct EventRuntime {
   SteadyClock::time_point last_publish{};
   double publish_cost_s = 0;    // how long the last standings took to compute
   std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
+  // Not before then: from 1000 games on, a test that took more than 5 ms waits 9 times as long
+  // (the hub runs it later), as `referee tournament` does (event/tournament.cpp).
+  SteadyClock::time_point sprt_next{};
 };
 
 // A game slot's thread and what it plays.

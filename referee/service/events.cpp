@@ -178,8 +178,10 @@ void check_sprt_event(Core& core, std::int64_t id) {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
     if (it == core.events.end() || it->second.kind != "sprt") return;
+    if (SteadyClock::now() < it->second.sprt_next) return;
     seen = it->second.sprt_done;
   }
+  const auto t0 = SteadyClock::now();
   auto store = core.reads->get();
   if (!store) return;
   auto info = (*store)->event(id);
@@ -201,6 +203,9 @@ void check_sprt_event(Core& core, std::int64_t id) {
   auto it = core.events.find(id);
   if (it == core.events.end()) return;
   it->second.sprt_done = std::max(it->second.sprt_done, info->done);
+  const auto t1 = SteadyClock::now();
+  if (check->tally.h.games.total() >= 1000 && t1 - t0 > std::chrono::milliseconds(5))
+    it->second.sprt_next = t1 + 9 * (t1 - t0);
   if (changed) it->second.dirty = true;
   if (check->skip_reason.empty()) return;
   // Decided: no new game, and this daemon's games of the event are cut.
