@@ -2,13 +2,19 @@
 // a clearly stronger engine is accepted as such (H1) long before the schedule's end, the slots
 // left skipped with the decision; equal engines never accept H1; the LLR printed after each
 // finished pair is the one computed on the stored games (and `referee sprt` prints the same at the
-// end); a run stopped midway, or killed after deciding but before skipping, resumes to the same
-// decision from the database; bad sprt configurations are refused with one line.
+// end); a run stopped midway, killed with -9, or killed after deciding but before skipping,
+// resumes to the same decision from the database; bad sprt configurations are refused with one
+// line.
 #include <SQLiteCpp/Database.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -327,4 +333,72 @@ TEST_CASE("sprt event: referee match --sprt decides, and refuses a bad --sprt wi
                          dir);
   CHECK(three.status == 2);
   CHECK(three.err == "referee match: an sprt event needs exactly two engines, not 3\n");
+}
+
+TEST_CASE("sprt event: referee tournament killed with -9 mid-test resumes to the same decision") {
+  rtest::TempDir dir;
+  const std::string file = dir.file("sprt.toml"), db = dir.file("k.db");
+  rtest::write_text(file, "name = \"k\"\ndatabase = \"" + db +
+                              "\"\ngames = [\"awale:maxplies=20\"]\ntc = \"10+0.1\"\n"
+                              "max_games = 100\nconcurrency = 2\n"
+                              "sprt = { elo0 = 0, elo1 = 100 }\n[openings]\nrandom_plies = 2\n"
+                              "[[engine]]\nname = \"a\"\ncommand = \"" +
+                              rtest::kMock +
+                              "\"\nargs = [\"--slow-ms=40\"]\n"
+                              "[[engine]]\nname = \"b\"\ncommand = \"" +
+                              rtest::kMock + "\"\nargs = [\"--always-resign\"]\n");
+  std::vector<std::string> argv_text = {REFEREE_BIN, "tournament", file, "--quiet", "--lease", "1"};
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execv(REFEREE_BIN, argv.data());
+    ::_exit(127);
+  }
+  REQUIRE(pid > 0);
+  // Killed once a few games are stored, before the test can decide (10 pairs).
+  std::size_t finished_at_kill = 0;
+  for (int i = 0; i < 1500; ++i) {
+    std::this_thread::sleep_for(Millis(10));
+    auto store = storage::Store::open(db);
+    if (!store) continue;
+    auto games = store->games({});
+    if (games && games->size() >= 4) {
+      finished_at_kill = games->size();
+      break;
+    }
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(finished_at_kill >= 4);
+
+  // The next run (a short lease: the killed run's claims expire soon) goes on with the test.
+  const auto out =
+      rtest::run_program(REFEREE_BIN, {"tournament", file, "--quiet", "--lease", "1"}, dir);
+  INFO(out.out << out.err);
+  CHECK(out.status == 0);
+  CHECK(contains(out.out, ": H1 accepted, LLR "));
+  CHECK(contains(out.out, "not played: "));
+  // Its decision is the one of the stored games, which a third run repeats without playing.
+  const auto again = rtest::run_program(REFEREE_BIN, {"tournament", file, "--quiet"}, dir);
+  CHECK(again.status == 0);
+  CHECK(contains(again.out, "0 played now"));
+  auto store = storage::Store::open(db);
+  REQUIRE(store.ok());
+  auto games = store->games({});
+  REQUIRE(games.ok());
+  stats::SprtConfig sprt;
+  sprt.elo1 = 100;
+  const auto tally = sprt_tally(*games, "a", "b", sprt, true);
+  CHECK(tally.state.decision == stats::SprtDecision::kAcceptH1);
+  CHECK(contains(again.out, "sprt: LLR " + fixed2(tally.state.llr)));
+  // Each slot finished at most once.
+  std::set<std::int64_t> slots;
+  for (const auto& g : *games) CHECK(slots.insert(g.slot).second);
 }
