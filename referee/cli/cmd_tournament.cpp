@@ -214,9 +214,9 @@ int match(const Args& args) {
       "opening book: one opening per line (README.md); random plies follow it")(
       "seed", po::value(&seed)->value_name("N")->default_value(1), "seed of the openings")(
       "sprt", po::value(&sprt)->value_name("E0,E1[,A,B[,MODEL]]"),
-      "two engines only: stop when the SPRT of the first against the second decides, e.g.\n"
-      "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic;\n"
-      "--cycles then sets the most games: cycles x games x 2")(
+      "two engines only: stop when the SPRT of the first against the second decides: "
+      "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic; "
+      "--cycles then sets the most games (cycles x games x 2)")(
       "db", po::value(&db)->value_name("FILE")->default_value("referee.db"), "database file")(
       "name", po::value(&name)->value_name("NAME"),
       "event name, the resume key (default: 'match', the engines and the games)")(
