@@ -770,12 +770,14 @@ const char* const kSlotColumns =
     "s.slot, s.game, s.seats, s.opening, s.cycle, s.round, s.pair, s.state, s.owner, s.attempts, "
     "s.reason";
 
-// Marks a tournament finished once no slot is left to play (standing events, ladders and
-// sprt, get new slots while they run: they finish otherwise).
+// Marks a tournament or an sprt event finished once no slot is left to play (an sprt event's
+// whole schedule is made at once, its test skipping what it need not play); ladders, which get
+// new slots while they run, finish otherwise.
 void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
   auto& q = cache.get(
       "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
-      " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind = 'tournament' AND NOT "
+      " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind IN ('tournament', 'sprt')"
+      " AND NOT "
       "EXISTS"
       " (SELECT 1 FROM slots"
       " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");

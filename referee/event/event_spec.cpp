@@ -63,6 +63,13 @@ std::string event_spec(const TournamentConfig& config) {
   j["run"] = {{"concurrency", config.concurrency},
               {"max_crashes", config.max_crashes},
               {"withdraw_on_time", config.withdraw_on_time}};
+  // Only when there is one, so that the specifications of other events stay as they were.
+  if (config.sprt)
+    j["sprt"] = {{"elo0", config.sprt->elo0},
+                 {"elo1", config.sprt->elo1},
+                 {"alpha", config.sprt->alpha},
+                 {"beta", config.sprt->beta},
+                 {"model", stats::model_name(config.sprt->model)}};
   return j.dump();
 }
 
@@ -113,6 +120,11 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.concurrency = run.at("concurrency").get<int>();
     c.max_crashes = run.at("max_crashes").get<int>();
     c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
+    if (j.contains("sprt")) {
+      auto sprt = stats::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
+      if (!sprt) return Error{sprt.error()};
+      c.sprt = *sprt;
+    }
     return c;
   } catch (const json::exception& e) {
     return Error{std::string("stored event specification is not readable: ") + e.what()};

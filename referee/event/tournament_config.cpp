@@ -1,5 +1,6 @@
 #include "event/tournament_config.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -319,6 +320,12 @@ Status check_tournament(const TournamentConfig& config) {
   // After the engines: match's event name is made of their names.
   if (engines::printable(config.name) != config.name)
     return Error{"the event's name " + quoted(config.name) + " holds a control character"};
+  if (config.sprt) {
+    if (config.engines.size() != 2)
+      return Error{"an sprt event needs exactly two engines, not " +
+                   std::to_string(config.engines.size())};
+    if (auto ok = stats::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
+  }
   TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
     TRY_ASSIGN(game, games::make_game(spec));
@@ -374,8 +381,19 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.openings.random_plies = static_cast<int>(plies);
     config.openings.per_pairing = static_cast<int>(per);
   }
+  if (const json* table = t.sub("sprt")) {
+    auto sprt = stats::parse_sprt_config(*table, path + ": sprt");
+    if (!sprt) return Error{sprt.error()};
+    config.sprt = *sprt;
+  }
+  long long max_games = 0;
+  TRY(t.integer("max_games", max_games, 1, kMaxScheduleSlots));
   const json* engines = t.sub("engine");
   TRY(t.no_unknown_keys());
+  if (max_games > 0 && !config.sprt)
+    return Error{path + ": 'max_games' goes with an 'sprt' table (other events play 'cycles')"};
+  if (max_games > 0 && t.has("cycles"))
+    return Error{path + ": give 'cycles' or 'max_games', not both"};
   if (config.name.empty()) return Error{path + ": 'name' is missing"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{path + ": 'format' must be round-robin or gauntlet, not '" +
@@ -405,6 +423,16 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.engines.push_back(std::move(*e));
   }
   if (config.engines.size() < 2) return Error{path + ": a tournament needs at least two engines"};
+  if (max_games > 0) {
+    // The cycles that hold at least max_games games (a cycle plays every opening twice).
+    TournamentConfig one = config;
+    one.cycles = 1;
+    auto per_cycle = schedule_size(one);
+    if (!per_cycle) return Error{path + ": " + per_cycle.error()};
+    if (*per_cycle > 0)
+      config.cycles = static_cast<int>(
+          std::min<long long>(kMaxCycles, (max_games + *per_cycle - 1) / *per_cycle));
+  }
   if (auto checked = check_tournament(config); !checked)
     return Error{path + ": " + checked.error()};
   return config;

@@ -74,7 +74,11 @@ struct EventRuntime {
   std::deque<std::string> notices;  // withdrawals, exclusions (the last 20)
   bool dirty = true;                // its summary and standings changed since last published
   SteadyClock::time_point last_publish{};
-  double publish_cost_s = 0;  // how long the last standings took to compute
+  double publish_cost_s = 0;    // how long the last standings took to compute
+  std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
+  // Not before then: from 1000 games on, a test that took more than 5 ms waits 9 times as long
+  // (the hub runs it later), as `referee tournament` does (event/tournament.cpp).
+  SteadyClock::time_point sprt_next{};
 };
 
 // A game slot's thread and what it plays.
@@ -105,6 +109,8 @@ struct Core {
   std::condition_variable wake_slots;  // new work: an event submitted, resumed, topped up
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> standings;  // event -> (finished
                                                                            // games, json text)
+  // sprt events: event -> (finished games, the test as JSON text), computed once per new game.
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> sprt;
   std::set<std::int64_t> unreadable;  // events whose specification cannot be read (told once)
   std::mutex ladder_mutex;            // one ladder top-up at a time
 
@@ -143,6 +149,17 @@ Reply set_priority(Core& core, std::int64_t id, int priority);
 Json summary_of(Core& core, const storage::EventInfo& info);
 // Standings of an event: the cached ones when no game finished since, else computed now.
 Expected<Json> event_standings(Core& core, std::int64_t id);
+// The sequential test of an sprt event as JSON (ratings/sprt_games.h: sprt_json), null for other
+// kinds; cached per number of finished games.
+Json sprt_of_event(Core& core, const storage::EventInfo& info);
+// Runs the test of an sprt event that finished games since its last check (a game slot calls it
+// after each finished game, before claiming its next): when it decides, the event's open slots
+// are skipped (event/sprt_event.h) and this daemon's games of the event are cut. An event whose
+// LLR changed is marked dirty (published). Other events are left alone.
+void check_sprt_event(Core& core, std::int64_t id);
+// The same for every running sprt event, on the hub: games finished by other processes, and an
+// event decided before a restart whose slots were not skipped yet.
+void check_sprt_events(Core& core);
 // Publishes the summary and standings of dirty events (at most once a second each, or slower
 // when standings are costly); called by the hub.
 void publish_dirty(Core& core);

@@ -132,6 +132,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     auto next_top_up = SteadyClock::now();
     while (!hub_done.load()) {
       nap(kHubTick, [&] { return !hub_done.load(); });
+      check_sprt_events(*core);
       publish_dirty(*core);
       const auto now = SteadyClock::now();
       if (now >= next_refresh) {

@@ -146,6 +146,8 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
     core.fail(out.message);
     return;
   }
+  // sprt events: the test, before this slot claims its next game.
+  if (out.kind == Kind::Done) check_sprt_event(core, event);
   if (out.record.id == 0) return;  // skipped or not started: no game
   if (core.log->verbose())
     core.log->debug(

@@ -150,7 +150,7 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
           {"running", e.claimed},
           {"skipped", e.skipped},
           {"pending", e.pending},
-          {"progress", e.kind == "tournament" ? Json(progress) : Json(nullptr)},
+          {"progress", e.kind != "ladder" ? Json(progress) : Json(nullptr)},
           {"eta_s", extras.eta_s ? Json(std::round(*extras.eta_s)) : Json(nullptr)},
           {"created_at", or_null(e.created_at)},
           {"started_at", or_null(e.started_at)},

@@ -88,8 +88,8 @@ TEST_CASE("serve: bad requests get a 4xx with a JSON error, and the daemon keeps
   check_error(c.Post("/api/engines", R"({"name": "e"})", json), 400, "'command'");
   check_error(c.Post("/api/engines", R"({"name": "e"})", "text/plain"), 415);
   check_error(c.Post("/api/events", R"({"kind": "bracket"})", json), 400, "unknown kind");
-  check_error(c.Post("/api/events", R"({"kind": "sprt", "name": "s"})", json), 422,
-              "not run by the daemon yet");
+  check_error(c.Post("/api/events", R"({"kind": "sprt", "name": "s"})", json), 400,
+              "kind 'sprt' needs an 'sprt' table");
 
   // An oversized body (the limit is 1 MiB).
   check_error(c.Post("/api/events", std::string(2 << 20, 'a'), "application/toml"), 413,
