@@ -111,6 +111,35 @@ std::vector<std::string> from_json(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
+std::string engine_hashes_json(const std::vector<EngineHash>& hashes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : hashes) {
+    nlohmann::json seat = {{"program", h.program}};
+    if (!h.script.empty()) seat["script"] = h.script;
+    out.push_back(std::move(seat));
+  }
+  return out.dump();
+}
+
+std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<EngineHash> out;
+  if (!j.is_array()) return out;
+  for (const auto& seat : j) {
+    EngineHash h;
+    if (seat.is_object()) {
+      if (auto p = seat.find("program"); p != seat.end() && p->is_string()) h.program = *p;
+      if (auto sc = seat.find("script"); sc != seat.end() && sc->is_string()) h.script = *sc;
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+namespace {
+
 void bind_optional(SQLite::Statement& q, int index, const std::optional<std::int64_t>& value) {
   if (value)
     q.bind(index, static_cast<std::int64_t>(*value));
@@ -186,7 +215,8 @@ struct Store::Impl {
     insert_game.emplace(
         db,
         "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)");
+        "time_control, status, started_at, owner, engine_hashes)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
     ensure_engine.emplace(db, "INSERT OR IGNORE INTO engines (name) VALUES (?)");
     insert_player.emplace(db, "INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
   }
@@ -370,6 +400,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(6, game.time_control);
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
     bind_optional(g, 8, game.owner);
+    g.bind(9, engine_hashes_json(game.engine_hashes));
     g.exec();
     std::int64_t id = s.db.getLastInsertRowid();
     for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
@@ -876,18 +907,56 @@ Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
   try {
     const auto now = static_cast<std::int64_t>(now_ms());
     SQLite::Statement add(impl_->db,
-                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at)"
-                          " VALUES (?, ?, ?, ?, ?, ?)");
+                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at,"
+                          " lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     add.bind(1, owner.name);
     add.bind(2, owner.host);
     add.bind(3, static_cast<std::int64_t>(owner.pid));
     add.bind(4, owner.kind);
     add.bind(5, now);
     add.bind(6, now);
+    add.bind(7, now + static_cast<std::int64_t>(owner.lease_ms));
     add.exec();
     return static_cast<std::int64_t>(impl_->db.getLastInsertRowid());
   } catch (const std::exception& e) {
     return impl_->fail("register this process as an owner", e);
+  }
+}
+
+Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms, int limit) {
+  try {
+    std::vector<OwnerStatus> out;
+    SQLite::Statement q(impl_->db,
+                        "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
+                        " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
+                        " stopped_at >= ? ORDER BY id DESC LIMIT ?");
+    q.bind(1, static_cast<std::int64_t>(now_ms()) - stopped_within_ms);
+    q.bind(2, limit);
+    std::map<std::int64_t, std::size_t> index;
+    while (q.executeStep()) {
+      OwnerStatus o;
+      o.id = q.getColumn(0).getInt64();
+      o.info.name = q.getColumn(1).getString();
+      o.info.host = q.getColumn(2).getString();
+      o.info.pid = static_cast<long>(q.getColumn(3).getInt64());
+      o.info.kind = q.getColumn(4).getString();
+      o.started_at_ms = q.getColumn(5).getInt64();
+      o.heartbeat_at_ms = q.getColumn(6).getInt64();
+      o.lease_expires_at_ms = q.getColumn(7).getInt64();
+      if (!q.getColumn(8).isNull()) o.stopped_at_ms = q.getColumn(8).getInt64();
+      index[o.id] = out.size();
+      out.push_back(std::move(o));
+    }
+    SQLite::Statement running(impl_->db,
+                              "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
+                              " NOT NULL ORDER BY id");
+    while (running.executeStep()) {
+      auto it = index.find(running.getColumn(0).getInt64());
+      if (it != index.end()) out[it->second].running_games.push_back(running.getColumn(1).getInt64());
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("read the owners", e);
   }
 }
 
@@ -1011,9 +1080,11 @@ Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
     renew.bind(1, now + lease_ms);
     renew.bind(2, static_cast<std::int64_t>(owner));
     const int n = renew.exec();
-    auto& beat = impl_->cache.get("UPDATE owners SET heartbeat_at = ? WHERE id = ?");
+    auto& beat =
+        impl_->cache.get("UPDATE owners SET heartbeat_at = ?, lease_expires_at = ? WHERE id = ?");
     beat.bind(1, now);
-    beat.bind(2, static_cast<std::int64_t>(owner));
+    beat.bind(2, now + lease_ms);
+    beat.bind(3, static_cast<std::int64_t>(owner));
     beat.exec();
     tx.commit();
     return n;
