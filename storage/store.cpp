@@ -599,13 +599,15 @@ namespace {
 // The games selected by `where` (a WHERE clause on games g), with their players, ordered by id.
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
-std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& where, Bind bind) {
+std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& hashes,
+                                   const std::string& where, Bind bind) {
   SQLite::Statement g(
       db,
       "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
       " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
-      " g.finished_at, g.plies FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" +
-          where + " ORDER BY g.id");
+      " g.finished_at, g.plies, g.owner, " +
+          hashes + " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
+          " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
   while (g.executeStep()) {
@@ -624,6 +626,8 @@ std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& wher
     r.started_at = g.getColumn(11).getString();
     r.finished_at = g.getColumn(12).getString();
     r.plies = g.getColumn(13).getInt64();
+    if (!g.getColumn(14).isNull()) r.owner = g.getColumn(14).getInt64();
+    r.engine_hashes = engine_hashes_from_json(g.getColumn(15).getString());
     out.push_back(std::move(r));
   }
   SQLite::Statement p(db,
@@ -662,11 +666,12 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
   try {
     SQLite::Transaction tx(impl_->db);  // one snapshot for both queries
     std::vector<GameRecord> out;
+    const std::string hashes = StoreAccess::engine_hashes_column(*this);
     if (id) {
-      out = load_games(impl_->db, " WHERE g.id = ?1",
+      out = load_games(impl_->db, hashes, " WHERE g.id = ?1",
                        [&](SQLite::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(impl_->db, kGameWhere, [&](SQLite::Statement& q) {
+      out = load_games(impl_->db, hashes, kGameWhere, [&](SQLite::Statement& q) {
         bind_optional(q, 1, filter.tournament_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
@@ -1466,7 +1471,8 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
     while (ids.executeStep()) wanted.push_back(ids.getColumn(0).getInt64());
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
-      page.games = load_games(impl_->db, " WHERE g.id IN (SELECT value FROM json_each(?1))",
+      page.games = load_games(impl_->db, StoreAccess::engine_hashes_column(*this),
+                              " WHERE g.id IN (SELECT value FROM json_each(?1))",
                               [&](SQLite::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
     }
@@ -1539,6 +1545,14 @@ std::vector<std::string> move_sequence(const GameRecord& game,
   std::vector<std::string> out = opening_recorded ? std::vector<std::string>{} : game.opening;
   for (const MoveRecord& m : moves) out.push_back(m.move);
   return out;
+}
+
+std::string StoreAccess::engine_hashes_column(Store& store) {
+  SQLite::Statement q(db(store),
+                      "SELECT count(*) FROM pragma_table_info('games') WHERE name = "
+                      "'engine_hashes'");
+  q.executeStep();
+  return q.getColumn(0).getInt() > 0 ? "g.engine_hashes" : "'[]'";
 }
 
 SQLite::Database& StoreAccess::db(Store& store) {

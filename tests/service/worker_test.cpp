@@ -141,7 +141,7 @@ std::vector<pid_t> read_pids(const std::string& file) {
 TEST_CASE("worker: four workers killed with kill -9 and restarted finish every slot once") {
   TempDir dir;
   const std::string db = dir.file("shared.db"), pids = dir.file("pids");
-  rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 16, pids, 1));
+  rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 24, pids, 4));
   const std::int64_t event = queue(db, dir.file("event.toml"));
 
   auto args_of = [&](int i) {
@@ -164,12 +164,12 @@ TEST_CASE("worker: four workers killed with kill -9 and restarted finish every s
     auto info = store->event(event);
     return info ? info->done : std::int64_t{0};
   };
-  // Kill a random worker with kill -9 every ~0.7 s while games go on, and start it again.
+  // Kill a random worker with kill -9 every 0.2 to 0.8 s while games go on, and start it again.
   std::mt19937 rng(12);
   int kills = 0;
   const auto until = SteadyClock::now() + std::chrono::seconds(60);
-  while (kills < 6 && SteadyClock::now() < until && done_slots() < 400) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  while (kills < 8 && SteadyClock::now() < until && done_slots() < 450) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200 + rng() % 600));
     const auto i = static_cast<std::size_t>(rng() % 4);
     workers[i]->kill9();
     ++kills;

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
 
