@@ -1548,11 +1548,9 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 }
 
 std::string StoreAccess::engine_hashes_column(Store& store) {
-  SQLite::Statement q(db(store),
-                      "SELECT count(*) FROM pragma_table_info('games') WHERE name = "
-                      "'engine_hashes'");
+  SQLite::Statement q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
   q.executeStep();
-  return q.getColumn(0).getInt() > 0 ? "g.engine_hashes" : "'[]'";
+  return q.getColumn(0).getInt() >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
 SQLite::Database& StoreAccess::db(Store& store) {

@@ -67,6 +67,7 @@ pid_t start_worker(const std::string& db, const std::string& dir, int i) {
   std::vector<char*> argv;
   for (auto& a : text) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::fflush(stdout);  // the child must not write this process's buffered lines again
   const pid_t pid = ::fork();
   if (pid == 0) {
     const std::string err = dir + "/worker" + std::to_string(i) + ".err";
@@ -204,6 +205,17 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
     else
       std::printf("  %-22s %8.3f ms\n", x->what, 1000 * x->seconds / n);
   }
+  const double per_game = (claim.seconds + begin.seconds + ply.seconds + finish.seconds) /
+                          static_cast<double>(std::max(1L, claim.calls));
+  std::printf("  one game of %d plies      %8.3f ms", kPlies, 1000 * per_game);
+  if (sqlite && claim.calls > 0)
+    std::printf("  %5.1f statements  %5.2f commits",
+                static_cast<double>(claim.statements + begin.statements + ply.statements +
+                                    finish.statements) /
+                    static_cast<double>(claim.calls),
+                static_cast<double>(claim.commits + begin.commits + ply.commits + finish.commits) /
+                    static_cast<double>(claim.calls));
+  std::printf("\n");
 }
 
 }  // namespace
