@@ -44,8 +44,9 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
         "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
         "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-            StoreAccess::engine_hashes_column(store) + " FROM games g "
-        "INDEXED BY games_by_tournament JOIN game_players p ON p.game_id = g.id" +
+            StoreAccess::engine_hashes_column(store) +
+            " FROM games g "
+            "INDEXED BY games_by_tournament JOIN game_players p ON p.game_id = g.id" +
             where.sql + kOrder + ", p.seat");
     where.bind(games);
     std::optional<SQLite::Statement> moves;

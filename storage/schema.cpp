@@ -306,9 +306,8 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2},  {3, kV3},
-                                             {4, kV4}, {5, v5()}, {6, kV6},
-                                             {7, kV7}};
+  static const std::vector<Migration> all = {{1, kV1},  {2, kV2}, {3, kV3}, {4, kV4},
+                                             {5, v5()}, {6, kV6}, {7, kV7}};
   return all;
 }
 

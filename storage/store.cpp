@@ -212,11 +212,10 @@ struct Store::Impl {
                         "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
                         "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_log.emplace(db, "INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
-    insert_game.emplace(
-        db,
-        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner, engine_hashes)"
-        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
+    insert_game.emplace(db,
+                        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
+                        "time_control, status, started_at, owner, engine_hashes)"
+                        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
     ensure_engine.emplace(db, "INSERT OR IGNORE INTO engines (name) VALUES (?)");
     insert_player.emplace(db, "INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
   }
@@ -957,7 +956,8 @@ Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms,
                               " NOT NULL ORDER BY id");
     while (running.executeStep()) {
       auto it = index.find(running.getColumn(0).getInt64());
-      if (it != index.end()) out[it->second].running_games.push_back(running.getColumn(1).getInt64());
+      if (it != index.end())
+        out[it->second].running_games.push_back(running.getColumn(1).getInt64());
     }
     return out;
   } catch (const std::exception& e) {

@@ -79,7 +79,7 @@ struct GameRecord {
   std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
-  std::optional<std::int64_t> owner;  // the owner (process) that played it, when known
+  std::optional<std::int64_t> owner;      // the owner (process) that played it, when known
   std::vector<EngineHash> engine_hashes;  // by seat; empty when not recorded (before v7)
 };
 
@@ -233,7 +233,7 @@ struct OwnerInfo {
   std::string host;
   long pid = 0;
   std::string kind = "tournament";  // tournament | serve | worker
-  long lease_ms = 30000;             // how long it counts as alive after a heartbeat (v7)
+  long lease_ms = 30000;            // how long it counts as alive after a heartbeat (v7)
 };
 
 // An owner as the daemon's workers page shows it (Store::owners).

@@ -32,8 +32,8 @@ int worker(const Args& args) {
       "queue", po::value(&options.queue),
       "queue this tournament file's event in the database first")(
       "exit-when-done", po::bool_switch(&options.exit_when_done),
-      "stop once no queued or running event is left")(
-      "no-logs", po::bool_switch(&no_logs), "do not store the engines' transcripts")(
+      "stop once no queued or running event is left")("no-logs", po::bool_switch(&no_logs),
+                                                      "do not store the engines' transcripts")(
       "log", po::value(&log_file), "log to this file instead of stderr")(
       "verbose,v", po::bool_switch(&verbose), "one log line per game too");
   po::variables_map vm;

@@ -172,9 +172,9 @@ Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) 
 
 void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
   auto hash = engines::engine_hash(config);
-  sessions_.push_front(Cached{session_key(config), std::move(session),
-                              hash ? storage::EngineHash{hash->program, hash->script}
-                                   : storage::EngineHash{}});
+  sessions_.push_front(
+      Cached{session_key(config), std::move(session),
+             hash ? storage::EngineHash{hash->program, hash->script} : storage::EngineHash{}});
 }
 
 SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,

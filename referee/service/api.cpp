@@ -377,14 +377,16 @@ void get_workers(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {"stopped_hours", "limit"}); !bad.empty())
     return reply_error(res, 400, bad);
   long hours = 24, limit = 200;
-  for (auto [name, value, top] : {std::tuple<const char*, long*, long>{"stopped_hours", &hours, 24 * 365},
-                                  {"limit", &limit, 1000}}) {
+  for (auto [name, value, top] :
+       {std::tuple<const char*, long*, long>{"stopped_hours", &hours, 24 * 365},
+        {"limit", &limit, 1000}}) {
     if (!req.has_param(name)) continue;
     const std::string text = req.get_param_value(name);
-    if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos ||
-        std::stol(text) > top)
-      return reply_error(res, 400, std::string("'") + name + "' must be an integer from 0 to " +
-                                       std::to_string(top));
+    if (text.empty() || text.size() > 6 ||
+        text.find_first_not_of("0123456789") != std::string::npos || std::stol(text) > top)
+      return reply_error(
+          res, 400,
+          std::string("'") + name + "' must be an integer from 0 to " + std::to_string(top));
     *value = std::stol(text);
   }
   auto store = core.reads->get();

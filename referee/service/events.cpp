@@ -67,8 +67,8 @@ void exclude_unpinned(Core& core, EventRuntime& rt) {
     if (!hash)
       why = "its sha256 cannot be checked on this host: " + hash.error();
     else if (hash->pinned() != e->config.sha256)
-      why = "sha256 differs: " + hash->pinned() + " on this host, the event pins " +
-            e->config.sha256;
+      why =
+          "sha256 differs: " + hash->pinned() + " on this host, the event pins " + e->config.sha256;
     if (why.empty()) continue;
     if (rt.roster->exclude(name, why))
       core.log->warning("event " + std::to_string(rt.id) + " (" + rt.name + "): engine '" + name +

@@ -4,9 +4,9 @@
 //
 // Decisions:
 // - An event whose claim found nothing (every slot done, or held by other processes) is not
-//   asked again for a second, doubling up to options.idle_max_ms (EventRuntime::retry_at); a slot with nothing to do sleeps until
-//   woken (submission, resume, ladder top-up) or half a second passes (leases of dead processes
-//   expire by the clock).
+//   asked again for a second, doubling up to options.idle_max_ms (EventRuntime::retry_at); a slot
+//   with nothing to do sleeps until woken (submission, resume, ladder top-up) or half a second
+//   passes (leases of dead processes expire by the clock).
 // - A slot keeps at most 4 idle engine sessions (it serves many events).
 // - The position sent with each move event comes from a State the slot keeps in step with the
 //   moves (one apply per move); the JSON is built only while someone listens.

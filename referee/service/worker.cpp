@@ -45,8 +45,7 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   if (!schedule) return Error{file + ": " + schedule.error()};
   if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
     return Error{file + ": " + std::to_string(schedule->size()) +
-                 " games scheduled; an event holds at most " +
-                 std::to_string(kMaxScheduledGames)};
+                 " games scheduled; an event holds at most " + std::to_string(kMaxScheduledGames)};
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.state = "queued";
@@ -54,8 +53,8 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
                               slot_records(*config, *schedule), options);
   if (!row) return Error{row.error()};
   if (!row->created) {
-    const std::string changes = row->spec.empty() ? std::string("its schedule")
-                                                  : spec_changes(row->spec, spec);
+    const std::string changes =
+        row->spec.empty() ? std::string("its schedule") : spec_changes(row->spec, spec);
     if (!changes.empty())
       return Error{file + ": event \"" + config->name +
                    "\" already exists with a different specification (" + changes +
@@ -116,9 +115,9 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
     return 1;
   }
   out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
-  log.info("worker " + name + " on " + options.db + " with " +
-           std::to_string(options.concurrency) + " game slots (owner " +
-           std::to_string(core->owner) + ", lease " + std::to_string(options.lease_ms) + " ms)");
+  log.info("worker " + name + " on " + options.db + " with " + std::to_string(options.concurrency) +
+           " game slots (owner " + std::to_string(core->owner) + ", lease " +
+           std::to_string(options.lease_ms) + " ms)");
 
   {
     std::lock_guard lock(core->mutex);
@@ -175,8 +174,7 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
   } else if (idle_done.load()) {
     log.info("no event left to play: stopping");
   } else {
-    log.info("stopping: " + std::to_string(busy_slots(*core)) +
-             " games running, waiting up to " +
+    log.info("stopping: " + std::to_string(busy_slots(*core)) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
   }
   const auto deadline = SteadyClock::now() +

@@ -55,15 +55,14 @@ std::string event_file(const std::string& dir, const std::string& name, int game
   out << "name = \"" << name << "\"\ngames = [\"awale\"]\ntc = \"60+1\"\ncycles = " << games / 2
       << "\n[openings]\nrandom_plies = 4\n";
   for (int e = 0; e < 2; ++e)
-    out << "[[engine]]\nname = \"m" << e << "\"\ncommand = \"" << SUPPORT_DIR
-        << "/mock_engine\"\n";
+    out << "[[engine]]\nname = \"m" << e << "\"\ncommand = \"" << SUPPORT_DIR << "/mock_engine\"\n";
   return path;
 }
 
 pid_t start_worker(const std::string& db, const std::string& dir, int i) {
-  std::vector<std::string> text = {REFEREE_BIN, "worker",   "--db",       db,
-                                   "--name",    "b" + std::to_string(i), "--idle-max", "1",
-                                   "--no-logs"};
+  std::vector<std::string> text = {REFEREE_BIN,  "worker", "--db",
+                                   db,           "--name", "b" + std::to_string(i),
+                                   "--idle-max", "1",      "--no-logs"};
   std::vector<char*> argv;
   for (auto& a : text) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -87,8 +86,8 @@ void games_per_second(const std::string& db_base, const std::string& dir, int ga
     std::fprintf(stderr, "%s\n", store.error().c_str());
     std::exit(1);
   }
-  auto row = referee::service::queue_event(*store, event_file(dir, "e" + std::to_string(workers),
-                                                              games));
+  auto row =
+      referee::service::queue_event(*store, event_file(dir, "e" + std::to_string(workers), games));
   if (!row) {
     std::fprintf(stderr, "%s\n", row.error().c_str());
     std::exit(1);
@@ -192,9 +191,10 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
     measure(finish, [&] { (void)store->finish_claimed(id, g, *owner); });
     if (i % 8 == 0) measure(renew, [&] { (void)store->renew_claims(*owner, 30000); });
   }
-  std::printf("\nDatabase cost per call on the worker's path (%s, %d games, %d plies a game, "
-              "%d plies per moves transaction):\n",
-              sqlite ? "SQLite" : "PostgreSQL", claims, kPlies, batch);
+  std::printf(
+      "\nDatabase cost per call on the worker's path (%s, %d games, %d plies a game, "
+      "%d plies per moves transaction):\n",
+      sqlite ? "SQLite" : "PostgreSQL", claims, kPlies, batch);
   for (const Cost* x : {&claim, &begin, &ply, &finish, &renew}) {
     if (x->calls == 0) continue;
     const double n = static_cast<double>(x->calls);
@@ -243,17 +243,19 @@ int main(int argc, char** argv) {
     else if (a == "--batch")
       batch = std::max(1, std::atoi(next().c_str()));
     else {
-      std::fprintf(stderr, "usage: workers_bench [--db D] [--games N] [--workers 1,2,4] "
-                           "[--claims N] [--batch PLIES]\n");
+      std::fprintf(stderr,
+                   "usage: workers_bench [--db D] [--games N] [--workers 1,2,4] "
+                   "[--claims N] [--batch PLIES]\n");
       return 2;
     }
   }
   char pattern[] = "/tmp/workers-bench-XXXXXX";
   if (!::mkdtemp(pattern)) return 1;
   const std::string dir = pattern;
-  std::printf("Games per second, instant mock engines, awale (whole games), %d games, "
-              "workers --concurrency 1, on %u cores:\n",
-              games, std::thread::hardware_concurrency());
+  std::printf(
+      "Games per second, instant mock engines, awale (whole games), %d games, "
+      "workers --concurrency 1, on %u cores:\n",
+      games, std::thread::hardware_concurrency());
   std::size_t start = 0;
   while (start < worker_list.size()) {
     std::size_t end = worker_list.find(',', start);

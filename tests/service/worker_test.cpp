@@ -111,9 +111,9 @@ class WorkerProcess {
 // awale:maxplies=`plies` (two games a cycle: one opening, both seatings).
 std::string event_toml(const std::string& name, int cycles, int plies, const std::string& pids,
                        int slow_ms) {
-  std::string text = "name = \"" + name + "\"\ngames = [\"awale:maxplies=" +
-                     std::to_string(plies) + "\"]\ntc = \"10+0.1\"\ncycles = " +
-                     std::to_string(cycles) + "\n[openings]\nrandom_plies = 2\n";
+  std::string text = "name = \"" + name + "\"\ngames = [\"awale:maxplies=" + std::to_string(plies) +
+                     "\"]\ntc = \"10+0.1\"\ncycles = " + std::to_string(cycles) +
+                     "\n[openings]\nrandom_plies = 2\n";
   for (int e = 0; e < 2; ++e)
     text += "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + stest::kMock +
             "\"\nargs = [\"--pid-file=" + pids + "\", \"--slow-ms=" + std::to_string(slow_ms) +
@@ -145,9 +145,18 @@ TEST_CASE("worker: four workers killed with kill -9 and restarted finish every s
   const std::int64_t event = queue(db, dir.file("event.toml"));
 
   auto args_of = [&](int i) {
-    return std::vector<std::string>{"--db",          db,  "--concurrency",    "2",
-                                    "--lease",       "1", "--idle-max",       "1",
-                                    "--drain-seconds", "5", "--exit-when-done", "--name",
+    return std::vector<std::string>{"--db",
+                                    db,
+                                    "--concurrency",
+                                    "2",
+                                    "--lease",
+                                    "1",
+                                    "--idle-max",
+                                    "1",
+                                    "--drain-seconds",
+                                    "5",
+                                    "--exit-when-done",
+                                    "--name",
                                     "w" + std::to_string(i)};
   };
   std::vector<std::string> dirs;
@@ -241,10 +250,10 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   TempDir dir;
   const std::string db = dir.file("q.db");
   rtest::write_text(dir.file("e.toml"), event_toml("small", 2, 8, dir.file("pids"), 0));
-  auto run = rtest::run_program(REFEREE_BIN,
-                                {"worker", "--db", db, "--queue", dir.file("e.toml"),
-                                 "--exit-when-done", "--idle-max", "1"},
-                                dir);
+  auto run = rtest::run_program(
+      REFEREE_BIN,
+      {"worker", "--db", db, "--queue", dir.file("e.toml"), "--exit-when-done", "--idle-max", "1"},
+      dir);
   INFO(run.err);
   CHECK(run.status == 0);
   CHECK(contains(run.out, "worker "));
@@ -261,8 +270,8 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
 
 TEST_CASE("worker: an idle worker with --exit-when-done stops when nothing is queued") {
   TempDir dir;
-  auto run = rtest::run_program(
-      REFEREE_BIN, {"worker", "--db", dir.file("empty.db"), "--exit-when-done"}, dir);
+  auto run = rtest::run_program(REFEREE_BIN,
+                                {"worker", "--db", dir.file("empty.db"), "--exit-when-done"}, dir);
   INFO(run.err);
   CHECK(run.status == 0);
   CHECK(contains(run.err, "no event left to play"));
@@ -290,11 +299,11 @@ TEST_CASE("worker: bad options and a bad file are one-line errors") {
 namespace {
 
 std::string pinned_toml(const std::string& name, const std::string& pin) {
-  std::string text = "name = \"" + name +
-                     "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0.1\"\ncycles = 1\n";
+  std::string text =
+      "name = \"" + name + "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0.1\"\ncycles = 1\n";
   for (int e = 0; e < 3; ++e) {
-    text += "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + stest::kMock +
-            "\"\n";
+    text +=
+        "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + stest::kMock + "\"\n";
     if (e == 0) text += "sha256 = \"" + pin + "\"\n";
   }
   return text;
@@ -386,10 +395,10 @@ TEST_CASE("worker: an engine matching its pin plays, and its games record the ha
   const std::string db = dir.file("pin.db");
   const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
   rtest::write_text(dir.file("e.toml"), pinned_toml("pinned ok", mock_hash));
-  auto run = rtest::run_program(REFEREE_BIN,
-                                {"worker", "--db", db, "--queue", dir.file("e.toml"),
-                                 "--exit-when-done", "--idle-max", "1"},
-                                dir);
+  auto run = rtest::run_program(
+      REFEREE_BIN,
+      {"worker", "--db", db, "--queue", dir.file("e.toml"), "--exit-when-done", "--idle-max", "1"},
+      dir);
   INFO(run.err);
   CHECK(run.status == 0);
   CHECK_FALSE(contains(run.err, "sha256 differs"));

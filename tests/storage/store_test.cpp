@@ -381,8 +381,7 @@ TEST_CASE("store: open errors name the file and leave existing files untouched")
     auto s = Store::open(path);
     REQUIRE_FALSE(s.ok());
     CHECK(s.error() == path + " has schema version " + std::to_string(kSchemaVersion + 1) +
-                           "; this referee reads up to " +
-                           std::to_string(kSchemaVersion));
+                           "; this referee reads up to " + std::to_string(kSchemaVersion));
     CHECK(read_bytes(path) == before);
   }
   SECTION("a foreign database") {

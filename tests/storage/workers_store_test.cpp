@@ -137,8 +137,9 @@ TEST_CASE("migration: v7 applies on a v6 file: games get no hashes, owners no le
     db.exec("INSERT INTO schema_version VALUES (6)");
     db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
     db.exec("INSERT INTO games (id, game, status) VALUES (1, 'awale', 'running')");
-    db.exec("INSERT INTO owners (id, name, kind, started_at, heartbeat_at) VALUES (1, 'old', "
-            "'tournament', 1, 1)");
+    db.exec(
+        "INSERT INTO owners (id, name, kind, started_at, heartbeat_at) VALUES (1, 'old', "
+        "'tournament', 1, 1)");
     db.exec("UPDATE games SET owner = 1");
   }
   Store store = open_ok(path);
