@@ -171,10 +171,12 @@ Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) 
 }  // namespace
 
 void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
-  auto hash = engines::engine_hash(config);
-  sessions_.push_front(
-      Cached{session_key(config), std::move(session),
-             hash ? storage::EngineHash{hash->program, hash->script} : storage::EngineHash{}});
+  auto hash = checked_hash(config);
+  if (!hash) {  // pinned to other bytes: not kept, so that session_for refuses it with the reason
+    quit(session);
+    return;
+  }
+  sessions_.push_front(Cached{session_key(config), std::move(session), std::move(*hash)});
 }
 
 SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,

@@ -412,3 +412,80 @@ TEST_CASE("worker: an engine matching its pin plays, and its games record the ha
     CHECK(g.engine_hashes[0].program == mock_hash);
   }
 }
+
+// ---- The daemon shows the workers ----
+
+TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker lost by lease") {
+  TempDir dir;
+  const std::string db = dir.file("shared.db");
+  stest::Daemon daemon(dir, {"--db", db, "-c", "1"});
+  REQUIRE(daemon.ready());
+  auto client = daemon.client();
+  // A slow event queued in the database for the worker (the daemon may play some of it too).
+  rtest::write_text(dir.file("e.toml"), event_toml("slow", 20, 40, dir.file("pids"), 30));
+  queue(db, dir.file("e.toml"));
+  std::filesystem::create_directories(dir.file("w"));
+  WorkerProcess w(dir.file("w"), {"--db", db, "-c", "2", "--lease", "1", "--name", "box2"});
+
+  stest::Json mine;
+  REQUIRE(wait_until(
+      [&] {
+        for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+          if (x["name"] == "box2" && x["running_games"].size() == 2) {
+            mine = x;
+            return true;
+          }
+        return false;
+      },
+      60));
+  CHECK(mine["kind"] == "worker");
+  CHECK(mine["state"] == "alive");
+  CHECK(mine["this_daemon"] == false);
+  CHECK(mine["pid"].get<long>() > 0);
+  CHECK(mine["host"].get<std::string>().size() > 0);
+  CHECK(mine["stopped_at"].is_null());
+  CHECK(mine["heartbeat_age_s"].get<double>() < 30);
+  // The daemon lists itself too.
+  bool self = false;
+  for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+    self = self || (x["this_daemon"] == true && x["kind"] == "serve" && x["state"] == "alive");
+  CHECK(self);
+  // A running game names its worker.
+  const auto game_id = mine["running_games"][0].get<std::int64_t>();
+  auto game = stest::get_json(client, "/api/games/" + std::to_string(game_id));
+  CHECK(game["worker"] == mine["id"]);
+  CHECK(game["engine_hashes"].size() == 2);
+
+  // Killed: no heartbeat, the lease runs out, the worker is shown lost.
+  w.kill9();
+  const auto id = mine["id"];
+  CHECK(wait_until(
+      [&] {
+        for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+          if (x["id"] == id) return x["state"] == "lost";
+        return false;
+      },
+      30));
+  auto bad = client.Get("/api/workers?limit=x");
+  REQUIRE(bad);
+  CHECK(bad->status == 400);
+  bad = client.Get("/api/workers?nope=1");
+  REQUIRE(bad);
+  CHECK(bad->status == 400);
+}
+
+TEST_CASE("worker: referee tournament does not play an engine pinned to other bytes either") {
+  TempDir dir;
+  rtest::write_text(dir.file("e.toml"), pinned_toml("pinned run", std::string(64, 'e')));
+  auto run = rtest::run_program(REFEREE_BIN, {"tournament", dir.file("e.toml")}, dir, dir.path());
+  INFO(run.out << run.err);
+  CHECK(run.status == 3);  // games not played
+  CHECK(contains(run.out + run.err, "sha256 differs"));
+  auto store = referee::storage::Store::open(dir.file("referee.db"), {true});
+  REQUIRE(store);
+  auto games = store->games({});
+  REQUIRE(games);
+  CHECK(games->size() == 2);  // m1 against m2 only
+  for (const auto& g : *games)
+    CHECK(std::find(g.players.begin(), g.players.end(), "m0") == g.players.end());
+}
