@@ -428,16 +428,20 @@ TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker
   WorkerProcess w(dir.file("w"), {"--db", db, "-c", "2", "--lease", "1", "--name", "box2"});
 
   stest::Json mine;
-  REQUIRE(wait_until(
+  std::string last;
+  const bool seen = wait_until(
       [&] {
-        for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+        const auto all = stest::get_json(client, "/api/workers");
+        if (all["workers"].size() > 1) last = all.dump();
+        for (const auto& x : all["workers"])
           if (x["name"] == "box2" && x["running_games"].size() == 2) {
             mine = x;
             return true;
           }
         return false;
       },
-      60));
+      60);
+  if (!seen) FAIL("worker: " << w.err() << "\ndaemon: " << daemon.err() << "\nworkers: " << last);
   CHECK(mine["kind"] == "worker");
   CHECK(mine["state"] == "alive");
   CHECK(mine["this_daemon"] == false);
@@ -447,7 +451,8 @@ TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker
   CHECK(mine["heartbeat_age_s"].get<double>() < 30);
   // The daemon lists itself too.
   bool self = false;
-  for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+  const auto listed = stest::get_json(client, "/api/workers");
+  for (const auto& x : listed["workers"])
     self = self || (x["this_daemon"] == true && x["kind"] == "serve" && x["state"] == "alive");
   CHECK(self);
   // A running game names its worker.
@@ -461,7 +466,8 @@ TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker
   const auto id = mine["id"];
   CHECK(wait_until(
       [&] {
-        for (const auto& x : stest::get_json(client, "/api/workers")["workers"])
+        const auto all = stest::get_json(client, "/api/workers");
+        for (const auto& x : all["workers"])
           if (x["id"] == id) return x["state"] == "lost";
         return false;
       },
