@@ -8,6 +8,7 @@ packages+=(python3-dev pybind11-dev)  # the Python module referee_games (referee
 # The daemon's HTTP library (built with OpenSSL, zlib and brotli: their headers are needed too).
 packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
 packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)  # the fuzz build (tests/fuzz)
+packages+=(libssl-dev)  # libcrypto: SHA-256 of engine binaries (engines/engine_hash.h)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

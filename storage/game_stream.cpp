@@ -43,8 +43,10 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         db,
         "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
         "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
-        "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score FROM games g "
-        "INDEXED BY games_by_tournament JOIN game_players p ON p.game_id = g.id" +
+        "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
+            StoreAccess::engine_hashes_column(store) +
+            " FROM games g "
+            "INDEXED BY games_by_tournament JOIN game_players p ON p.game_id = g.id" +
             where.sql + kOrder + ", p.seat");
     where.bind(games);
     std::optional<SQLite::Statement> moves;
@@ -109,6 +111,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         g.finished_at = games.getColumn(11).getString();
         g.plies = games.getColumn(12).getInt64();
         if (!games.getColumn(13).isNull()) g.owner = games.getColumn(13).getInt64();
+        g.engine_hashes = engine_hashes_from_json(games.getColumn(17).getString());
       }
       g.players.push_back(games.getColumn(14).getString());
       if (games.getColumn(15).isNull())

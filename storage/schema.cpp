@@ -189,6 +189,17 @@ const char* const kV6 = R"sql(
 UPDATE games SET termination = 'rules' WHERE termination = 'normal';
 )sql";
 
+// v7: workers (referee worker).
+// - Which bytes played (engines/engine_hash.h): per game, the SHA-256 of each seat's engine as a
+//   JSON array by seat (storage/store.h: engine_hashes_json); "[]" for games recorded before.
+// - owners.lease_expires_at: the last heartbeat plus the owner's lease, so that anyone can tell a
+//   live owner from a killed one (Store::owners); 0 for owners registered before.
+// Self-contained: it needs only v1's games and v3's owners tables.
+const char* const kV7 = R"sql(
+ALTER TABLE games ADD COLUMN engine_hashes TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE owners ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -295,8 +306,8 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1}, {2, kV2},  {3, kV3},
-                                             {4, kV4}, {5, v5()}, {6, kV6}};
+  static const std::vector<Migration> all = {{1, kV1},  {2, kV2}, {3, kV3}, {4, kV4},
+                                             {5, v5()}, {6, kV6}, {7, kV7}};
   return all;
 }
 

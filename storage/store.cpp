@@ -111,6 +111,35 @@ std::vector<std::string> from_json(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
+std::string engine_hashes_json(const std::vector<EngineHash>& hashes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : hashes) {
+    nlohmann::json seat = {{"program", h.program}};
+    if (!h.script.empty()) seat["script"] = h.script;
+    out.push_back(std::move(seat));
+  }
+  return out.dump();
+}
+
+std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<EngineHash> out;
+  if (!j.is_array()) return out;
+  for (const auto& seat : j) {
+    EngineHash h;
+    if (seat.is_object()) {
+      if (auto p = seat.find("program"); p != seat.end() && p->is_string()) h.program = *p;
+      if (auto sc = seat.find("script"); sc != seat.end() && sc->is_string()) h.script = *sc;
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+namespace {
+
 void bind_optional(SQLite::Statement& q, int index, const std::optional<std::int64_t>& value) {
   if (value)
     q.bind(index, static_cast<std::int64_t>(*value));
@@ -183,10 +212,10 @@ struct Store::Impl {
                         "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
                         "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert_log.emplace(db, "INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
-    insert_game.emplace(
-        db,
-        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)");
+    insert_game.emplace(db,
+                        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
+                        "time_control, status, started_at, owner, engine_hashes)"
+                        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
     ensure_engine.emplace(db, "INSERT OR IGNORE INTO engines (name) VALUES (?)");
     insert_player.emplace(db, "INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
   }
@@ -370,6 +399,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(6, game.time_control);
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
     bind_optional(g, 8, game.owner);
+    g.bind(9, engine_hashes_json(game.engine_hashes));
     g.exec();
     std::int64_t id = s.db.getLastInsertRowid();
     for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
@@ -568,13 +598,15 @@ namespace {
 // The games selected by `where` (a WHERE clause on games g), with their players, ordered by id.
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
-std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& where, Bind bind) {
+std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& hashes,
+                                   const std::string& where, Bind bind) {
   SQLite::Statement g(
       db,
       "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
       " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
-      " g.finished_at, g.plies FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" +
-          where + " ORDER BY g.id");
+      " g.finished_at, g.plies, g.owner, " +
+          hashes + " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
+          " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
   while (g.executeStep()) {
@@ -593,6 +625,8 @@ std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& wher
     r.started_at = g.getColumn(11).getString();
     r.finished_at = g.getColumn(12).getString();
     r.plies = g.getColumn(13).getInt64();
+    if (!g.getColumn(14).isNull()) r.owner = g.getColumn(14).getInt64();
+    r.engine_hashes = engine_hashes_from_json(g.getColumn(15).getString());
     out.push_back(std::move(r));
   }
   SQLite::Statement p(db,
@@ -631,11 +665,12 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
   try {
     SQLite::Transaction tx(impl_->db);  // one snapshot for both queries
     std::vector<GameRecord> out;
+    const std::string hashes = StoreAccess::engine_hashes_column(*this);
     if (id) {
-      out = load_games(impl_->db, " WHERE g.id = ?1",
+      out = load_games(impl_->db, hashes, " WHERE g.id = ?1",
                        [&](SQLite::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(impl_->db, kGameWhere, [&](SQLite::Statement& q) {
+      out = load_games(impl_->db, hashes, kGameWhere, [&](SQLite::Statement& q) {
         bind_optional(q, 1, filter.tournament_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
@@ -878,18 +913,57 @@ Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
   try {
     const auto now = static_cast<std::int64_t>(now_ms());
     SQLite::Statement add(impl_->db,
-                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at)"
-                          " VALUES (?, ?, ?, ?, ?, ?)");
+                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at,"
+                          " lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     add.bind(1, owner.name);
     add.bind(2, owner.host);
     add.bind(3, static_cast<std::int64_t>(owner.pid));
     add.bind(4, owner.kind);
     add.bind(5, now);
     add.bind(6, now);
+    add.bind(7, now + static_cast<std::int64_t>(owner.lease_ms));
     add.exec();
     return static_cast<std::int64_t>(impl_->db.getLastInsertRowid());
   } catch (const std::exception& e) {
     return impl_->fail("register this process as an owner", e);
+  }
+}
+
+Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms, int limit) {
+  try {
+    std::vector<OwnerStatus> out;
+    SQLite::Statement q(impl_->db,
+                        "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
+                        " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
+                        " stopped_at >= ? ORDER BY id DESC LIMIT ?");
+    q.bind(1, static_cast<std::int64_t>(now_ms()) - stopped_within_ms);
+    q.bind(2, limit);
+    std::map<std::int64_t, std::size_t> index;
+    while (q.executeStep()) {
+      OwnerStatus o;
+      o.id = q.getColumn(0).getInt64();
+      o.info.name = q.getColumn(1).getString();
+      o.info.host = q.getColumn(2).getString();
+      o.info.pid = static_cast<long>(q.getColumn(3).getInt64());
+      o.info.kind = q.getColumn(4).getString();
+      o.started_at_ms = q.getColumn(5).getInt64();
+      o.heartbeat_at_ms = q.getColumn(6).getInt64();
+      o.lease_expires_at_ms = q.getColumn(7).getInt64();
+      if (!q.getColumn(8).isNull()) o.stopped_at_ms = q.getColumn(8).getInt64();
+      index[o.id] = out.size();
+      out.push_back(std::move(o));
+    }
+    SQLite::Statement running(impl_->db,
+                              "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
+                              " NOT NULL ORDER BY id");
+    while (running.executeStep()) {
+      auto it = index.find(running.getColumn(0).getInt64());
+      if (it != index.end())
+        out[it->second].running_games.push_back(running.getColumn(1).getInt64());
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("read the owners", e);
   }
 }
 
@@ -1013,9 +1087,11 @@ Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
     renew.bind(1, now + lease_ms);
     renew.bind(2, static_cast<std::int64_t>(owner));
     const int n = renew.exec();
-    auto& beat = impl_->cache.get("UPDATE owners SET heartbeat_at = ? WHERE id = ?");
+    auto& beat =
+        impl_->cache.get("UPDATE owners SET heartbeat_at = ?, lease_expires_at = ? WHERE id = ?");
     beat.bind(1, now);
-    beat.bind(2, static_cast<std::int64_t>(owner));
+    beat.bind(2, now + lease_ms);
+    beat.bind(3, static_cast<std::int64_t>(owner));
     beat.exec();
     tx.commit();
     return n;
@@ -1397,7 +1473,8 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
     while (ids.executeStep()) wanted.push_back(ids.getColumn(0).getInt64());
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
-      page.games = load_games(impl_->db, " WHERE g.id IN (SELECT value FROM json_each(?1))",
+      page.games = load_games(impl_->db, StoreAccess::engine_hashes_column(*this),
+                              " WHERE g.id IN (SELECT value FROM json_each(?1))",
                               [&](SQLite::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
     }
@@ -1470,6 +1547,12 @@ std::vector<std::string> move_sequence(const GameRecord& game,
   std::vector<std::string> out = opening_recorded ? std::vector<std::string>{} : game.opening;
   for (const MoveRecord& m : moves) out.push_back(m.move);
   return out;
+}
+
+std::string StoreAccess::engine_hashes_column(Store& store) {
+  SQLite::Statement q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.executeStep();
+  return q.getColumn(0).getInt() >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
 SQLite::Database& StoreAccess::db(Store& store) {

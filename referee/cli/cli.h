@@ -28,6 +28,7 @@ int play(const Args& args);          // a game at the console (people and engine
 int transcript(const Args& args);    // one stored game's lines exchanged with its engines
 int replay(const Args& args);        // one stored game at one ply, with the lines its engine got
 int serve(const Args& args);         // the daemon (HTTP API, live stream, game pool)
+int worker(const Args& args);        // plays the stored events' games beside other workers
 int submit(const Args& args);        // clients of the daemon: submit a tournament file
 int status(const Args& args);        //   events and their progress
 int pause(const Args& args);         //   pause an event

@@ -34,6 +34,7 @@ constexpr Command kCommands[] = {
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
     {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},
     {"serve", referee::cli::serve, "[--db F] [--listen ADDR:PORT]: the daemon (HTTP API)"},
+    {"worker", referee::cli::worker, "--db DB [--concurrency N]: play the stored events' games"},
     {"submit", referee::cli::submit, "FILE [--server URL]: submit a tournament to the daemon"},
     {"status", referee::cli::status, "[ID] [--server URL]: the daemon's events, or one"},
     {"pause", referee::cli::pause, "ID [--server URL]: pause an event of the daemon"},

@@ -26,6 +26,7 @@ json engine_json(const TournamentEngine& e) {
   j["run"] = {{"start_timeout_ms", c.start_timeout_ms},
               {"ready_timeout_ms", c.ready_timeout_ms},
               {"setgame_timeout_ms", c.setgame_timeout_ms}};
+  if (!c.sha256.empty()) j["sha256"] = c.sha256;  // absent when not pinned: older specs unchanged
   return j;
 }
 
@@ -107,6 +108,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       ec.start_timeout_ms = e.at("run").at("start_timeout_ms").get<long>();
       ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
       ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
+      if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {
         auto parsed = parse_time_control(etc);

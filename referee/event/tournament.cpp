@@ -385,6 +385,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   me.name = "tournament " + config.name;
   me.host = engines::host_name();
   me.pid = engines::process_id();
+  me.lease_ms = options.lease_ms;
   auto owner = store->register_owner(me);
   if (!owner) return Error{owner.error()};
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 
+#include "engines/engine_hash.h"
 #include "event/schedule.h"
 #include "games/game.h"
 
@@ -168,6 +169,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.scalars("options", options));
   TRY(t.scalars("env", env));
   TRY(t.boolean("protocol0", c.protocol0));
+  TRY(t.text("sha256", c.sha256));
   long long start_ms = c.start_timeout_ms, ready_ms = c.ready_timeout_ms, memory = 0, cpu = 0,
             procs = 0;
   TRY(t.integer("start_timeout_ms", start_ms, 1, 3600000));
@@ -179,6 +181,9 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
   const std::string who = where + " (" + engines::printable(c.name) + ")";
   if (command.empty()) return Error{who + ": 'command' is missing"};
+  if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
+    return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
+  for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto split = engines::split_command_line(command);
   if (!split) return Error{who + ": " + engines::printable(split.error())};
   c.command = split->front();

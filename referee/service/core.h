@@ -53,6 +53,9 @@ struct ServeOptions {
   int max_stream_clients = 256;
   int http_threads = 32;       // threads for requests other than live streams
   std::string base_dir = ".";  // relative engine commands of submitted files, by default
+  // An event whose claim found nothing is retried after 1 s, doubling up to this (the daemon: 1 s
+  // always; workers back off further, service/worker.h).
+  long idle_max_ms = 1000;
 };
 
 constexpr int kMaxScheduledGames = 100000;  // per submitted event
@@ -68,6 +71,7 @@ struct EventRuntime {
   int running = 0;                     // games this daemon plays now
   std::uint64_t served = 0;            // scheduler's counter at the last claim
   SteadyClock::time_point retry_at{};  // nothing to claim before (another claim found none)
+  int empty_claims = 0;                // claims in a row that found nothing (the backoff)
   std::int64_t finished_here = 0;      // games this daemon finished
   SteadyClock::time_point first_start{};
   bool started_here = false;
@@ -134,6 +138,9 @@ struct Core {
 Status refresh_events(Core& core);
 // A runtime for a stored event (tournament or ladder), built from its specification.
 Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info);
+// Excludes from the event the engines whose pinned sha256 differs from this host's file (or
+// cannot be read), with one warning each: their slots are never claimed here.
+void exclude_unpinned(Core& core, EventRuntime& rt);
 // POST /api/events: `body` is a tournament file (TOML, or JSON when `is_json`). Returns the HTTP
 // status (201 created, 200 the same event existed) and the summary, or an error with its status.
 struct Reply {

@@ -51,6 +51,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     me.host = engines::host_name();
     me.pid = engines::process_id();
     me.kind = "serve";
+    me.lease_ms = options.lease_ms;
     auto owner = store->register_owner(me);
     if (!owner) {
       log.error(owner.error());

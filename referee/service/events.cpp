@@ -25,6 +25,7 @@
 #include <set>
 #include <sstream>
 
+#include "engines/engine_hash.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "event/sprt_event.h"
@@ -65,6 +66,24 @@ std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& i
 
 }  // namespace
 
+void exclude_unpinned(Core& core, EventRuntime& rt) {
+  for (const auto& name : rt.roster->names()) {
+    auto e = rt.roster->find(name);
+    if (!e || e->config.sha256.empty()) continue;
+    auto hash = engines::engine_hash(e->config);
+    std::string why;
+    if (!hash)
+      why = "its sha256 cannot be checked on this host: " + hash.error();
+    else if (hash->pinned() != e->config.sha256)
+      why =
+          "sha256 differs: " + hash->pinned() + " on this host, the event pins " + e->config.sha256;
+    if (why.empty()) continue;
+    if (rt.roster->exclude(name, why))
+      core.log->warning("event " + std::to_string(rt.id) + " (" + rt.name + "): engine '" + name +
+                        "' is not played here: " + why);
+  }
+}
+
 std::string now_iso() {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::system_clock::now().time_since_epoch())
@@ -92,6 +111,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   }
   rt.roster = std::make_shared<EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
                                             rt.config.withdraw_on_time);
+  exclude_unpinned(core, rt);
   return rt;
 }
 
