@@ -420,7 +420,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   }
 
   Shared* shared = nullptr;  // set below; the failure callback runs only after that
-  storage::Recorder recorder(std::move(*store), std::chrono::milliseconds(2),
+  storage::Recorder recorder(std::move(*store), storage::Recorder::kDefaultInterval,
                              [&shared](const std::string&) {
                                if (shared) shared->halt = true;
                              });
