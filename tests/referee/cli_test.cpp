@@ -415,16 +415,18 @@ TEST_CASE("cli: a database of a newer schema version is refused, untouched") {
   }
   {
     SQLite::Database sql(db, SQLite::OPEN_READWRITE);
-    sql.exec("UPDATE schema_version SET version = 7");
+    sql.exec("UPDATE schema_version SET version = " +
+             std::to_string(referee::storage::kSchemaVersion + 1));
   }
   const std::string before = rtest::read_text(db);
   auto r = referee_cmd({"verify", "--db", db});
   CHECK(r.status == 1);
-  one_error_line(r, db + " has schema version 7; this referee reads up to " +
-                        std::to_string(referee::storage::kSchemaVersion));
+  one_error_line(
+      r, db + " has schema version " + std::to_string(referee::storage::kSchemaVersion + 1) +
+             "; this referee reads up to " + std::to_string(referee::storage::kSchemaVersion));
   auto t = referee_cmd({"tournament", tournament_file(dir), "-q", "--db", db});
   CHECK(t.status == 1);
-  one_error_line(t, "schema version 7");
+  one_error_line(t, "schema version " + std::to_string(referee::storage::kSchemaVersion + 1));
   CHECK(rtest::read_text(db) == before);
 }
 
