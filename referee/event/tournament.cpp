@@ -20,10 +20,6 @@
 
 namespace referee {
 
-namespace {
-
-using SteadyClock = std::chrono::steady_clock;
-
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
   char buf[32];
@@ -33,6 +29,10 @@ std::string duration_text(double seconds) {
     std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
   return buf;
 }
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
 
 std::string short_result(const std::vector<int>& ranks) {
   if (ranks.size() == 2) {
