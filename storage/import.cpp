@@ -185,8 +185,9 @@ struct Importer::Impl {
   Store& store;
   SQLite::Database& db;
   bool open = false;
-  SQLite::Statement same_start, players_of, moves_of, find_tournament, tournament_id_used,
-      add_tournament, slot_holder, game_id_used, add_game, add_engine, add_player, add_move;
+  SQLite::Statement same_start, players_of, moves_of, find_tournament, has_schedule,
+      tournament_id_used, add_tournament, slot_holder, game_id_used, add_game, add_engine,
+      add_player, add_move;
 
   explicit Impl(Store& s)
       : store(s),
@@ -197,6 +198,7 @@ struct Importer::Impl {
         players_of(db, "SELECT engine FROM game_players WHERE game_id = ? ORDER BY seat"),
         moves_of(db, "SELECT move FROM moves WHERE game_id = ? ORDER BY ply"),
         find_tournament(db, "SELECT id FROM tournaments WHERE name = ?"),
+        has_schedule(db, "SELECT 1 FROM slots WHERE tournament_id = ? LIMIT 1"),
         tournament_id_used(db, "SELECT 1 FROM tournaments WHERE id = ?"),
         add_tournament(db,
                        "INSERT INTO tournaments (id, name, config, state) VALUES (?, ?, '',"
@@ -310,7 +312,17 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
   try {
     if (auto id = s.duplicate_of(in)) return ImportAdd{false, *id};
     std::optional<std::int64_t> tournament;
-    if (g.tournament_id) tournament = s.tournament_for(g);
+    if (g.tournament_id) {
+      tournament = s.tournament_for(g);
+      // An event played here (it has a schedule): a game stored beside its slots would be played
+      // again, and its second finish refused mid-event.
+      s.has_schedule.reset();
+      s.has_schedule.bind(1, *tournament);
+      if (s.has_schedule.executeStep())
+        return Error{"tournament '" + g.tournament +
+                     "' is an event of this database (it has a schedule): its games are not "
+                     "imported into it"};
+    }
     if (tournament && g.status == "finished" && g.slot >= 0) {
       s.slot_holder.reset();
       s.slot_holder.bind(1, *tournament);

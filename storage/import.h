@@ -13,7 +13,8 @@
 //   opening, time control, players by seat, started_at and the moves (an index on started_at,
 //   schema v8, finds the candidates). It is skipped and counted, whatever its id.
 // - A finished game for a tournament slot that already has another finished game cannot be
-//   stored (one result per slot): an error naming the slot and the game that holds it.
+//   stored (one result per slot): an error naming the slot and the game that holds it. Nor can a
+//   game of an event scheduled in this database (its slots would be played again): an error.
 // - Writes go through one transaction per batch (begin/commit); the caller decides the batches.
 #pragma once
 

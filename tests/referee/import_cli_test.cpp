@@ -185,6 +185,35 @@ TEST_CASE("import: export, import into an empty database, export: the same bytes
   }
 }
 
+TEST_CASE("import: games of an event this database schedules are refused; nothing is written") {
+  rtest::TempDir dir;
+  const std::string src = dir.file("src.db"), live = dir.file("live.db");
+  write_db(src, 5);
+  const std::string file = dir.file("archive.jsonl");
+  rtest::write_text(file, export_jsonl(src));
+  {
+    auto store = referee::storage::Store::open(live);
+    REQUIRE(store.ok());
+    referee::storage::SlotRecord slot;
+    slot.game = "awale";
+    slot.seats = {"A", "B"};
+    REQUIRE(store->open_event("rr", "{}", "fingerprint", {slot}).ok());
+  }
+  auto r = import_file(file, live);
+  INFO(r.err);
+  CHECK(r.status == 1);
+  REQUIRE(rtest::lines_of(r.err).size() == 1);
+  CHECK(contains(r.err, "tournament 'rr' is an event of this database"));
+  CHECK(contains(r.err, "0 games imported before it"));
+  auto store = referee::storage::Store::open(live);
+  REQUIRE(store.ok());
+  referee::storage::GameFilter all;
+  all.finished_only = false;
+  auto games = store->games(all);
+  REQUIRE(games.ok());
+  CHECK(games.value().empty());
+}
+
 TEST_CASE("import: a bad line is one error naming the file and line; nothing is imported") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db");
