@@ -1,5 +1,6 @@
 // Reading a JSON Lines export back (see import.h for the decisions). The SQL here is plain and
-// portable: `?` parameters, RETURNING id, ON CONFLICT DO NOTHING.
+// portable: `?` parameters, ON CONFLICT DO NOTHING, rows inserted with explicit ids (a backend
+// with sequences moves them past the largest id after an import).
 #include "storage/import.h"
 
 #include <SQLiteCpp/Statement.h>
@@ -186,8 +187,8 @@ struct Importer::Impl {
   SQLite::Database& db;
   bool open = false;
   SQLite::Statement same_start, players_of, moves_of, find_tournament, has_schedule,
-      tournament_id_used, add_tournament, slot_holder, game_id_used, add_game, add_engine,
-      add_player, add_move;
+      tournament_id_used, next_tournament_id, add_tournament, slot_holder, game_id_used,
+      next_game_id, add_game, add_engine, add_player, add_move;
 
   explicit Impl(Store& s)
       : store(s),
@@ -200,17 +201,19 @@ struct Importer::Impl {
         find_tournament(db, "SELECT id FROM tournaments WHERE name = ?"),
         has_schedule(db, "SELECT 1 FROM slots WHERE tournament_id = ? LIMIT 1"),
         tournament_id_used(db, "SELECT 1 FROM tournaments WHERE id = ?"),
+        next_tournament_id(db, "SELECT coalesce(max(id), 0) + 1 FROM tournaments"),
         add_tournament(db,
                        "INSERT INTO tournaments (id, name, config, state) VALUES (?, ?, '',"
-                       " 'finished') RETURNING id"),
+                       " 'finished')"),
         slot_holder(db,
                     "SELECT id FROM games WHERE tournament_id = ? AND slot = ? AND"
                     " status = 'finished'"),
         game_id_used(db, "SELECT 1 FROM games WHERE id = ?"),
+        next_game_id(db, "SELECT coalesce(max(id), 0) + 1 FROM games"),
         add_game(db,
                  "INSERT INTO games (id, tournament_id, slot, game, start_position, opening,"
                  " time_control, status, termination, reason, started_at, finished_at, plies)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         add_engine(db, "INSERT INTO engines (name) VALUES (?) ON CONFLICT (name) DO NOTHING"),
         add_player(db,
                    "INSERT INTO game_players (game_id, seat, engine, rank, score)"
@@ -249,23 +252,27 @@ struct Importer::Impl {
     return std::nullopt;
   }
 
+  // `wanted` when no row has it, else the next id after the largest (explicit ids either way:
+  // one insert form, inside the import's write transaction).
+  static std::int64_t free_or_next(SQLite::Statement& used, SQLite::Statement& next,
+                                   std::int64_t wanted) {
+    used.reset();
+    used.bind(1, wanted);
+    if (!used.executeStep()) return wanted;
+    next.reset();
+    next.executeStep();
+    return next.getColumn(0).getInt64();
+  }
+
   std::int64_t tournament_for(const GameRecord& g) {
     find_tournament.reset();
     find_tournament.bind(1, g.tournament);
     if (find_tournament.executeStep()) return find_tournament.getColumn(0).getInt64();
-    tournament_id_used.reset();
-    tournament_id_used.bind(1, *g.tournament_id);
-    const bool used = tournament_id_used.executeStep();
+    const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.tournament_id);
     add_tournament.reset();
-    if (used)
-      add_tournament.bind(1);
-    else
-      add_tournament.bind(1, *g.tournament_id);
+    add_tournament.bind(1, id);
     add_tournament.bind(2, g.tournament);
-    add_tournament.executeStep();
-    const std::int64_t id = add_tournament.getColumn(0).getInt64();
-    while (add_tournament.executeStep()) {
-    }
+    add_tournament.exec();
     return id;
   }
 };
@@ -332,13 +339,11 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
                      "' already has another finished game (id " +
                      std::to_string(s.slot_holder.getColumn(0).getInt64()) + ")"};
     }
-    s.game_id_used.reset();
-    s.game_id_used.bind(1, g.id);
-    const bool id_used = s.game_id_used.executeStep();
+    const std::int64_t id = Impl::free_or_next(s.game_id_used, s.next_game_id, g.id);
     auto& q = s.add_game;
     q.reset();
     q.clearBindings();
-    if (!id_used) q.bind(1, g.id);
+    q.bind(1, id);
     if (tournament) q.bind(2, *tournament);
     q.bind(3, g.slot);
     q.bind(4, g.game);
@@ -351,10 +356,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     q.bind(11, g.started_at);
     q.bind(12, g.finished_at);
     q.bind(13, g.plies);
-    q.executeStep();
-    const std::int64_t id = q.getColumn(0).getInt64();
-    while (q.executeStep()) {
-    }
+    q.exec();
     for (std::size_t seat = 0; seat < g.players.size(); ++seat) {
       s.add_engine.reset();
       s.add_engine.bind(1, g.players[seat]);
