@@ -143,6 +143,13 @@ TEST_CASE("import: export, import into an empty database, export: the same bytes
     CHECK(contains(again.out, "0 games imported, 8 duplicates skipped"));
     CHECK(export_jsonl(copy) == first);
   }
+  SECTION("the file back into the database it came from: every game is a duplicate") {
+    auto back = import_file(file, src);
+    INFO(back.err);
+    REQUIRE(back.status == 0);
+    CHECK(contains(back.out, "0 games imported, 8 duplicates skipped"));
+    CHECK(export_jsonl(src) == first);
+  }
   SECTION("another machine's archive is appended; taken ids get new ones") {
     const std::string other = dir.file("other.db");
     write_db(other, 2);
