@@ -200,6 +200,12 @@ ALTER TABLE games ADD COLUMN engine_hashes TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE owners ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v8: `referee import` recognises a game it already has by its content (storage/import.h); the
+// candidates are the games that began at the same time. Self-contained: an index on v1's games.
+const char* const kV8 = R"sql(
+CREATE INDEX games_by_started_at ON games(started_at);
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -307,7 +313,7 @@ std::string newer_message(const std::string& path, int version) {
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all = {{1, kV1},  {2, kV2}, {3, kV3}, {4, kV4},
-                                             {5, v5()}, {6, kV6}, {7, kV7}};
+                                             {5, v5()}, {6, kV6}, {7, kV7}, {8, kV8}};
   return all;
 }
 

@@ -34,7 +34,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line

@@ -21,6 +21,7 @@ int ratings(const Args& args);       // Elo tables from the database
 int crosstable(const Args& args);    // head-to-head results from the database
 int sprt(const Args& args);          // the SPRT of two engines on stored games
 int export_games(const Args& args);  // PGN, JSON Lines or CSV
+int import_games(const Args& args);  // a JSON Lines export back into a database
 int verify(const Args& args);        // replay every stored game through the rules
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures

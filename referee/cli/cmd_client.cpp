@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "engines/system.h"
+#include "event/tournament.h"
 #include "service/auth.h"
 
 namespace referee::cli {
@@ -118,16 +119,6 @@ long integer_of(const Json& j, const char* key) {
 std::string text_of(const Json& j, const char* key) {
   if (!j.contains(key) || j[key].is_null()) return "-";
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
-
-std::string duration_text(double seconds) {
-  long s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  if (s >= 3600)
-    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  return buf;
 }
 
 std::string progress_line(const Json& e) {

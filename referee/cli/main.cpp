@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"crosstable", referee::cli::crosstable, "[--game G] [filters]: head-to-head results"},
     {"sprt", referee::cli::sprt, "--engine A --engine B --elo0 E0 --elo1 E1: SPRT on stored games"},
     {"export", referee::cli::export_games, "--format pgn|jsonl|csv: export stored games"},
+    {"import", referee::cli::import_games, "FILE.jsonl [--db DB]: take a JSON Lines export back"},
     {"verify", referee::cli::verify, "replay every stored game through the rules"},
     {"transcript", referee::cli::transcript, "GAME_ID: the lines exchanged with the engines"},
     {"replay", referee::cli::replay, "GAME_ID [--ply K]: a stored game at one ply, its go line"},

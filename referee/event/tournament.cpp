@@ -21,13 +21,6 @@
 
 namespace referee {
 
-namespace {
-
-using SteadyClock = std::chrono::steady_clock;
-
-constexpr auto kSprtFreeCheck = std::chrono::milliseconds(5);
-constexpr std::int64_t kSprtExactGames = 1000;  // below, the test runs after every game
-
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
   char buf[32];
@@ -37,6 +30,13 @@ std::string duration_text(double seconds) {
     std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
   return buf;
 }
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr auto kSprtFreeCheck = std::chrono::milliseconds(5);
+constexpr std::int64_t kSprtExactGames = 1000;  // below, the test runs after every game
 
 std::string short_result(const std::vector<int>& ranks) {
   if (ranks.size() == 2) {

@@ -75,4 +75,8 @@ struct RunSummary {
 
 Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options);
 
+// A time left or taken for people: "4m07s", "2h05m" (rounded to the second; from an hour on,
+// to the minute). The runner's progress line and the daemon's clients show ETAs with it.
+std::string duration_text(double seconds);
+
 }  // namespace referee

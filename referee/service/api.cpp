@@ -141,8 +141,11 @@ void list_events(Core& core, const Request& req, Response& res) {
 }
 
 void post_event(Core& core, const Request& req, Response& res) {
-  if (auto bad = check_params(req, {"priority", "base"}); !bad.empty())
+  if (auto bad = check_params(req, {"priority", "base", "state"}); !bad.empty())
     return reply_error(res, 400, bad);
+  const std::string state = req.has_param("state") ? req.get_param_value("state") : "queued";
+  if (state != "queued" && state != "paused")
+    return reply_error(res, 400, "state must be queued or paused (got '" + state + "')");
   const bool is_json = content_type_is(req, {"application/json"});
   if (!is_json && !content_type_is(req, {"application/toml", "text/toml", "application/x-toml"}))
     return reply_error(res, 415,
@@ -161,7 +164,7 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority));
+  send(res, submit_event(core, req.body, is_json, base, priority, state));
 }
 
 void get_event(Core& core, const Request& req, Response& res) {

@@ -72,7 +72,10 @@ struct EventRuntime {
   std::uint64_t served = 0;            // scheduler's counter at the last claim
   SteadyClock::time_point retry_at{};  // nothing to claim before (another claim found none)
   int empty_claims = 0;                // claims in a row that found nothing (the backoff)
-  std::int64_t finished_here = 0;      // games this daemon finished
+  // Core::changes when this daemon last set the state or priority itself: a refresh that read the
+  // database before that must not put the older value back (see refresh_events).
+  std::uint64_t changed = 0;
+  std::int64_t finished_here = 0;  // games this daemon finished
   SteadyClock::time_point first_start{};
   bool started_here = false;
   std::deque<std::string> notices;  // withdrawals, exclusions (the last 20)
@@ -110,6 +113,8 @@ struct Core {
   std::map<std::int64_t, EventRuntime> events;
   std::vector<std::unique_ptr<GameSlot>> slots;
   std::uint64_t tick = 0;
+  std::uint64_t changes =
+      0;  // counts the state and priority changes made here (EventRuntime::changed)
   std::condition_variable wake_slots;  // new work: an event submitted, resumed, topped up
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> standings;  // event -> (finished
                                                                            // games, json text)
@@ -147,8 +152,9 @@ struct Reply {
   int status = 200;
   Json body;
 };
+// A new event starts `initial_state`: queued (played at once) or paused (until resumed).
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority);
+                   std::optional<int> priority, const std::string& initial_state = "queued");
 // pause | resume | cancel
 Reply control_event(Core& core, std::int64_t id, const std::string& action);
 Reply set_priority(Core& core, std::int64_t id, int priority);

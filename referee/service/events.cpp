@@ -118,6 +118,11 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
 Status refresh_events(Core& core) {
   auto store = core.reads->get();
   if (!store) return Error{store.error()};
+  std::uint64_t seen = 0;  // the changes made here before the read
+  {
+    std::lock_guard lock(core.mutex);
+    seen = core.changes;
+  }
   storage::EventQuery query;
   query.states = {"queued", "running", "paused"};
   query.limit = 1000000;
@@ -130,6 +135,9 @@ Status refresh_events(Core& core) {
       std::lock_guard lock(core.mutex);
       auto it = core.events.find(info.id);
       if (it != core.events.end()) {
+        // Changed here after the read began: what was read is older than what we hold (a resume
+        // put back to paused would leave the event's slots to others until the next refresh).
+        if (it->second.changed > seen) continue;
         // Changed by another process (or another daemon) meanwhile.
         if (it->second.state != info.state || it->second.priority != info.priority) {
           it->second.state = info.state;
@@ -160,7 +168,7 @@ Status refresh_events(Core& core) {
     auto info = (*store)->event(id);
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
-    if (it == core.events.end()) continue;
+    if (it == core.events.end() || it->second.changed > seen) continue;
     const std::string state = info ? info->state : std::string("finished");
     if (it->second.state != state) {
       it->second.state = state;
@@ -266,7 +274,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 }
 
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority) {
+                   std::optional<int> priority, const std::string& initial_state) {
   auto doc = parse_document(body, is_json);
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
@@ -312,7 +320,7 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.kind = kind;
-  options.state = "queued";
+  options.state = initial_state;
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
@@ -387,6 +395,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     if (it != core.events.end()) {
       EventRuntime& rt = it->second;
       rt.state = state;
+      rt.changed = ++core.changes;
       rt.retry_at = {};
       rt.dirty = true;
       if (action == "resume") {
@@ -422,6 +431,7 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
     auto it = core.events.find(id);
     if (it != core.events.end()) {
       it->second.priority = priority;
+      it->second.changed = ++core.changes;
       it->second.dirty = true;
     }
   }

@@ -71,7 +71,10 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
       rt.first_start = SteadyClock::now();
     }
     was_queued = rt.state == "queued";
-    if (was_queued) rt.state = "running";
+    if (was_queued) {
+      rt.state = "running";
+      rt.changed = ++core.changes;
+    }
     event_name = rt.name;
     slot.event = event;
     // Cancelled (or the drain ran out) between the claim and now: the game stops at once.
