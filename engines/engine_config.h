@@ -25,6 +25,7 @@ struct EngineConfig {
   long start_timeout_ms = 10000;    // ugi -> ugiok
   long ready_timeout_ms = 5000;     // isready -> readyok
   long setgame_timeout_ms = 30000;  // isready after setgame (tables may load)
+  std::string sha256;  // pinned content hash (engine_hash.h: pinned()), lower-case hex; "" = any
 };
 
 // Splits a command line into words: whitespace separates, "double" and 'single' quotes group,

@@ -21,7 +21,7 @@ Usage self_usage() {
   getrusage(RUSAGE_SELF, &u);
   return {static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
           static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6,
-          u.ru_maxrss};
+          u.ru_maxrss, u.ru_nvcsw, u.ru_nivcsw};
 }
 
 Expected<Usage> run_measured(const std::vector<std::string>& argv, const std::string& stdout_path) {
@@ -54,7 +54,7 @@ Expected<Usage> run_measured(const std::vector<std::string>& argv, const std::st
   return Usage{
       static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6,
       static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6,
-      u.ru_maxrss};
+      u.ru_maxrss, u.ru_nvcsw, u.ru_nivcsw};
 }
 
 bool stderr_is_terminal() {

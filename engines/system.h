@@ -15,6 +15,8 @@ struct Usage {
   double user_seconds = 0;
   double system_seconds = 0;
   long peak_rss_kb = 0;
+  long voluntary_switches = 0;    // context switches while waiting (a pipe, a lock)
+  long involuntary_switches = 0;  // preemptions
 };
 
 // CPU time and peak memory of this process alone (engines are children: not included).

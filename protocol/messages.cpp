@@ -454,9 +454,16 @@ Expected<RefereeMessage> parse_referee_line(std::string_view line) {
 }
 
 std::string format_position(const std::string& fen, const std::vector<std::string>& moves) {
+  std::string out;
+  format_position_into(out, fen, moves);
+  return out;
+}
+
+void format_position_into(std::string& out, const std::string& fen,
+                          const std::vector<std::string>& moves) {
   std::size_t size = 32 + fen.size();
   for (const auto& m : moves) size += m.size() + 1;
-  std::string out;
+  out.clear();
   out.reserve(size);
   out += fen.empty() ? "position startpos" : "position fen ";
   out += fen;
@@ -467,7 +474,6 @@ std::string format_position(const std::string& fen, const std::vector<std::strin
       out += m;
     }
   }
-  return out;
 }
 
 std::string format(const RefereeMessage& message) {

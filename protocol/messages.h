@@ -126,6 +126,9 @@ std::vector<std::string_view> tokenize(std::string_view line);
 // "position startpos moves ..." (empty `fen`) or "position fen <fen> moves ...", built without
 // copying the move list (the referee sends it every ply).
 std::string format_position(const std::string& fen, const std::vector<std::string>& moves);
+// The same, written over `out` (its capacity kept: no allocation per ply once warm).
+void format_position_into(std::string& out, const std::string& fen,
+                          const std::vector<std::string>& moves);
 
 // "oware:players=3,first=1" <-> SetGame{"oware", {{"players","3"},{"first","1"}}}
 SetGame setgame_from_spec(std::string_view game_spec);

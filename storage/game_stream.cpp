@@ -42,8 +42,8 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
     sql::Query games(db,
                      "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
-                     "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score FROM games g" +
-                         index + " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
+                     "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
+                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index + " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat");
     where.bind(games);
     std::optional<sql::Query> moves;
@@ -110,6 +110,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         g.finished_at = games.text(11);
         g.plies = games.int64(12);
         if (!games.is_null(13)) g.owner = games.int64(13);
+        g.engine_hashes = engine_hashes_from_json(games.text(17));
       }
       g.players.push_back(games.text(14));
       if (games.is_null(15))

@@ -21,7 +21,7 @@ Recorder::~Recorder() {
 void Recorder::enqueue(Write write, bool urgent, bool alone) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Queued{std::move(write), alone});
+    queue_.push_back(Queued{std::move(write), alone, 0, {}});
     ++queued_;
     urgent_ = urgent_ || urgent;
   }
@@ -29,7 +29,11 @@ void Recorder::enqueue(Write write, bool urgent, bool alone) {
 }
 
 void Recorder::add_move(std::int64_t game_id, MoveRecord move) {
-  enqueue([game_id, m = std::move(move)](Store& s) { return s.add_move(game_id, m); }, false);
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Queued{{}, false, game_id, std::move(move)});
+    ++queued_;
+  }  // no wake-up: moves wait for the next tick
 }
 
 void Recorder::add_logs(std::int64_t game_id, std::vector<LogLine> lines) {
@@ -92,8 +96,9 @@ void Recorder::run() {
       urgent_ = false;
       continue;
     }
-    std::deque<Queued> batch;
-    batch.swap(queue_);
+    std::vector<Queued> batch;
+    batch.swap(spare_);
+    batch.swap(queue_);  // queue_ gets the spare's capacity
     urgent_ = false;
     lock.unlock();
     std::vector<std::string> failures;
@@ -111,8 +116,10 @@ void Recorder::run() {
       for (; i < end; ++i) {
         // After a failure, queued writes are dropped: a game's moves in the file stay a
         // contiguous prefix (never a later move without the one before it).
-        if (failed()) continue;
-        auto status = batch[i].write(store_);
+        // first_error_ is written on this thread only: read here without the lock.
+        if (!first_error_.empty()) continue;
+        Queued& q = batch[i];
+        auto status = q.write ? q.write(store_) : store_.add_move(q.game_id, q.move);
         if (!status) fail(failures, status.error());
       }
       if (grouped) {
@@ -120,9 +127,12 @@ void Recorder::run() {
         if (!status) fail(failures, status.error());
       }
     }
+    const std::size_t written = batch.size();
+    batch.clear();
+    spare_.swap(batch);
     lock.lock();
-    committed_ += batch.size();
-    errors_.insert(errors_.end(), failures.begin(), failures.end());
+    committed_ += written;
+    if (!failures.empty()) errors_.insert(errors_.end(), failures.begin(), failures.end());
     done_.notify_all();
   }
 }

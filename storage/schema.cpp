@@ -194,6 +194,28 @@ const char* const kV6 = R"sql(
 UPDATE games SET termination = 'rules' WHERE termination = 'normal';
 )sql";
 
+// v7: workers (referee worker).
+// - Which bytes played (engines/engine_hash.h): per game, the SHA-256 of each seat's engine as a
+//   JSON array by seat (storage/store.h: engine_hashes_json); "[]" for games recorded before.
+// - owners.lease_expires_at: the last heartbeat plus the owner's lease, so that anyone can tell a
+//   live owner from a killed one (Store::owners); 0 for owners registered before.
+// Self-contained: it needs only v1's games and v3's owners tables.
+const char* const kV7 = R"sql(
+ALTER TABLE games ADD COLUMN engine_hashes TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE owners ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+)sql";
+// PostgreSQL's INTEGER is 32 bits: milliseconds since 1970 need BIGINT.
+const char* const kV7Postgres = R"sql(
+ALTER TABLE games ADD COLUMN engine_hashes TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE owners ADD COLUMN lease_expires_at BIGINT NOT NULL DEFAULT 0;
+)sql";
+
+// v8: `referee import` recognises a game it already has by its content (storage/import.h); the
+// candidates are the games that began at the same time. Self-contained: an index on v1's games.
+const char* const kV8 = R"sql(
+CREATE INDEX games_by_started_at ON games(started_at);
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -300,8 +322,9 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1, ""}, {2, kV2, ""},  {3, kV3, ""},
-                                             {4, kV4, ""}, {5, v5(), ""}, {6, kV6, ""}};
+  static const std::vector<Migration> all = {
+      {1, kV1, ""},  {2, kV2, ""}, {3, kV3, ""}, {4, kV4, ""},
+      {5, v5(), ""}, {6, kV6, ""}, {7, kV7, kV7Postgres}, {8, kV8, ""}};
   return all;
 }
 

@@ -91,6 +91,35 @@ std::vector<std::string> from_json(const std::string& text) {
   return out;
 }
 
+}  // namespace
+
+std::string engine_hashes_json(const std::vector<EngineHash>& hashes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& h : hashes) {
+    nlohmann::json seat = {{"program", h.program}};
+    if (!h.script.empty()) seat["script"] = h.script;
+    out.push_back(std::move(seat));
+  }
+  return out.dump();
+}
+
+std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
+  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<EngineHash> out;
+  if (!j.is_array()) return out;
+  for (const auto& seat : j) {
+    EngineHash h;
+    if (seat.is_object()) {
+      if (auto p = seat.find("program"); p != seat.end() && p->is_string()) h.program = *p;
+      if (auto sc = seat.find("script"); sc != seat.end() && sc->is_string()) h.script = *sc;
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+namespace {
+
 // The WHERE clause shared by the two queries of games(); ?1 tournament, ?2 name, ?3 finished only,
 // ?4 one game id.
 const char* const kGameWhere =
@@ -120,7 +149,8 @@ struct Store::Impl {
         db().prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game = db().prepare(
         "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)"
+        "time_control, status, started_at, owner, engine_hashes)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)"
         " RETURNING id");
     ensure_engine = db().prepare("INSERT INTO engines (name) VALUES (?) ON CONFLICT DO NOTHING");
     insert_player =
@@ -337,6 +367,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(6, game.time_control);
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
     g.bind(8, game.owner);
+    g.bind(9, engine_hashes_json(game.engine_hashes));
     std::int64_t id = sql::returning_id(g);
     // Engines first, in name order: concurrent games of the same engines lock their rows in one
     // order (PostgreSQL would otherwise find a deadlock between two such inserts).
@@ -545,13 +576,15 @@ namespace {
 // The games selected by `where` (a WHERE clause on games g), with their players, ordered by id.
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
-std::vector<GameRecord> load_games(sql::Connection& db, const std::string& where, Bind bind) {
+std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashes,
+                                   const std::string& where, Bind bind) {
   sql::Query g(
       db,
       "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
       " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
-      " g.finished_at, g.plies FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" +
-          where + " ORDER BY g.id");
+      " g.finished_at, g.plies, g.owner, " +
+          hashes + " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
+          " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
   while (g.step()) {
@@ -570,6 +603,8 @@ std::vector<GameRecord> load_games(sql::Connection& db, const std::string& where
     r.started_at = g.text(11);
     r.finished_at = g.text(12);
     r.plies = g.int64(13);
+    if (!g.is_null(14)) r.owner = g.int64(14);
+    r.engine_hashes = engine_hashes_from_json(g.text(15));
     out.push_back(std::move(r));
   }
   sql::Query p(db,
@@ -609,11 +644,12 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
     sql::Transaction tx(impl_->db(),
                         sql::Transaction::Kind::Read);  // one snapshot for both queries
     std::vector<GameRecord> out;
+    const std::string hashes = StoreAccess::engine_hashes_column(*this);
     if (id) {
-      out = load_games(impl_->db(), " WHERE g.id = ?1",
+      out = load_games(impl_->db(), hashes, " WHERE g.id = ?1",
                        [&](sql::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(impl_->db(), kGameWhere, [&](sql::Statement& q) {
+      out = load_games(impl_->db(), hashes, kGameWhere, [&](sql::Statement& q) {
         q.bind(1, filter.tournament_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
@@ -747,12 +783,14 @@ const char* const kSlotColumns =
     "s.slot, s.game, s.seats, s.opening, s.cycle, s.round, s.pair, s.state, s.owner, s.attempts, "
     "s.reason";
 
-// Marks a tournament finished once no slot is left to play (standing events, ladders and
-// sprt, get new slots while they run: they finish otherwise).
+// Marks a tournament or an sprt event finished once no slot is left to play (an sprt event's
+// whole schedule is made at once, its test skipping what it need not play); ladders, which get
+// new slots while they run, finish otherwise.
 void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
   auto& q = cache.cached(
       "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
-      " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind = 'tournament' AND NOT "
+      " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind IN ('tournament', 'sprt')"
+      " AND NOT "
       "EXISTS"
       " (SELECT 1 FROM slots"
       " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
@@ -852,17 +890,56 @@ Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
   try {
     const auto now = static_cast<std::int64_t>(now_ms());
     sql::Query add(impl_->db(),
-                   "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at)"
-                   " VALUES (?, ?, ?, ?, ?, ?) RETURNING id");
+                   "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at,"
+                   " lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id");
     add.bind(1, owner.name);
     add.bind(2, owner.host);
     add.bind(3, static_cast<std::int64_t>(owner.pid));
     add.bind(4, owner.kind);
     add.bind(5, now);
     add.bind(6, now);
+    add.bind(7, now + static_cast<std::int64_t>(owner.lease_ms));
     return sql::returning_id(add);
   } catch (const std::exception& e) {
     return impl_->fail("register this process as an owner", e);
+  }
+}
+
+Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms, int limit) {
+  try {
+    std::vector<OwnerStatus> out;
+    sql::Query q(impl_->db(),
+                 "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
+                        " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
+                        " stopped_at >= ? ORDER BY id DESC LIMIT ?");
+    q.bind(1, static_cast<std::int64_t>(now_ms()) - stopped_within_ms);
+    q.bind(2, limit);
+    std::map<std::int64_t, std::size_t> index;
+    while (q.step()) {
+      OwnerStatus o;
+      o.id = q.int64(0);
+      o.info.name = q.text(1);
+      o.info.host = q.text(2);
+      o.info.pid = static_cast<long>(q.int64(3));
+      o.info.kind = q.text(4);
+      o.started_at_ms = q.int64(5);
+      o.heartbeat_at_ms = q.int64(6);
+      o.lease_expires_at_ms = q.int64(7);
+      if (!q.is_null(8)) o.stopped_at_ms = q.int64(8);
+      index[o.id] = out.size();
+      out.push_back(std::move(o));
+    }
+    sql::Query running(impl_->db(),
+                       "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
+                              " NOT NULL ORDER BY id");
+    while (running.step()) {
+      auto it = index.find(running.int64(0));
+      if (it != index.end())
+        out[it->second].running_games.push_back(running.int64(1));
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return impl_->fail("read the owners", e);
   }
 }
 
@@ -988,9 +1065,11 @@ Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
     renew.bind(1, now + lease_ms);
     renew.bind(2, static_cast<std::int64_t>(owner));
     const int n = renew.exec();
-    auto& beat = impl_->db().cached("UPDATE owners SET heartbeat_at = ? WHERE id = ?");
+    auto& beat =
+        impl_->db().cached("UPDATE owners SET heartbeat_at = ?, lease_expires_at = ? WHERE id = ?");
     beat.bind(1, now);
-    beat.bind(2, static_cast<std::int64_t>(owner));
+    beat.bind(2, now + lease_ms);
+    beat.bind(3, static_cast<std::int64_t>(owner));
     beat.exec();
     tx.commit();
     return n;
@@ -1376,7 +1455,7 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
     while (ids.step()) wanted.push_back(ids.int64(0));
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
-      page.games = load_games(impl_->db(),
+      page.games = load_games(impl_->db(), StoreAccess::engine_hashes_column(*this),
                               " WHERE " + sql::in_json_ints(impl_->db().backend(), "g.id", "?1"),
                               [&](sql::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
@@ -1458,6 +1537,12 @@ std::vector<std::string> move_sequence(const GameRecord& game,
   std::vector<std::string> out = opening_recorded ? std::vector<std::string>{} : game.opening;
   for (const MoveRecord& m : moves) out.push_back(m.move);
   return out;
+}
+
+std::string StoreAccess::engine_hashes_column(Store& store) {
+  sql::Query q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.step();
+  return q.int64(0) >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
 sql::Connection& StoreAccess::db(Store& store) {

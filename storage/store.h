@@ -35,7 +35,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 6;
+constexpr int kSchemaVersion = 8;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -43,6 +43,19 @@ struct EngineInfo {
   std::string id_name;  // what the engine said in "id name"
   std::string id_author;
 };
+
+// The content hashes of one seat's engine (engines/engine_hash.h): lower-case hex SHA-256 of the
+// executed file and of its script argument ("" when none).
+struct EngineHash {
+  std::string program;
+  std::string script;
+  bool operator==(const EngineHash&) const = default;
+};
+
+// Stored form (games.engine_hashes, schema v7): a JSON array by seat of objects
+// {"program": "...", "script": "..."} ("script" left out when empty); "[]" when not recorded.
+std::string engine_hashes_json(const std::vector<EngineHash>& hashes);
+std::vector<EngineHash> engine_hashes_from_json(const std::string& text);  // lenient: [] on junk
 
 struct GameRecord {
   std::int64_t id = 0;
@@ -67,7 +80,8 @@ struct GameRecord {
   std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::int64_t plies = 0;
-  std::optional<std::int64_t> owner;  // the owner (process) that played it, when known
+  std::optional<std::int64_t> owner;      // the owner (process) that played it, when known
+  std::vector<EngineHash> engine_hashes;  // by seat; empty when not recorded (before v7)
 };
 
 struct MoveRecord {
@@ -220,6 +234,22 @@ struct OwnerInfo {
   std::string host;
   long pid = 0;
   std::string kind = "tournament";  // tournament | serve | worker
+  long lease_ms = 30000;            // how long it counts as alive after a heartbeat (v7)
+};
+
+// An owner as the daemon's workers page shows it (Store::owners).
+struct OwnerStatus {
+  std::int64_t id = 0;
+  OwnerInfo info;
+  std::int64_t started_at_ms = 0, heartbeat_at_ms = 0;  // Unix ms
+  std::int64_t lease_expires_at_ms = 0;  // v7: last heartbeat + its lease (0 before v7's writes)
+  std::optional<std::int64_t> stopped_at_ms;
+  std::vector<std::int64_t> running_games;  // its games with status "running", by id
+  // stopped (stopped_at set) | alive (its lease runs) | lost (neither: killed, or hung)
+  std::string state(std::int64_t now_ms) const {
+    if (stopped_at_ms) return "stopped";
+    return lease_expires_at_ms > now_ms ? "alive" : "lost";
+  }
 };
 
 struct Claim {
@@ -285,6 +315,9 @@ class Store {
                                 const std::string& config, const std::vector<SlotRecord>& slots,
                                 const NewEventOptions& options = {});
   Expected<std::int64_t> register_owner(const OwnerInfo& owner);
+  // The owners that are not stopped, and those stopped in the last `stopped_within_ms`, newest
+  // first, at most `limit`, each with its running games.
+  Expected<std::vector<OwnerStatus>> owners(std::int64_t stopped_within_ms, int limit);
   // The owner stops: its claims are released, stopped_at is set.
   Status stop_owner(std::int64_t owner);
   // Up to `max` slots of the event (or of any running event), pending or with an expired lease,

@@ -1,7 +1,9 @@
 // `referee bench`: the speed figures the issues ask for, printed, never asserted in tests.
 //  1. A round-robin of instant-moving random engines (default 1000 awale games, concurrency 2) in a
-//     temporary database: the referee's own CPU per ply (user+sys of this process; engines are
-//     children and excluded), games per second, engine round trips per ply, peak RSS.
+//     temporary database: the referee's own CPU per ply (user+sys of this process, every thread,
+//     the database writer's included; engines are children and excluded), its context switches
+//     per ply, games per second, engine round trips per ply, peak RSS. The figures are noisy on a
+//     shared machine: compare several runs taken in one sitting.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
 //  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
 //  4. With --ratings N ENGINES, only the ratings and export figures on N stored games
@@ -69,8 +71,15 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   std::printf("tournament: %lld %s games of random engines, concurrency %d\n",
               static_cast<long long>(summary->played), game.c_str(), concurrency);
   std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
-  std::printf("  referee CPU per ply        %.1f us (user %.1f + sys %.1f; engines excluded)\n",
-              cpu * 1e6 / plies, user * 1e6 / plies, sys * 1e6 / plies);
+  std::printf(
+      "  referee CPU per ply        %.1f us (user %.1f + sys %.1f): getrusage of the referee's\n"
+      "                             process (game threads, database writer, main thread) over\n"
+      "                             the run, divided by the plies; the engines are excluded\n",
+      cpu * 1e6 / plies, user * 1e6 / plies, sys * 1e6 / plies);
+  std::printf(
+      "  context switches per ply   %.2f waiting + %.2f preempted (the referee's threads)\n",
+      static_cast<double>(cpu1.voluntary_switches - cpu0.voluntary_switches) / plies,
+      static_cast<double>(cpu1.involuntary_switches - cpu0.involuntary_switches) / plies);
   std::printf("  games per second           %.1f (wall %.2f s)\n",
               static_cast<double>(summary->played) / wall, wall);
   std::printf(

@@ -21,6 +21,7 @@ int ratings(const Args& args);       // Elo tables from the database
 int crosstable(const Args& args);    // head-to-head results from the database
 int sprt(const Args& args);          // the SPRT of two engines on stored games
 int export_games(const Args& args);  // PGN, JSON Lines or CSV
+int import_games(const Args& args);  // a JSON Lines export back into a database
 int verify(const Args& args);        // replay every stored game through the rules
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures
@@ -28,6 +29,7 @@ int play(const Args& args);          // a game at the console (people and engine
 int transcript(const Args& args);    // one stored game's lines exchanged with its engines
 int replay(const Args& args);        // one stored game at one ply, with the lines its engine got
 int serve(const Args& args);         // the daemon (HTTP API, live stream, game pool)
+int worker(const Args& args);        // plays the stored events' games beside other workers
 int submit(const Args& args);        // clients of the daemon: submit a tournament file
 int status(const Args& args);        //   events and their progress
 int pause(const Args& args);         //   pause an event

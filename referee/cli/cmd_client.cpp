@@ -25,6 +25,7 @@
 
 #include "cli/cli.h"
 #include "engines/system.h"
+#include "event/tournament.h"
 #include "service/auth.h"
 
 namespace referee::cli {
@@ -120,23 +121,13 @@ std::string text_of(const Json& j, const char* key) {
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
-std::string duration_text(double seconds) {
-  long s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  if (s >= 3600)
-    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  return buf;
-}
-
 std::string progress_line(const Json& e) {
   char buf[256];
   const long finished = integer_of(e, "finished"), scheduled = integer_of(e, "scheduled");
   std::string eta = e.contains("eta_s") && e["eta_s"].is_number()
                         ? "ETA " + duration_text(e["eta_s"].get<double>())
                         : "";
-  if (e.value("kind", "") == "tournament")
+  if (e.value("kind", "") != "ladder")
     std::snprintf(buf, sizeof buf, "event %ld %s: [%ld/%ld] %.0f%%  running %ld  %s",
                   integer_of(e, "id"), e.value("state", "").c_str(), finished, scheduled,
                   100.0 * number_of(e, "progress"), integer_of(e, "running"), eta.c_str());
@@ -144,6 +135,21 @@ std::string progress_line(const Json& e) {
     std::snprintf(buf, sizeof buf, "event %ld %s: %ld games  running %ld", integer_of(e, "id"),
                   e.value("state", "").c_str(), finished, integer_of(e, "running"));
   return buf;
+}
+
+// An sprt event's test: "LLR 1.23 (-2.94, 2.94) [0, 5]", then the verdict once decided; "" for
+// other events.
+std::string sprt_text(const Json& e) {
+  if (!e.contains("sprt") || !e["sprt"].is_object()) return "";
+  const Json& t = e["sprt"];
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "LLR %.2f (%.2f, %.2f) [%g, %g]", number_of(t, "llr"),
+                number_of(t, "lower"), number_of(t, "upper"), number_of(t, "elo0"),
+                number_of(t, "elo1"));
+  std::string out = buf;
+  if (t.contains("verdict") && t["verdict"].is_string())
+    out += ": " + t["verdict"].get<std::string>();
+  return out;
 }
 
 // "a 12±30, b -12±30" from the first standings table.
@@ -303,6 +309,9 @@ int status(const Args& args) {
   std::cout << "event " << text_of(*event, "id") << " \"" << text_of(*event, "name") << "\" ("
             << text_of(*event, "kind") << ", priority " << text_of(*event, "priority") << ")\n"
             << progress_line(*event) << "\n";
+  if (const std::string t = sprt_text(*event); !t.empty())
+    std::cout << "sprt: " << t << " after " << integer_of((*event)["sprt"], "pairs")
+              << " game pairs\n";
   if (event->contains("notices"))
     for (const auto& n : (*event)["notices"])
       std::cout << "notice: " << n.get<std::string>() << "\n";
@@ -350,6 +359,7 @@ int watch(const Args& args) {
   auto draw = [&](bool force) {
     const auto now = std::chrono::steady_clock::now();
     std::string line = progress_line(*event);
+    if (const std::string t = sprt_text(*event); !t.empty()) line += "  " + t;
     const std::string top = leaders(standings);
     if (!top.empty()) line += "  " + top;
     if (line == last_line && !force) return;
@@ -359,7 +369,7 @@ int watch(const Args& args) {
     last_line = line;
     last_draw = now;
     if (tty) {
-      if (line.size() > 110) line.resize(110);
+      if (line.size() > 140) line.resize(140);
       std::cerr << "\r\033[K" << line << std::flush;
     } else {
       std::cerr << line << "\n" << std::flush;
@@ -422,6 +432,7 @@ int watch(const Args& args) {
   auto final_table =
       answer("watch", c, client->Get("/api/events/" + id + "/standings", headers_of(c)));
   if (final_table) print_standings(*final_table);
+  if (const std::string t = sprt_text(*event); !t.empty()) std::cout << "sprt: " << t << "\n";
   if (event->value("state", "") == "cancelled") {
     std::cerr << "referee watch: event " << id << " was cancelled\n";
     return 1;

@@ -6,6 +6,8 @@
 //   writes the games in the order they were scheduled (storage/game_stream.h).
 // - --output F is written as F.partial and renamed to F once complete, so a failed export never
 //   leaves a truncated F that looks whole.
+// - Finished games by default (what rating tools read); --unfinished adds the others, so that a
+//   JSON Lines export is the whole archive (`referee import` takes it back).
 // - PGN has two sides: games of more than two players are left out, counted on stderr, unless
 //   --pairwise (one PGN game per pair of seats, for rating tools). JSON Lines is the whole record.
 #include <boost/program_options.hpp>
@@ -35,7 +37,7 @@ int usage_error(const std::string& command, const std::string& message) {
 
 int export_games(const Args& args) {
   std::string db = "referee.db", format, output;
-  bool no_moves = false, no_clock = false, pairwise = false;
+  bool no_moves = false, no_clock = false, pairwise = false, unfinished = false;
   GameSelection selection;
   po::options_description desc(
       "referee export --format pgn|jsonl|csv [filters] [options]\n"
@@ -50,7 +52,9 @@ int export_games(const Args& args) {
                      "PGN: tags and results only (what rating tools read)")(
       "no-clock", po::bool_switch(&no_clock), "PGN: leave out the [%emt] and [%clk] comments")(
       "pairwise", po::bool_switch(&pairwise),
-      "PGN, CSV: a game of more than two players as one game (row) per pair of seats");
+      "PGN, CSV: a game of more than two players as one game (row) per pair of seats")(
+      "unfinished", po::bool_switch(&unfinished),
+      "also the games that did not finish (unfinished, running): the whole archive");
   po::variables_map vm;
   if (auto done = parse_captioned(args, desc, vm)) return *done;
   storage::ExportFormat kind;
@@ -74,6 +78,7 @@ int export_games(const Args& args) {
   int status = 0;
   auto query = prepare_query(*store, selection, "export", status);
   if (!query) return status;
+  if (unfinished) query->finished_only = false;
 
   namespace fs = std::filesystem;
   const std::string partial = output.empty() ? "" : output + ".partial";

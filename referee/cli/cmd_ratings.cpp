@@ -14,6 +14,7 @@
 #include "ratings/pairs.h"
 #include "ratings/report.h"
 #include "ratings/sprt.h"
+#include "ratings/sprt_games.h"
 
 namespace referee::cli {
 
@@ -191,14 +192,13 @@ int sprt(const Args& args) {
   auto games = load_finished_games(*store, selection, "sprt", status);
   if (!games) return status;
   const std::string a = selection.engines[0], b = selection.engines[1];
-  std::vector<const storage::GameRecord*> between;
   std::set<std::string> variants;
   for (const auto& g : *games)
-    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished") {
-      between.push_back(&g);
+    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished")
       variants.insert(canonical_game(g.game));
-    }
-  const HeadToHead h = head_to_head(between, a, b);
+  // The same computation as a live test (event/sprt_event.h), so both agree on the same games.
+  const SprtTally tally = sprt_tally(*games, a, b, config);
+  const HeadToHead& h = tally.h;
   std::cout << "SPRT " << a << " vs " << b << ": " << h.games.total() << " games";
   for (const auto& v : variants) std::cout << (v == *variants.begin() ? " of " : ", ") << v;
   std::cout << "\n";
@@ -220,7 +220,7 @@ int sprt(const Args& args) {
       std::cout << "nElo undefined (every " << unit << " scored the same)";
     std::cout << ", LOS " << text::percent(e.los) << "\n";
   };
-  const bool paired = h.pairs.total() > 0;
+  const bool paired = tally.paired;
   if (paired) {
     const auto& p = h.pairs;
     std::cout << "pairs: " << p.total() << " (LL " << p.ll << ", LD " << p.ld << ", WL " << p.wl
@@ -231,8 +231,7 @@ int sprt(const Args& args) {
     std::cout << "no game pairs (same opening, seats swapped): the test uses single games\n";
   }
   estimate_line("trinomial", "game", stats::trinomial_estimate(h.games, *level));
-  const auto state =
-      paired ? stats::sprt_update(config, h.pairs) : stats::sprt_update(config, h.games);
+  const auto& state = tally.state;
   std::cout << "SPRT (" << stats::model_name(config.model) << ", "
             << (paired ? "pentanomial" : "trinomial") << "): elo0 " << text::fixed(config.elo0, 2)
             << ", elo1 " << text::fixed(config.elo1, 2) << ", alpha " << config.alpha << ", beta "

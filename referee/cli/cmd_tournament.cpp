@@ -31,11 +31,11 @@ bool parse_or_help(const Args& args, po::options_description& desc, po::variable
 }
 
 // Runs the event, then prints its standings, Elo tables and a summary that adds up. Exit status:
-// 0 every scheduled game is finished; 1 an error, or a storage failure stopped the event; 3 the
-// run ended with games not played (an engine that cannot start, a game an engine does not
-// declare, an engine withdrawn); 130 interrupted (Ctrl-C).
-// With `debug`, every line exchanged with the engines goes to stderr as it happens, and the
-// progress is printed as lines (a line rewritten in place would be torn by them).
+// 0 every scheduled game is finished, or the event's sprt test decided; 1 an error, or a storage
+// failure stopped the event; 3 the run ended with games not played (an engine that cannot start, a
+// game an engine does not declare, an engine withdrawn); 130 interrupted (Ctrl-C). With `debug`,
+// every line exchanged with the engines goes to stderr as it happens, and the progress is printed
+// as lines (a line rewritten in place would be torn by them).
 int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
                    double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
@@ -68,6 +68,13 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
   if (summary->by_others > 0) std::cout << summary->by_others << " played by other processes, ";
   std::cout << summary->not_played << " not played\n";
   for (const auto& r : summary->not_played_reasons) std::cout << "not played: " << r << "\n";
+  if (summary->sprt) {
+    const auto& t = summary->sprt->tally;
+    std::cout << "sprt: " << sprt_progress(summary->sprt->config, t.state) << " after "
+              << t.h.pairs.total() << " game pairs: "
+              << (summary->sprt->decided() ? sprt_verdict(t.state) : std::string("no decision"))
+              << "\n";
+  }
   if (!summary->storage_error.empty()) {
     std::cerr << "referee: storage failure, the event stopped (" << summary->played
               << " games stored by this run; run it again once fixed): " << summary->storage_error
@@ -78,6 +85,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
     std::cout << "interrupted: run the same command again to play the missing games\n";
     return 130;
   }
+  if (summary->sprt_decided()) return 0;  // the slots left were skipped on purpose
   if (!summary->complete()) {
     std::cerr << "referee: " << summary->not_played << " of " << summary->scheduled
               << " games not played (see the 'not played' lines)\n";
@@ -186,6 +194,7 @@ int match(const Args& args) {
   int cycles = 1, concurrency = 0, plies = kMatchRandomPlies;
   unsigned long long seed = 1;
   bool quiet = false, debug = false;
+  std::string sprt;
   po::options_description desc;
   desc.add_options()("engine,e",
                      po::value(&engine_flags)->multitoken()->composing()->value_name("NAME=CMD"),
@@ -204,6 +213,10 @@ int match(const Args& args) {
       "book", po::value(&book)->value_name("FILE"),
       "opening book: one opening per line (README.md); random plies follow it")(
       "seed", po::value(&seed)->value_name("N")->default_value(1), "seed of the openings")(
+      "sprt", po::value(&sprt)->value_name("E0,E1[,A,B[,MODEL]]"),
+      "two engines only: stop when the SPRT of the first against the second decides: "
+      "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic; "
+      "--cycles then sets the most games (cycles x games x 2)")(
       "db", po::value(&db)->value_name("FILE")->default_value("referee.db"), "database file")(
       "name", po::value(&name)->value_name("NAME"),
       "event name, the resume key (default: 'match', the engines and the games)")(
@@ -226,6 +239,14 @@ int match(const Args& args) {
   config->concurrency = concurrency;
   config->seed = seed;
   config->openings.random_plies = plies;
+  if (!sprt.empty()) {
+    auto parsed = stats::parse_sprt_flag(sprt);
+    if (!parsed) {
+      std::cerr << "referee match: " << parsed.error() << "\n";
+      return 2;
+    }
+    config->sprt = *parsed;
+  }
   if (name.empty()) {
     name = "match";
     for (const auto& e : config->engines) name += " " + e.config.name;

@@ -26,6 +26,7 @@ json engine_json(const TournamentEngine& e) {
   j["run"] = {{"start_timeout_ms", c.start_timeout_ms},
               {"ready_timeout_ms", c.ready_timeout_ms},
               {"setgame_timeout_ms", c.setgame_timeout_ms}};
+  if (!c.sha256.empty()) j["sha256"] = c.sha256;  // absent when not pinned: older specs unchanged
   return j;
 }
 
@@ -63,6 +64,13 @@ std::string event_spec(const TournamentConfig& config) {
   j["run"] = {{"concurrency", config.concurrency},
               {"max_crashes", config.max_crashes},
               {"withdraw_on_time", config.withdraw_on_time}};
+  // Only when there is one, so that the specifications of other events stay as they were.
+  if (config.sprt)
+    j["sprt"] = {{"elo0", config.sprt->elo0},
+                 {"elo1", config.sprt->elo1},
+                 {"alpha", config.sprt->alpha},
+                 {"beta", config.sprt->beta},
+                 {"model", stats::model_name(config.sprt->model)}};
   return j.dump();
 }
 
@@ -100,6 +108,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       ec.start_timeout_ms = e.at("run").at("start_timeout_ms").get<long>();
       ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
       ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
+      if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {
         auto parsed = parse_time_control(etc);
@@ -113,6 +122,11 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.concurrency = run.at("concurrency").get<int>();
     c.max_crashes = run.at("max_crashes").get<int>();
     c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
+    if (j.contains("sprt")) {
+      auto sprt = stats::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
+      if (!sprt) return Error{sprt.error()};
+      c.sprt = *sprt;
+    }
     return c;
   } catch (const json::exception& e) {
     return Error{std::string("stored event specification is not readable: ") + e.what()};

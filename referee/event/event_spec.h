@@ -10,6 +10,8 @@
 // - Keys under "run" (at the top and in each engine) say how a run goes, not what is played:
 //   concurrency, max_crashes, withdraw_on_time, engine timeouts. They are stored but may change
 //   between runs of one event.
+// - An sprt table (elo0, elo1, alpha, beta, model) is part of it when there is one: it decides
+//   when the event stops. Events without one have no "sprt" key, as before.
 // - The database path and the file the event was read from are not part of it.
 #pragma once
 

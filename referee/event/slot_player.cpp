@@ -4,13 +4,15 @@
 #include <chrono>
 #include <thread>
 
+#include "engines/engine_hash.h"
+
 namespace referee {
 
 namespace {
 
 // Everything that makes two engine definitions different programs or differently set up.
 std::string session_key(const engines::EngineConfig& c) {
-  std::string key = c.name + '\n' + c.command + '\n' + c.working_dir + '\n';
+  std::string key = c.name + '\n' + c.command + '\n' + c.working_dir + '\n' + c.sha256 + '\n';
   for (const auto& a : c.args) key += a + '\x1f';
   key += '\n';
   for (const auto& [k, v] : c.env) key += k + '=' + v + '\x1f';
@@ -151,21 +153,49 @@ void SlotPlayer::close() {
   sessions_.clear();
 }
 
-void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
-  sessions_.push_front(Cached{session_key(config), std::move(session)});
+namespace {
+
+// The engine's hashes, checked against its pin (an error when they differ or cannot be taken).
+Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) {
+  auto hash = engines::engine_hash(config);
+  if (!hash) {
+    if (config.sha256.empty()) return storage::EngineHash{};  // unknown, nothing to check
+    return Error{"its sha256 cannot be checked: " + hash.error()};
+  }
+  if (!config.sha256.empty() && hash->pinned() != config.sha256)
+    return Error{"sha256 differs: " + hash->pinned() + " on this host, the event pins " +
+                 config.sha256};
+  return storage::EngineHash{hash->program, hash->script};
 }
 
-EngineSession* SlotPlayer::session_for(const engines::EngineConfig& config, std::string& error) {
+}  // namespace
+
+void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
+  auto hash = checked_hash(config);
+  if (!hash) {  // pinned to other bytes: not kept, so that session_for refuses it with the reason
+    quit(session);
+    return;
+  }
+  sessions_.push_front(Cached{session_key(config), std::move(session), std::move(*hash)});
+}
+
+SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,
+                                            std::string& error) {
   const std::string key = session_key(config);
   for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
     if (it->key != key) continue;
     if (it->session.alive()) {
       sessions_.splice(sessions_.begin(), sessions_, it);
-      return &sessions_.front().session;
+      return &sessions_.front();
     }
     quit(it->session);
     sessions_.erase(it);
     break;
+  }
+  auto hash = checked_hash(config);
+  if (!hash) {
+    error = hash.error();
+    return nullptr;
   }
   auto started = EngineSession::start(engines::spawn_spec_of(config),
                                       session_settings_of(config, keep_logs_, debug_));
@@ -173,8 +203,8 @@ EngineSession* SlotPlayer::session_for(const engines::EngineConfig& config, std:
     error = started.error();
     return nullptr;
   }
-  sessions_.push_front(Cached{key, std::move(*started)});
-  return &sessions_.front().session;
+  sessions_.push_front(Cached{key, std::move(*started), std::move(*hash)});
+  return &sessions_.front();
 }
 
 void SlotPlayer::drop(const engines::EngineConfig& config) {
@@ -214,10 +244,11 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   auto game = games::make_game(slot.game);
   if (!game) return skip(game.error());
   std::vector<EngineSession*> seats;
+  std::vector<storage::EngineHash> hashes;
   for (const auto& e : seat_engines) {
     std::string error;
-    EngineSession* s = session_for(e.config, error);
-    if (!s) {
+    Cached* cached = session_for(e.config, error);
+    if (!cached) {
       if (auto notice = roster.exclude(e.config.name, "cannot start: " + error))
         out.notices.push_back(*notice);
       release();
@@ -225,9 +256,10 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
       out.message = "engine '" + e.config.name + "' cannot start: " + error;
       return out;
     }
-    if (!s->declares(game->name()))
+    if (!cached->session.declares(game->name()))
       return skip("engine '" + e.config.name + "' does not declare " + game->name());
-    seats.push_back(s);
+    seats.push_back(&cached->session);
+    hashes.push_back(cached->hash);
   }
   const auto game_start = std::chrono::steady_clock::now();
   for (std::size_t s = 0; s < seats.size(); ++s)
@@ -261,6 +293,9 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.players = slot.seats;
   rec.time_control = roster.time_control_of(seat_engines.front()).to_string();
   rec.owner = owner_;
+  if (std::any_of(hashes.begin(), hashes.end(),
+                  [](const storage::EngineHash& h) { return !h.program.empty(); }))
+    rec.engine_hashes = std::move(hashes);
   auto id = recorder_.begin_game(rec);
   if (!id) {
     release();

@@ -16,6 +16,9 @@
 // - Sessions are keyed by the engine's whole configuration, not its name, so one player thread
 //   can serve several events (the daemon) without mixing two engines of the same name.
 //   max_idle_sessions > 0 bounds how many sessions a player keeps (least recently used first out).
+// - Each engine's content hash (engines/engine_hash.h) is taken when its session starts and
+//   recorded with every game it plays; an engine whose event pins another hash does not start
+//   (excluded from the event here, like an engine that cannot start: "sha256 differs").
 // - The hooks run on the game's thread: they must be quick and never wait on anything slow.
 #pragma once
 
@@ -120,8 +123,9 @@ class SlotPlayer {
   struct Cached {
     std::string key;
     EngineSession session;
+    storage::EngineHash hash;  // of the files it was started from
   };
-  EngineSession* session_for(const engines::EngineConfig& config, std::string& error);
+  Cached* session_for(const engines::EngineConfig& config, std::string& error);
   void drop(const engines::EngineConfig& config);
   void quit(EngineSession& session);
 

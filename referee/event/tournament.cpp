@@ -13,16 +13,13 @@
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "event/slot_player.h"
+#include "event/sprt_event.h"
 #include "match/engine_session.h"
 #include "match/match.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
 
 namespace referee {
-
-namespace {
-
-using SteadyClock = std::chrono::steady_clock;
 
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
@@ -33,6 +30,13 @@ std::string duration_text(double seconds) {
     std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
   return buf;
 }
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr auto kSprtFreeCheck = std::chrono::milliseconds(5);
+constexpr std::int64_t kSprtExactGames = 1000;  // below, the test runs after every game
 
 std::string short_result(const std::vector<int>& ranks) {
   if (ranks.size() == 2) {
@@ -75,6 +79,15 @@ struct Shared {
   // Two-engine events: points of engine 0 and engine 1 over every finished game of the event.
   double points[2] = {0, 0};
   bool two_engines = false;
+  // Events with an sprt table: the test after the last finished game, and whether it decided.
+  std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]"
+  bool sprt_decided = false;
+  // The test reads every finished game of the event, so its cost grows with the event: from
+  // kSprtExactGames games on, once it takes more than kSprtFreeCheck, it is skipped until this
+  // time (9 times its last duration after it), keeping it near a tenth of the run on big events
+  // of very fast games (as fishtest tests batches of games). Smaller events, and games of a
+  // second or more, get it after every game.
+  SteadyClock::time_point sprt_next{};
 
   bool user_stop() const { return options.stop && options.stop->load(); }
 };
@@ -90,17 +103,18 @@ void print_line(Shared& sh, const std::string& what, bool finished_game) {
     const double elapsed = std::chrono::duration<double>(now - sh.first_game).count();
     const double rate = elapsed > 0 ? static_cast<double>(s.played) / elapsed : 0;
     const auto left = std::max<std::int64_t>(0, s.scheduled - done);
-    char tail[160];
+    char tail[256];
     std::snprintf(
-        tail, sizeof tail, "  [%lld/%lld] %.0f%%  %.2f games/s  ETA %s",
+        tail, sizeof tail, "  [%lld/%lld] %.0f%%  %.2f games/s  ETA %s%s%s",
         static_cast<long long>(done), static_cast<long long>(s.scheduled),
         s.scheduled ? 100.0 * static_cast<double>(done) / static_cast<double>(s.scheduled) : 100.0,
-        rate, rate > 0 ? duration_text(static_cast<double>(left) / rate).c_str() : "?");
+        rate, rate > 0 ? duration_text(static_cast<double>(left) / rate).c_str() : "?",
+        sh.sprt_text.empty() ? "" : "  ", sh.sprt_text.c_str());
     // On a terminal the counter comes first: the line is cut to the terminal's width.
     line = sh.options.progress_is_tty ? std::string(tail + 2) + "  " + what : line + tail;
   }
   if (sh.options.progress_is_tty) {
-    if (line.size() > 110) line.resize(110);
+    if (line.size() > 140) line.resize(140);
     *sh.options.progress << "\r\033[K" << line << std::flush;
   } else {
     *sh.options.progress << line << "\n" << std::flush;
@@ -175,8 +189,31 @@ class Worker {
             false);
     };
     SlotOutcome out = player_.play(claim, sh_.roster, &sh_.halt, hooks);
+    std::optional<SprtCheck> sprt;
+    bool due = false;
+    if (out.kind == SlotOutcome::Kind::Done && sh_.config.sprt) {
+      std::lock_guard lock(sh_.mutex);
+      due = SteadyClock::now() >= sh_.sprt_next;
+    }
+    if (due) {
+      const auto t0 = SteadyClock::now();
+      auto check = sh_.recorder.call<SprtCheck>(
+          [&](storage::Store& s) { return enforce_sprt(s, sh_.event, sh_.config); });
+      if (check) sprt = std::move(*check);  // else a storage failure: the recorder halts
+      const auto t1 = SteadyClock::now();
+      std::lock_guard lock(sh_.mutex);
+      if (sprt && sprt->tally.h.games.total() >= kSprtExactGames && t1 - t0 > kSprtFreeCheck)
+        sh_.sprt_next = t1 + 9 * (t1 - t0);
+    }
 
     std::lock_guard lock(sh_.mutex);
+    if (sprt) {
+      sh_.sprt_text = sprt_progress(*sh_.config.sprt, sprt->tally.state);
+      if (!sprt->skip_reason.empty() && !sh_.sprt_decided) {
+        sh_.sprt_decided = true;
+        sh_.halt = true;  // no new game; this run's games in progress are cut
+      }
+    }
     for (auto& n : out.notices) sh_.summary.messages.push_back(std::move(n));
     using Kind = SlotOutcome::Kind;
     if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
@@ -187,6 +224,10 @@ class Worker {
                              std::to_string(sh_.summary.scheduled) + ": " +
                              players_text(slot.seats) + " ";
     if (out.kind == Kind::StorageFailure) return;  // told once by the runner
+    if ((out.kind == Kind::Lost || out.kind == Kind::Released) && sh_.sprt_decided) {
+      print_line(sh_, head + "cut: the sprt test has decided (not counted)", false);
+      return;
+    }
     if (out.kind == Kind::Lost) {
       sh_.summary.messages.push_back("slot " + std::to_string(slot.slot + 1) +
                                      ": this process's claim expired and another process took "
@@ -326,8 +367,10 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   auto store = storage::Store::open(config.database, options.store_options);
   if (!store) return Error{store.error()};
   const std::string spec = event_spec(config);
+  storage::NewEventOptions kind;
+  kind.kind = config.sprt ? "sprt" : "tournament";
   auto row = store->open_event(config.name, spec, schedule_fingerprint(config),
-                               slot_records(config, *schedule));
+                               slot_records(config, *schedule), kind);
   if (!row) return Error{row.error()};
   if (!row->created && row->spec != spec) {
     std::string changes = row->spec.empty()
@@ -342,8 +385,16 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   me.name = "tournament " + config.name;
   me.host = engines::host_name();
   me.pid = engines::process_id();
+  me.lease_ms = options.lease_ms;
   auto owner = store->register_owner(me);
   if (!owner) return Error{owner.error()};
+  // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
+  std::string sprt_text;
+  if (config.sprt) {
+    auto check = enforce_sprt(*store, row->id, config);
+    if (!check) return Error{check.error()};
+    sprt_text = sprt_progress(*config.sprt, check->tally.state);
+  }
   auto counts = store->slot_counts(row->id, *owner);
   if (!counts) return Error{counts.error()};
   auto all_slots = store->slots(row->id);
@@ -369,7 +420,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   }
 
   Shared* shared = nullptr;  // set below; the failure callback runs only after that
-  storage::Recorder recorder(std::move(*store), std::chrono::milliseconds(2),
+  storage::Recorder recorder(std::move(*store), storage::Recorder::kDefaultInterval,
                              [&shared](const std::string&) {
                                if (shared) shared->halt = true;
                              });
@@ -385,6 +436,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   sh.two_engines = config.engines.size() == 2;
   sh.points[0] = prior[0];
   sh.points[1] = prior[1];
+  sh.sprt_text = sprt_text;
+  if (config.sprt && options.progress) *options.progress << "sprt: " << sprt_text << "\n";
 
   // The engine check, before the first game.
   std::map<int, EngineSession> checked;
@@ -454,6 +507,12 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   }
   auto final_slots = recorder.call<std::vector<storage::SlotRecord>>(
       [&](storage::Store& s) { return s.slots(sh.event); });
+  if (config.sprt) {
+    // The test on what the database holds now: what `referee sprt` would print.
+    auto tally = recorder.call<SprtTally>(
+        [&](storage::Store& s) { return event_sprt(s, sh.event, config); });
+    if (tally) sh.summary.sprt = SprtSummary{*config.sprt, std::move(*tally)};
+  }
   std::int64_t done_now = sh.summary.already_done + sh.summary.played;
   if (final_slots) {
     done_now = 0;

@@ -11,17 +11,25 @@
 // withdraw an engine after max_crashes (time losses too with withdraw_on_time). Any storage
 // failure stops the event (storage_error); Ctrl-C (the stop flag) ends cleanly, its games'
 // claims released. The summary counts only games whose finish was committed.
+//
+// An event with an `sprt` table tests engine 0 against engine 1 after every finished game
+// (event/sprt_event.h): the progress lines show the LLR and its bounds, and when the test decides
+// the slots left are skipped with the decision as their reason, this run's games in progress are
+// cut (kept unfinished, not rated) and the run ends; a resumed run of a decided event plays
+// nothing.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "event/tournament_config.h"
 #include "games/expected.h"
 #include "match/debug_log.h"
+#include "ratings/sprt_games.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -34,6 +42,13 @@ struct RunOptions {
   DebugLog* debug = nullptr;                // --debug: every line exchanged, as it happens
   long lease_ms = 30000;                    // a claim's lease; renewed every lease/4
   storage::OpenOptions store_options;       // test hooks (max_page_count)
+};
+
+// The live test of an event with an `sprt` table, at the end of the run (event/sprt_event.h).
+struct SprtSummary {
+  stats::SprtConfig config;
+  SprtTally tally;  // on every stored finished game of the event
+  bool decided() const { return tally.state.decision != stats::SprtDecision::kContinue; }
 };
 
 struct RunSummary {
@@ -53,10 +68,17 @@ struct RunSummary {
   std::vector<std::string> engines;  // the engine check: one line per engine
   std::vector<std::string> not_played_reasons;  // "4 games: engine 'x' cannot start: ..."
   std::vector<std::string> messages;            // withdrawals, lost claims and other notices
+  std::optional<SprtSummary> sprt;              // events with an sprt table
   // Every scheduled game is finished (by this run or others).
   bool complete() const { return already_done + played + by_others == scheduled; }
+  // The sequential test decided: the slots left were skipped on purpose.
+  bool sprt_decided() const { return sprt && sprt->decided(); }
 };
 
 Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options);
+
+// A time left or taken for people: "4m07s", "2h05m" (rounded to the second; from an hour on,
+// to the minute). The runner's progress line and the daemon's clients show ETAs with it.
+std::string duration_text(double seconds);
 
 }  // namespace referee

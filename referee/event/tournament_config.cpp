@@ -1,5 +1,6 @@
 #include "event/tournament_config.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 
+#include "engines/engine_hash.h"
 #include "event/schedule.h"
 #include "games/game.h"
 
@@ -167,6 +169,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.scalars("options", options));
   TRY(t.scalars("env", env));
   TRY(t.boolean("protocol0", c.protocol0));
+  TRY(t.text("sha256", c.sha256));
   long long start_ms = c.start_timeout_ms, ready_ms = c.ready_timeout_ms, memory = 0, cpu = 0,
             procs = 0;
   TRY(t.integer("start_timeout_ms", start_ms, 1, 3600000));
@@ -178,6 +181,9 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
   const std::string who = where + " (" + engines::printable(c.name) + ")";
   if (command.empty()) return Error{who + ": 'command' is missing"};
+  if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
+    return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
+  for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto split = engines::split_command_line(command);
   if (!split) return Error{who + ": " + engines::printable(split.error())};
   c.command = split->front();
@@ -319,6 +325,12 @@ Status check_tournament(const TournamentConfig& config) {
   // After the engines: match's event name is made of their names.
   if (engines::printable(config.name) != config.name)
     return Error{"the event's name " + quoted(config.name) + " holds a control character"};
+  if (config.sprt) {
+    if (config.engines.size() != 2)
+      return Error{"an sprt event needs exactly two engines, not " +
+                   std::to_string(config.engines.size())};
+    if (auto ok = stats::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
+  }
   TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
     TRY_ASSIGN(game, games::make_game(spec));
@@ -374,8 +386,19 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.openings.random_plies = static_cast<int>(plies);
     config.openings.per_pairing = static_cast<int>(per);
   }
+  if (const json* table = t.sub("sprt")) {
+    auto sprt = stats::parse_sprt_config(*table, path + ": sprt");
+    if (!sprt) return Error{sprt.error()};
+    config.sprt = *sprt;
+  }
+  long long max_games = 0;
+  TRY(t.integer("max_games", max_games, 1, kMaxScheduleSlots));
   const json* engines = t.sub("engine");
   TRY(t.no_unknown_keys());
+  if (max_games > 0 && !config.sprt)
+    return Error{path + ": 'max_games' goes with an 'sprt' table (other events play 'cycles')"};
+  if (max_games > 0 && t.has("cycles"))
+    return Error{path + ": give 'cycles' or 'max_games', not both"};
   if (config.name.empty()) return Error{path + ": 'name' is missing"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{path + ": 'format' must be round-robin or gauntlet, not '" +
@@ -405,6 +428,16 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.engines.push_back(std::move(*e));
   }
   if (config.engines.size() < 2) return Error{path + ": a tournament needs at least two engines"};
+  if (max_games > 0) {
+    // The cycles that hold at least max_games games (a cycle plays every opening twice).
+    TournamentConfig one = config;
+    one.cycles = 1;
+    auto per_cycle = schedule_size(one);
+    if (!per_cycle) return Error{path + ": " + per_cycle.error()};
+    if (*per_cycle > 0)
+      config.cycles = static_cast<int>(
+          std::min<long long>(kMaxCycles, (max_games + *per_cycle - 1) / *per_cycle));
+  }
   if (auto checked = check_tournament(config); !checked)
     return Error{path + ": " + checked.error()};
   return config;

@@ -17,6 +17,7 @@
 #include "engines/engine_config.h"
 #include "games/expected.h"
 #include "match/time_control.h"
+#include "ratings/sprt.h"
 
 namespace referee {
 
@@ -52,6 +53,9 @@ struct TournamentConfig {
   int max_crashes = 3;            // consecutive crashes before an engine is withdrawn
   bool withdraw_on_time = false;  // time losses count toward max_crashes (they are shown anyway)
   OpeningSettings openings;
+  // A sequential test of engine 0 against engine 1 (two engines only): the event stops when it
+  // decides, its schedule (`cycles`, or `max_games` in the file) being the most games it plays.
+  std::optional<stats::SprtConfig> sprt;
   std::string source;  // the file it was read from
 };
 

@@ -397,10 +397,12 @@ MoveReply EngineSession::request_impl(const std::string& start_position,
   auto deadline = stop_after ? sent + *stop_after : sent + budget;
   ++round_trips_;
   last_go_ = LastGo::Unanswered;
-  if (auto st = write({protocol::format_position(start_position, moves),
-                       protocol::format(protocol::RefereeMessage{go})},
-                      sent, deadline);
-      !st) {
+  // One reused pair of lines: the position line grows with the game, and is written over the
+  // last one's buffer instead of a new one each ply.
+  request_lines_.resize(2);
+  protocol::format_position_into(request_lines_[0], start_position, moves);
+  request_lines_[1] = protocol::format(protocol::RefereeMessage{go});
+  if (auto st = write(request_lines_, sent, deadline); !st) {
     reply.fault = write_failure(st, reply.detail);
     return reply;
   }

@@ -175,6 +175,7 @@ class EngineSession {
   LastGo last_go_ = LastGo::None;
   std::string last_bestmove_;
   long round_trips_ = 0;
+  std::vector<std::string> request_lines_;  // position and go, reused by every request
 };
 
 }  // namespace referee

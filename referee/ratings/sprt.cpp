@@ -123,10 +123,47 @@ Status validate_sprt(const SprtConfig& c) {
                          std::pair{"alpha", c.alpha}, std::pair{"beta", c.beta}})
     if (!std::isfinite(v)) return Error{std::string(name) + " must be a finite number"};
   if (!(c.elo0 < c.elo1)) return Error{"elo0 must be less than elo1"};
-  if (!(c.alpha > 0 && c.alpha < 1)) return Error{"alpha must be between 0 and 1"};
-  if (!(c.beta > 0 && c.beta < 1)) return Error{"beta must be between 0 and 1"};
-  if (!(c.alpha + c.beta < 1)) return Error{"alpha + beta must be less than 1"};
+  // Error rates of 0.5 or more make a coin toss a better test (and α + β ≥ 1 inverts the bounds).
+  if (!(c.alpha > 0 && c.alpha < 0.5)) return Error{"alpha must be between 0 and 0.5"};
+  if (!(c.beta > 0 && c.beta < 0.5)) return Error{"beta must be between 0 and 0.5"};
   return Ok{};
+}
+
+Expected<SprtConfig> parse_sprt_flag(const std::string& text) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    fields.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (fields.size() != 2 && fields.size() != 4 && fields.size() != 5)
+    return Error{"--sprt must be ELO0,ELO1[,ALPHA,BETA[,MODEL]], not '" + text + "'"};
+  SprtConfig c;
+  double* targets[] = {&c.elo0, &c.elo1, &c.alpha, &c.beta};
+  const char* names[] = {"elo0", "elo1", "alpha", "beta"};
+  for (std::size_t i = 0; i < fields.size() && i < 4; ++i) {
+    std::size_t used = 0;
+    try {
+      *targets[i] = std::stod(fields[i], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (fields[i].empty() || used != fields[i].size())
+      return Error{"--sprt: " + std::string(names[i]) + " must be a number, not '" + fields[i] +
+                   "'"};
+  }
+  if (fields.size() == 5) {
+    if (fields[4] == "normalized")
+      c.model = SprtModel::kNormalized;
+    else if (fields[4] == "logistic")
+      c.model = SprtModel::kLogistic;
+    else
+      return Error{"--sprt: the model must be normalized or logistic, not '" + fields[4] + "'"};
+  }
+  if (auto ok = validate_sprt(c); !ok) return Error{"--sprt: " + ok.error()};
+  return c;
 }
 
 Expected<SprtConfig> parse_sprt_config(const nlohmann::json& table, const std::string& where) {

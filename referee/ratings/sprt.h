@@ -40,8 +40,12 @@ struct SprtState {
   SprtDecision decision = SprtDecision::kContinue;
 };
 
-// elo0 < elo1, 0 < α, β < 1, α + β < 1, all finite. The error names the faulty key.
+// elo0 < elo1, 0 < α < 0.5, 0 < β < 0.5, all finite. The error names the faulty key.
 Status validate_sprt(const SprtConfig& config);
+
+// The command-line form "ELO0,ELO1[,ALPHA,BETA[,MODEL]]" (`referee match --sprt 0,5` or
+// `--sprt 0,5,0.05,0.05,logistic`), validated; errors start with "--sprt".
+Expected<SprtConfig> parse_sprt_flag(const std::string& text);
 
 // The `sprt` table of a tournament file, as JSON (TOML is read into JSON first): keys elo0 and
 // elo1 (required), alpha and beta (default 0.05), model ("normalized" or "logistic"). Unknown keys

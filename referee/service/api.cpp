@@ -1,6 +1,7 @@
 #include "service/api.h"
 
 #include <cstdlib>
+#include <tuple>
 
 #include "referee_version.h"
 #include "service/auth.h"
@@ -140,8 +141,11 @@ void list_events(Core& core, const Request& req, Response& res) {
 }
 
 void post_event(Core& core, const Request& req, Response& res) {
-  if (auto bad = check_params(req, {"priority", "base"}); !bad.empty())
+  if (auto bad = check_params(req, {"priority", "base", "state"}); !bad.empty())
     return reply_error(res, 400, bad);
+  const std::string state = req.has_param("state") ? req.get_param_value("state") : "queued";
+  if (state != "queued" && state != "paused")
+    return reply_error(res, 400, "state must be queued or paused (got '" + state + "')");
   const bool is_json = content_type_is(req, {"application/json"});
   if (!is_json && !content_type_is(req, {"application/toml", "text/toml", "application/x-toml"}))
     return reply_error(res, 415,
@@ -160,7 +164,7 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority));
+  send(res, submit_event(core, req.body, is_json, base, priority, state));
 }
 
 void get_event(Core& core, const Request& req, Response& res) {
@@ -305,6 +309,7 @@ void get_game(Core& core, const Request& req, Response& res) {
   const auto& [game, moves] = *loaded;
   Json body = game_summary(game);
   body["start_position"] = game.start_position;
+  body["engine_hashes"] = seat_hashes_json(game.engine_hashes);
   Json list = Json::array();
   for (const auto& m : moves) list.push_back(move_json(m));
   body["moves"] = std::move(list);
@@ -368,6 +373,39 @@ void get_engines(Core& core, const Request& req, Response& res) {
   auto list = engines_json(core);
   if (!list) return reply_error(res, 503, "storage: " + list.error());
   reply(res, 200, *list);
+}
+
+// Every owner not stopped, and those stopped in the last `stopped_hours` (default 24).
+void get_workers(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req, {"stopped_hours", "limit"}); !bad.empty())
+    return reply_error(res, 400, bad);
+  long hours = 24, limit = 200;
+  for (auto [name, value, top] :
+       {std::tuple<const char*, long*, long>{"stopped_hours", &hours, 24 * 365},
+        {"limit", &limit, 1000}}) {
+    if (!req.has_param(name)) continue;
+    const std::string text = req.get_param_value(name);
+    if (text.empty() || text.size() > 6 ||
+        text.find_first_not_of("0123456789") != std::string::npos || std::stol(text) > top)
+      return reply_error(
+          res, 400,
+          std::string("'") + name + "' must be an integer from 0 to " + std::to_string(top));
+    *value = std::stol(text);
+  }
+  auto store = core.reads->get();
+  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  auto owners = (*store)->owners(hours * 3600 * 1000, static_cast<int>(limit));
+  if (!owners) return reply_error(res, 503, "storage: " + owners.error());
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  Json list = Json::array();
+  for (const auto& o : *owners) {
+    Json w = worker_json(o, now);
+    w["this_daemon"] = o.id == core.owner;
+    list.push_back(std::move(w));
+  }
+  reply(res, 200, Json{{"workers", std::move(list)}});
 }
 
 void post_engine(Core& core, const Request& req, Response& res) {
@@ -530,6 +568,7 @@ void install_api(httplib::Server& server, Core& core) {
   server.Get(R"(/api/games/([^/]+)/transcript)", bind(get_transcript));
   server.Get(R"(/api/games/([^/]+)/position)", bind(get_position));
   server.Get("/api/engines", bind(get_engines));
+  server.Get("/api/workers", bind(get_workers));
   server.Post("/api/engines", bind(post_engine));
   server.Post(R"(/api/engines/([^/]+)/retire)", bind(retire));
   server.Get("/api/ladder", [&core](const Request& req, Response& res) {

@@ -53,6 +53,9 @@ struct ServeOptions {
   int max_stream_clients = 256;
   int http_threads = 32;       // threads for requests other than live streams
   std::string base_dir = ".";  // relative engine commands of submitted files, by default
+  // An event whose claim found nothing is retried after 1 s, doubling up to this (the daemon: 1 s
+  // always; workers back off further, service/worker.h).
+  long idle_max_ms = 1000;
 };
 
 constexpr int kMaxScheduledGames = 100000;  // per submitted event
@@ -68,13 +71,21 @@ struct EventRuntime {
   int running = 0;                     // games this daemon plays now
   std::uint64_t served = 0;            // scheduler's counter at the last claim
   SteadyClock::time_point retry_at{};  // nothing to claim before (another claim found none)
-  std::int64_t finished_here = 0;      // games this daemon finished
+  int empty_claims = 0;                // claims in a row that found nothing (the backoff)
+  // Core::changes when this daemon last set the state or priority itself: a refresh that read the
+  // database before that must not put the older value back (see refresh_events).
+  std::uint64_t changed = 0;
+  std::int64_t finished_here = 0;  // games this daemon finished
   SteadyClock::time_point first_start{};
   bool started_here = false;
   std::deque<std::string> notices;  // withdrawals, exclusions (the last 20)
   bool dirty = true;                // its summary and standings changed since last published
   SteadyClock::time_point last_publish{};
-  double publish_cost_s = 0;  // how long the last standings took to compute
+  double publish_cost_s = 0;    // how long the last standings took to compute
+  std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
+  // Not before then: from 1000 games on, a test that took more than 5 ms waits 9 times as long
+  // (the hub runs it later), as `referee tournament` does (event/tournament.cpp).
+  SteadyClock::time_point sprt_next{};
 };
 
 // A game slot's thread and what it plays.
@@ -102,9 +113,13 @@ struct Core {
   std::map<std::int64_t, EventRuntime> events;
   std::vector<std::unique_ptr<GameSlot>> slots;
   std::uint64_t tick = 0;
+  std::uint64_t changes =
+      0;  // counts the state and priority changes made here (EventRuntime::changed)
   std::condition_variable wake_slots;  // new work: an event submitted, resumed, topped up
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> standings;  // event -> (finished
                                                                            // games, json text)
+  // sprt events: event -> (finished games, the test as JSON text), computed once per new game.
+  std::map<std::int64_t, std::pair<std::int64_t, std::string>> sprt;
   std::set<std::int64_t> unreadable;  // events whose specification cannot be read (told once)
   std::mutex ladder_mutex;            // one ladder top-up at a time
 
@@ -128,14 +143,18 @@ struct Core {
 Status refresh_events(Core& core);
 // A runtime for a stored event (tournament or ladder), built from its specification.
 Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info);
+// Excludes from the event the engines whose pinned sha256 differs from this host's file (or
+// cannot be read), with one warning each: their slots are never claimed here.
+void exclude_unpinned(Core& core, EventRuntime& rt);
 // POST /api/events: `body` is a tournament file (TOML, or JSON when `is_json`). Returns the HTTP
 // status (201 created, 200 the same event existed) and the summary, or an error with its status.
 struct Reply {
   int status = 200;
   Json body;
 };
+// A new event starts `initial_state`: queued (played at once) or paused (until resumed).
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority);
+                   std::optional<int> priority, const std::string& initial_state = "queued");
 // pause | resume | cancel
 Reply control_event(Core& core, std::int64_t id, const std::string& action);
 Reply set_priority(Core& core, std::int64_t id, int priority);
@@ -143,6 +162,17 @@ Reply set_priority(Core& core, std::int64_t id, int priority);
 Json summary_of(Core& core, const storage::EventInfo& info);
 // Standings of an event: the cached ones when no game finished since, else computed now.
 Expected<Json> event_standings(Core& core, std::int64_t id);
+// The sequential test of an sprt event as JSON (ratings/sprt_games.h: sprt_json), null for other
+// kinds; cached per number of finished games.
+Json sprt_of_event(Core& core, const storage::EventInfo& info);
+// Runs the test of an sprt event that finished games since its last check (a game slot calls it
+// after each finished game, before claiming its next): when it decides, the event's open slots
+// are skipped (event/sprt_event.h) and this daemon's games of the event are cut. An event whose
+// LLR changed is marked dirty (published). Other events are left alone.
+void check_sprt_event(Core& core, std::int64_t id);
+// The same for every running sprt event, on the hub: games finished by other processes, and an
+// event decided before a restart whose slots were not skipped yet.
+void check_sprt_events(Core& core);
 // Publishes the summary and standings of dirty events (at most once a second each, or slower
 // when standings are costly); called by the hub.
 void publish_dirty(Core& core);

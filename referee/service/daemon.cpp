@@ -51,6 +51,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     me.host = engines::host_name();
     me.pid = engines::process_id();
     me.kind = "serve";
+    me.lease_ms = options.lease_ms;
     auto owner = store->register_owner(me);
     if (!owner) {
       log.error(owner.error());
@@ -133,6 +134,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     auto next_top_up = SteadyClock::now();
     while (!hub_done.load()) {
       nap(kHubTick, [&] { return !hub_done.load(); });
+      check_sprt_events(*core);
       publish_dirty(*core);
       const auto now = SteadyClock::now();
       if (now >= next_refresh) {

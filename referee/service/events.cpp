@@ -3,10 +3,16 @@
 //
 // Decisions:
 // - A submitted file is the same document as `referee tournament` reads, plus two keys only the
-//   daemon knows: `kind` and `priority`. Kinds: "tournament"; "sprt" is refused with 422 (the
-//   daemon does not run SPRT events yet; `referee sprt` tests stored games); ladders are made by
-//   registering engines. `database` is ignored (the daemon has its own); `concurrency` caps how
-//   many of the pool's slots the event uses at once.
+//   daemon knows: `kind` and `priority`. Kinds: "tournament", and "sprt" (two engines and an
+//   `sprt` table; the kind by default when the document has one); ladders are made by
+//   registering engines.
+// - An sprt event's schedule (`cycles`, or `max_games`) is materialized whole, like a
+//   tournament's, and the test stops it: after every finished game the hub runs it on the stored
+//   games (event/sprt_event.h, the same code as `referee tournament` and `referee sprt`) and, when
+//   it decides, skips the open slots and cuts this daemon's games of the event. So any process
+//   playing the event (another daemon, `referee tournament` on the same file) agrees on when it
+//   stops, and a restart resumes the test from the database. `database` is ignored (the daemon has
+//   its own); `concurrency` caps how many of the pool's slots the event uses at once.
 // - Submitting a name that exists with the same specification returns that event (200), like
 //   running the same file again; with another specification it is refused (409), naming what
 //   differs.
@@ -15,11 +21,14 @@
 //   Resume forgets which engines could not start, so they are tried again.
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
+#include "engines/engine_hash.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
+#include "event/sprt_event.h"
 #include "service/core.h"
 
 namespace referee::service {
@@ -48,7 +57,7 @@ Expected<Json> parse_document(const std::string& text, bool is_json) {
 }
 
 std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& info) {
-  if (info.kind != "tournament" || !rt.started_here || rt.finished_here == 0) return std::nullopt;
+  if (info.kind == "ladder" || !rt.started_here || rt.finished_here == 0) return std::nullopt;
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - rt.first_start).count();
   if (elapsed <= 0) return std::nullopt;
   const double rate = static_cast<double>(rt.finished_here) / elapsed;
@@ -56,6 +65,24 @@ std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& i
 }
 
 }  // namespace
+
+void exclude_unpinned(Core& core, EventRuntime& rt) {
+  for (const auto& name : rt.roster->names()) {
+    auto e = rt.roster->find(name);
+    if (!e || e->config.sha256.empty()) continue;
+    auto hash = engines::engine_hash(e->config);
+    std::string why;
+    if (!hash)
+      why = "its sha256 cannot be checked on this host: " + hash.error();
+    else if (hash->pinned() != e->config.sha256)
+      why =
+          "sha256 differs: " + hash->pinned() + " on this host, the event pins " + e->config.sha256;
+    if (why.empty()) continue;
+    if (rt.roster->exclude(name, why))
+      core.log->warning("event " + std::to_string(rt.id) + " (" + rt.name + "): engine '" + name +
+                        "' is not played here: " + why);
+  }
+}
 
 std::string now_iso() {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -84,12 +111,18 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   }
   rt.roster = std::make_shared<EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
                                             rt.config.withdraw_on_time);
+  exclude_unpinned(core, rt);
   return rt;
 }
 
 Status refresh_events(Core& core) {
   auto store = core.reads->get();
   if (!store) return Error{store.error()};
+  std::uint64_t seen = 0;  // the changes made here before the read
+  {
+    std::lock_guard lock(core.mutex);
+    seen = core.changes;
+  }
   storage::EventQuery query;
   query.states = {"queued", "running", "paused"};
   query.limit = 1000000;
@@ -102,6 +135,9 @@ Status refresh_events(Core& core) {
       std::lock_guard lock(core.mutex);
       auto it = core.events.find(info.id);
       if (it != core.events.end()) {
+        // Changed here after the read began: what was read is older than what we hold (a resume
+        // put back to paused would leave the event's slots to others until the next refresh).
+        if (it->second.changed > seen) continue;
         // Changed by another process (or another daemon) meanwhile.
         if (it->second.state != info.state || it->second.priority != info.priority) {
           it->second.state = info.state;
@@ -132,7 +168,7 @@ Status refresh_events(Core& core) {
     auto info = (*store)->event(id);
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
-    if (it == core.events.end()) continue;
+    if (it == core.events.end() || it->second.changed > seen) continue;
     const std::string state = info ? info->state : std::string("finished");
     if (it->second.state != state) {
       it->second.state = state;
@@ -144,8 +180,83 @@ Status refresh_events(Core& core) {
   return Ok{};
 }
 
+Json sprt_of_event(Core& core, const storage::EventInfo& info) {
+  if (info.kind != "sprt") return nullptr;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.sprt.find(info.id);
+    if (it != core.sprt.end() && it->second.first == info.done)
+      return Json::parse(it->second.second);
+  }
+  auto config = config_from_spec(info.spec);
+  if (!config || !config->sprt) return nullptr;
+  auto store = core.reads->get();
+  if (!store) return nullptr;
+  auto tally = event_sprt(**store, info.id, *config);
+  if (!tally) return nullptr;
+  Json out = sprt_json(*config->sprt, *tally);
+  std::lock_guard lock(core.mutex);
+  core.sprt[info.id] = {info.done, dump(out)};
+  return out;
+}
+
+void check_sprt_event(Core& core, std::int64_t id) {
+  std::int64_t seen = 0;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it == core.events.end() || it->second.kind != "sprt") return;
+    if (SteadyClock::now() < it->second.sprt_next) return;
+    seen = it->second.sprt_done;
+  }
+  const auto t0 = SteadyClock::now();
+  auto store = core.reads->get();
+  if (!store) return;
+  auto info = (*store)->event(id);
+  if (!info || info->done == seen) return;
+  auto config = config_from_spec(info->spec);
+  if (!config || !config->sprt) return;
+  // On the writer: serialized with the games' finishes, so it sees every game finished so far.
+  auto check = core.recorder->call<SprtCheck>(
+      [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
+  if (!check) {
+    core.fail(check.error());
+    return;
+  }
+  const std::string text = dump(sprt_json(*config->sprt, check->tally));
+  std::lock_guard lock(core.mutex);
+  auto& cached = core.sprt[id];
+  const bool changed = cached.second != text;
+  cached = {info->done, text};
+  auto it = core.events.find(id);
+  if (it == core.events.end()) return;
+  it->second.sprt_done = std::max(it->second.sprt_done, info->done);
+  const auto t1 = SteadyClock::now();
+  if (check->tally.h.games.total() >= 1000 && t1 - t0 > std::chrono::milliseconds(5))
+    it->second.sprt_next = t1 + 9 * (t1 - t0);
+  if (changed) it->second.dirty = true;
+  if (check->skip_reason.empty()) return;
+  // Decided: no new game, and this daemon's games of the event are cut.
+  for (auto& slot : core.slots)
+    if (slot->event.load() == id) slot->stop = true;
+  if (check->skipped > 0)
+    core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
+                   check->skip_reason + "; " + std::to_string(check->skipped) + " games skipped");
+}
+
+void check_sprt_events(Core& core) {
+  std::vector<std::int64_t> due;
+  {
+    std::lock_guard lock(core.mutex);
+    for (const auto& [id, rt] : core.events)
+      if (rt.kind == "sprt" && (rt.state == "running" || rt.state == "queued")) due.push_back(id);
+  }
+  for (std::int64_t id : due) check_sprt_event(core, id);
+}
+
 Json summary_of(Core& core, const storage::EventInfo& info) {
   EventExtras extras;
+  extras.sprt = sprt_of_event(core, info);
   std::lock_guard lock(core.mutex);
   auto it = core.events.find(info.id);
   if (it != core.events.end()) {
@@ -163,26 +274,31 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 }
 
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority) {
+                   std::optional<int> priority, const std::string& initial_state) {
   auto doc = parse_document(body, is_json);
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
   std::string kind = "tournament";
-  if (doc->contains("kind")) {
+  const bool kind_given = doc->contains("kind");
+  if (kind_given) {
     if (!(*doc)["kind"].is_string())
       return error_reply(400, "request body: 'kind' must be a string");
     kind = (*doc)["kind"].get<std::string>();
     doc->erase("kind");
   }
-  if (kind == "sprt")
-    return error_reply(422,
-                       "kind 'sprt' is not run by the daemon yet: submit the two engines as a "
-                       "tournament (kind 'tournament') and test its games with `referee sprt`");
+  const bool has_sprt = doc->contains("sprt");
+  if (!kind_given && has_sprt) kind = "sprt";
+  if (kind == "sprt" && !has_sprt)
+    return error_reply(400,
+                       "request body: kind 'sprt' needs an 'sprt' table (elo0, elo1, alpha, "
+                       "beta, model)");
+  if (kind == "tournament" && has_sprt)
+    return error_reply(400, "request body: an 'sprt' table makes an event of kind 'sprt'");
   if (kind == "ladder")
     return error_reply(400,
                        "ladders are not submitted: register engines (POST /api/engines) and they "
                        "join the ladder of each game they play");
-  if (kind != "tournament")
+  if (kind != "tournament" && kind != "sprt")
     return error_reply(400, "request body: unknown kind '" + kind + "' (tournament, sprt)");
   int event_priority = 0;
   if (doc->contains("priority")) {
@@ -204,7 +320,7 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.kind = kind;
-  options.state = "queued";
+  options.state = initial_state;
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
@@ -279,6 +395,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     if (it != core.events.end()) {
       EventRuntime& rt = it->second;
       rt.state = state;
+      rt.changed = ++core.changes;
       rt.retry_at = {};
       rt.dirty = true;
       if (action == "resume") {
@@ -314,6 +431,7 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
     auto it = core.events.find(id);
     if (it != core.events.end()) {
       it->second.priority = priority;
+      it->second.changed = ++core.changes;
       it->second.dirty = true;
     }
   }
@@ -343,6 +461,13 @@ Expected<Json> event_standings(Core& core, std::int64_t id) {
   if (!games) return Error{games.error()};
   Json table = standings_json(*games);
   table["event_id"] = id;
+  if (info->kind == "sprt") {
+    auto config = config_from_spec(info->spec);
+    if (config && config->sprt)
+      table["sprt"] =
+          sprt_json(*config->sprt, sprt_tally(*games, config->engines[0].config.name,
+                                              config->engines[1].config.name, *config->sprt, true));
+  }
   std::lock_guard lock(core.mutex);
   core.standings[id] = {info->done, dump(table)};
   return table;

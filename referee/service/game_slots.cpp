@@ -4,9 +4,9 @@
 //
 // Decisions:
 // - An event whose claim found nothing (every slot done, or held by other processes) is not
-//   asked again for a second (EventRuntime::retry_at); a slot with nothing to do sleeps until
-//   woken (submission, resume, ladder top-up) or half a second passes (leases of dead processes
-//   expire by the clock).
+//   asked again for a second, doubling up to options.idle_max_ms (EventRuntime::retry_at); a slot
+//   with nothing to do sleeps until woken (submission, resume, ladder top-up) or half a second
+//   passes (leases of dead processes expire by the clock).
 // - A slot keeps at most 4 idle engine sessions (it serves many events).
 // - The position sent with each move event comes from a State the slot keeps in step with the
 //   moves (one apply per move); the JSON is built only while someone listens.
@@ -71,7 +71,10 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
       rt.first_start = SteadyClock::now();
     }
     was_queued = rt.state == "queued";
-    if (was_queued) rt.state = "running";
+    if (was_queued) {
+      rt.state = "running";
+      rt.changed = ++core.changes;
+    }
     event_name = rt.name;
     slot.event = event;
     // Cancelled (or the drain ran out) between the claim and now: the game stops at once.
@@ -146,6 +149,8 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
     core.fail(out.message);
     return;
   }
+  // sprt events: the test, before this slot claims its next game.
+  if (out.kind == Kind::Done) check_sprt_event(core, event);
   if (out.record.id == 0) return;  // skipped or not started: no game
   if (core.log->verbose())
     core.log->debug(
@@ -186,9 +191,17 @@ void run_game_slot(Core& core, GameSlot& slot) {
       if (claims->empty()) {
         std::lock_guard lock(core.mutex);
         auto it = core.events.find(id);
-        if (it != core.events.end())
-          it->second.retry_at = SteadyClock::now() + std::chrono::seconds(1);
+        if (it != core.events.end()) {
+          const int doublings = std::min(it->second.empty_claims++, 16);
+          const long wait = std::min(core.options.idle_max_ms, 1000L << doublings);
+          it->second.retry_at = SteadyClock::now() + std::chrono::milliseconds(wait);
+        }
         continue;
+      }
+      {
+        std::lock_guard lock(core.mutex);
+        auto it = core.events.find(id);
+        if (it != core.events.end()) it->second.empty_claims = 0;
       }
       play_claim(core, slot, player, claims->front(), roster);
       played = true;

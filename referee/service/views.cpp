@@ -8,6 +8,7 @@
 #include "ratings/crosstable.h"
 #include "ratings/ratings.h"
 #include "ratings/report.h"
+#include "service/log.h"
 
 namespace referee::service {
 
@@ -98,7 +99,30 @@ Json game_summary(const storage::GameRecord& g) {
           {"opening", g.opening},
           {"started_at", or_null(g.started_at)},
           {"finished_at", or_null(g.finished_at)},
-          {"worker", nullptr}};
+          {"worker", g.owner ? Json(*g.owner) : Json(nullptr)}};
+}
+
+Json seat_hashes_json(const std::vector<storage::EngineHash>& hashes) {
+  Json out = Json::array();
+  for (const auto& h : hashes)
+    out.push_back({{"program", or_null(h.program)}, {"script", or_null(h.script)}});
+  return out;
+}
+
+Json worker_json(const storage::OwnerStatus& o, std::int64_t now_ms) {
+  return {{"id", o.id},
+          {"name", o.info.name},
+          {"host", o.info.host},
+          {"pid", o.info.pid},
+          {"kind", o.info.kind},
+          {"state", o.state(now_ms)},
+          {"started_at", iso_utc(o.started_at_ms, false)},
+          {"heartbeat_at", iso_utc(o.heartbeat_at_ms, true)},
+          {"heartbeat_age_s", static_cast<double>(now_ms - o.heartbeat_at_ms) / 1000.0},
+          {"lease_expires_at",
+           o.lease_expires_at_ms > 0 ? Json(iso_utc(o.lease_expires_at_ms, true)) : Json(nullptr)},
+          {"stopped_at", o.stopped_at_ms ? Json(iso_utc(*o.stopped_at_ms, false)) : Json(nullptr)},
+          {"running_games", o.running_games}};
 }
 
 Json move_json(const storage::MoveRecord& m) {
@@ -150,7 +174,7 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
           {"running", e.claimed},
           {"skipped", e.skipped},
           {"pending", e.pending},
-          {"progress", e.kind == "tournament" ? Json(progress) : Json(nullptr)},
+          {"progress", e.kind != "ladder" ? Json(progress) : Json(nullptr)},
           {"eta_s", extras.eta_s ? Json(std::round(*extras.eta_s)) : Json(nullptr)},
           {"created_at", or_null(e.created_at)},
           {"started_at", or_null(e.started_at)},

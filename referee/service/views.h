@@ -28,6 +28,11 @@ std::string result_text(const std::vector<int>& ranks);
 
 Json game_summary(const storage::GameRecord& game);
 Json move_json(const storage::MoveRecord& move);
+// By seat: {"program": sha256 | null, "script": sha256 | null}.
+Json seat_hashes_json(const std::vector<storage::EngineHash>& hashes);
+// One owner (a worker, daemon or tournament run) for GET /api/workers; `now_ms` tells alive from
+// lost by its lease.
+Json worker_json(const storage::OwnerStatus& owner, std::int64_t now_ms);
 Json transcript_json(const std::vector<storage::LogLine>& lines);
 
 // What the daemon knows about an event beyond its row.

@@ -430,13 +430,22 @@ def main():
             check_cells_match(c["cells"], c["position"], f"gallery board of {c['game']}")
         b.screenshot(None, shot("gallery-from-database.png"))
 
+        # The workers page: this daemon is listed, alive by its lease.
+        b.driver.get(f"{d.url}/#/workers")
+        rows = b.wait("the workers page", lambda: b.driver.find_elements(By.CSS_SELECTOR, '#workers tr[data-worker]'))
+        states = b.js("return Array.from(document.querySelectorAll('#workers tr[data-worker]')).map(r => r.dataset.state);")
+        if "alive" not in states or "this daemon" not in rows[0].text:
+            browser.fail(f"the workers page shows {states}: {rows[0].text}")
+        print(f"workers: {states}")
+
         # A phone's width: every page fits, and looks like something.
         b.resize(browser.PHONE)
         for name, route, ready in (("events", "#/events", f'tr[data-event-id="{eid}"]'),
                                    ("event", f"#/events/{eid}", "#standings .standings"),
                                    ("viewer", f"#/games/{gid}?ply=10", "#viewer svg.board"),
                                    ("games", "#/games", "tr[data-game-id]"),
-                                   ("ladder", "#/ladder", ".ladder .standings")):
+                                   ("ladder", "#/ladder", ".ladder .standings"),
+                                   ("workers", "#/workers", "#workers tr[data-worker]")):
             b.driver.get(f"{d.url}/{route}")
             b.wait(f"the {name} page at a phone width", lambda ready=ready: b.driver.find_elements(By.CSS_SELECTOR, ready))
             browser.check_fits(b, f"the {name} page")

@@ -57,6 +57,17 @@ TEST_CASE("messages: canonical referee lines round trip") {
   }
 }
 
+TEST_CASE("messages: format_position_into writes over a used buffer, as format_position does") {
+  std::string out = "position startpos moves 1 2 3 4 5 6 7 8 9 10 11 12 (a longer earlier line)";
+  format_position_into(out, "", {"5", "9"});
+  CHECK(out == "position startpos moves 5 9");
+  CHECK(out == format_position("", {"5", "9"}));
+  format_position_into(out, "4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0", {});
+  CHECK(out == "position fen 4,4,4,4,4,4/4,4,4,4,4,4:0,0:1:0:0");
+  format_position_into(out, "", {});
+  CHECK(out == "position startpos");
+}
+
 TEST_CASE("messages: canonical engine lines round trip") {
   const char* lines[] = {
       "id name Sowbot 1.0",

@@ -415,16 +415,19 @@ TEST_CASE("cli: a database of a newer schema version is refused, untouched") {
   }
   {
     SQLite::Database sql(db, SQLite::OPEN_READWRITE);
-    sql.exec("UPDATE schema_version SET version = 7");
+    sql.exec("UPDATE schema_version SET version = " +
+             std::to_string(referee::storage::kSchemaVersion + 1));
   }
+  const std::string newer =
+      "schema version " + std::to_string(referee::storage::kSchemaVersion + 1);
   const std::string before = rtest::read_text(db);
   auto r = referee_cmd({"verify", "--db", db});
   CHECK(r.status == 1);
-  one_error_line(r, db + " has schema version 7; this referee reads up to " +
+  one_error_line(r, db + " has " + newer + "; this referee reads up to " +
                         std::to_string(referee::storage::kSchemaVersion));
   auto t = referee_cmd({"tournament", tournament_file(dir), "-q", "--db", db});
   CHECK(t.status == 1);
-  one_error_line(t, "schema version 7");
+  one_error_line(t, newer);
   CHECK(rtest::read_text(db) == before);
 }
 
@@ -575,6 +578,11 @@ TEST_CASE("cli: match --help shows every default") {
         "  --book FILE                 opening book: one opening per line (README.md); \n"
         "                              random plies follow it\n"
         "  --seed N (=1)               seed of the openings\n"
+        "  --sprt E0,E1[,A,B[,MODEL]]  two engines only: stop when the SPRT of the first\n"
+        "                              against the second decides: 0,5 (elo0 0, elo1 5, \n"
+        "                              alpha = beta = 0.05, normalized Elo) or \n"
+        "                              0,5,0.05,0.1,logistic; --cycles then sets the \n"
+        "                              most games (cycles x games x 2)\n"
         "  --db FILE (=referee.db)     database file\n"
         "  --name NAME                 event name, the resume key (default: 'match', the\n"
         "                              engines and the games)\n"

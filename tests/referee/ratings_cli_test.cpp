@@ -283,7 +283,7 @@ TEST_CASE("sprt cli: counts, Elo, LLR and bounds of stored game pairs") {
               "--elo0 must be less than elo1");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",
                "--alpha", "1"},
-              "--alpha must be between 0 and 1");
+              "--alpha must be between 0 and 0.5");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",
                "--model", "bayesian"},
               "--model must be normalized or logistic");

@@ -218,14 +218,16 @@ TEST_CASE("sprt: configurations are validated, each error naming the key") {
   CHECK(validate_sprt(c).error() == "elo0 must be less than elo1");
   c = SprtConfig{};
   c.alpha = 0;
-  CHECK(validate_sprt(c).error() == "alpha must be between 0 and 1");
+  CHECK(validate_sprt(c).error() == "alpha must be between 0 and 0.5");
   c = SprtConfig{};
   c.beta = 1;
-  CHECK(validate_sprt(c).error() == "beta must be between 0 and 1");
+  CHECK(validate_sprt(c).error() == "beta must be between 0 and 0.5");
   c = SprtConfig{};
-  c.alpha = 0.6;
-  c.beta = 0.5;
-  CHECK(validate_sprt(c).error() == "alpha + beta must be less than 1");
+  c.alpha = 0.5;
+  CHECK(validate_sprt(c).error() == "alpha must be between 0 and 0.5");
+  c = SprtConfig{};
+  c.beta = 0.49;
+  CHECK(validate_sprt(c).ok());
   c = SprtConfig{};
   c.elo0 = std::nan("");
   CHECK(validate_sprt(c).error() == "elo0 must be a finite number");
@@ -261,6 +263,36 @@ TEST_CASE("sprt: the sprt table of a tournament file parses into the plain struc
         "t.toml: sprt: unknown key 'alfa' (expected elo0, elo1, alpha, beta, model)");
   CHECK(error(R"({"elo0": 5, "elo1": 0})") == "t.toml: sprt: elo0 must be less than elo1");
   CHECK(error(R"({"elo0": 0, "elo1": 5, "alpha": 1.5})") ==
-        "t.toml: sprt: alpha must be between 0 and 1");
+        "t.toml: sprt: alpha must be between 0 and 0.5");
   CHECK(error(R"([1, 2])") == "t.toml: sprt must be a table");
+}
+
+TEST_CASE("sprt: the --sprt flag takes ELO0,ELO1[,ALPHA,BETA[,MODEL]]") {
+  auto two = parse_sprt_flag("0,5");
+  REQUIRE(two.ok());
+  CHECK(two->elo0 == 0);
+  CHECK(two->elo1 == 5);
+  CHECK(two->alpha == 0.05);
+  CHECK(two->model == SprtModel::kNormalized);
+  auto all = parse_sprt_flag("-1.5,2.5,0.1,0.2,logistic");
+  REQUIRE(all.ok());
+  CHECK(all->elo0 == -1.5);
+  CHECK(all->elo1 == 2.5);
+  CHECK(all->alpha == 0.1);
+  CHECK(all->beta == 0.2);
+  CHECK(all->model == SprtModel::kLogistic);
+  auto error = [](const std::string& text) {
+    auto r = parse_sprt_flag(text);
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+  };
+  CHECK(error("5") == "--sprt must be ELO0,ELO1[,ALPHA,BETA[,MODEL]], not '5'");
+  CHECK(error("0,5,0.05") == "--sprt must be ELO0,ELO1[,ALPHA,BETA[,MODEL]], not '0,5,0.05'");
+  CHECK(error("0,five") == "--sprt: elo1 must be a number, not 'five'");
+  CHECK(error("0,5x") == "--sprt: elo1 must be a number, not '5x'");
+  CHECK(error("0,,") == "--sprt must be ELO0,ELO1[,ALPHA,BETA[,MODEL]], not '0,,'");
+  CHECK(error("5,0") == "--sprt: elo0 must be less than elo1");
+  CHECK(error("0,5,0.5,0.05") == "--sprt: alpha must be between 0 and 0.5");
+  CHECK(error("0,5,0.05,0.05,bayes") ==
+        "--sprt: the model must be normalized or logistic, not 'bayes'");
 }

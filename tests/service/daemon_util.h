@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <httplib.h>
+
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -169,6 +171,30 @@ inline httplib::Result submit(httplib::Client& c, const std::string& toml) {
 
 inline Json event_of(httplib::Client& c, std::int64_t id) {
   return get_json(c, "/api/events/" + std::to_string(id));
+}
+
+// Submits a TOML text that must be accepted as a new event; returns its id.
+inline std::int64_t submit_ok(httplib::Client& c, const std::string& toml) {
+  auto res = submit(c, toml);
+  REQUIRE(res);
+  INFO(res->body);
+  REQUIRE(res->status == 201);
+  return Json::parse(res->body)["id"].get<std::int64_t>();
+}
+
+// The reply's status is `status` and its body is a JSON object with a non-empty error text
+// (containing `piece` when given).
+inline void check_error(const httplib::Result& res, int status, const std::string& piece = "") {
+  REQUIRE(res);
+  INFO(res->status << " " << res->body);
+  CHECK(res->status == status);
+  CHECK(contains(res->get_header_value("Content-Type"), "application/json"));
+  const Json body = Json::parse(res->body, nullptr, false);
+  REQUIRE(body.is_object());
+  REQUIRE(body.contains("error"));
+  REQUIRE(body["error"].is_string());
+  CHECK_FALSE(body["error"].get<std::string>().empty());
+  if (!piece.empty()) CHECK(contains(body["error"].get<std::string>(), piece));
 }
 
 // Waits until the event's state is `state`.

@@ -16,28 +16,6 @@ using namespace stest;
 
 namespace {
 
-// The reply's status is `status` and its body is a JSON object with a non-empty error text.
-void check_error(const httplib::Result& res, int status, const std::string& piece = "") {
-  REQUIRE(res);
-  INFO(res->status << " " << res->body);
-  CHECK(res->status == status);
-  CHECK(contains(res->get_header_value("Content-Type"), "application/json"));
-  const Json body = Json::parse(res->body, nullptr, false);
-  REQUIRE(body.is_object());
-  REQUIRE(body.contains("error"));
-  REQUIRE(body["error"].is_string());
-  CHECK_FALSE(body["error"].get<std::string>().empty());
-  if (!piece.empty()) CHECK(contains(body["error"].get<std::string>(), piece));
-}
-
-std::int64_t submit_ok(httplib::Client& c, const std::string& toml) {
-  auto res = submit(c, toml);
-  REQUIRE(res);
-  INFO(res->body);
-  REQUIRE(res->status == 201);
-  return Json::parse(res->body)["id"].get<std::int64_t>();
-}
-
 std::int64_t count(const std::string& db, const std::string& query) {
   SQLite::Database sql(db, SQLite::OPEN_READONLY);
   return sql.execAndGet(query).getInt64();
@@ -88,8 +66,8 @@ TEST_CASE("serve: bad requests get a 4xx with a JSON error, and the daemon keeps
   check_error(c.Post("/api/engines", R"({"name": "e"})", json), 400, "'command'");
   check_error(c.Post("/api/engines", R"({"name": "e"})", "text/plain"), 415);
   check_error(c.Post("/api/events", R"({"kind": "bracket"})", json), 400, "unknown kind");
-  check_error(c.Post("/api/events", R"({"kind": "sprt", "name": "s"})", json), 422,
-              "not run by the daemon yet");
+  check_error(c.Post("/api/events", R"({"kind": "sprt", "name": "s"})", json), 400,
+              "kind 'sprt' needs an 'sprt' table");
 
   // An oversized body (the limit is 1 MiB).
   check_error(c.Post("/api/events", std::string(2 << 20, 'a'), "application/toml"), 413,

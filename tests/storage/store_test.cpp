@@ -386,13 +386,13 @@ TEST_CASE("store: open errors name the file and leave existing files untouched")
     { open_ok(path); }
     {
       SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-      raw.exec("UPDATE schema_version SET version = 7");
+      raw.exec("UPDATE schema_version SET version = " + std::to_string(kSchemaVersion + 1));
     }
     const std::string before = read_bytes(path);
     auto s = Store::open(path);
     REQUIRE_FALSE(s.ok());
-    CHECK(s.error() == path + " has schema version 7; this referee reads up to " +
-                           std::to_string(kSchemaVersion));
+    CHECK(s.error() == path + " has schema version " + std::to_string(kSchemaVersion + 1) +
+                           "; this referee reads up to " + std::to_string(kSchemaVersion));
     CHECK(read_bytes(path) == before);
   }
   SECTION("a foreign database") {

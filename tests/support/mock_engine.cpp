@@ -16,6 +16,7 @@
 //   --no-readyok           never answers isready
 //   --ignore-quit          ignores quit, end of input, SIGTERM, SIGINT and SIGHUP (must be killed)
 //   --resign-on-go=N       bestmove resign on the Nth go
+//   --always-resign        bestmove resign on every go (a much weaker engine, for the SPRT)
 //   --stderr=N             N lines on stderr per go
 //   --fork-child           forks a sleeping grandchild at start; says "info string child <pid>"
 //   --alloc-mb=N           allocates N MiB on each go (to trip memory limits)
@@ -77,6 +78,7 @@ struct Flags {
   bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
   bool setsid_child = false, double_bestmove = false, bare_readyok = false;
   bool wrong_turn_order = false, refuse_setgame = false, ignore_eof = false, ignore_stop = false;
+  bool always_resign = false;
   std::vector<std::string> games;  // declared game lines; empty: every game
   std::string log, pid_file;
   std::string flood_on;  // the command that starts a flood; empty: none
@@ -109,6 +111,7 @@ constexpr Switch kSwitches[] = {
     {"--refuse-setgame", &Flags::refuse_setgame},
     {"--ignore-eof", &Flags::ignore_eof},
     {"--ignore-stop", &Flags::ignore_stop},
+    {"--always-resign", &Flags::always_resign},
 };
 constexpr Numeric kNumerics[] = {
     {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
@@ -370,7 +373,7 @@ class Mock {
   }
 
   std::string choose() {
-    if (f_.resign_on_go == gos_) return "resign";
+    if (f_.resign_on_go == gos_ || f_.always_resign) return "resign";
     if (f_.garbage) return "";  // "bestmove" alone: no move
     if (!state_) {
       auto game = referee::games::make_game("awale");

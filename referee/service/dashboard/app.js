@@ -1,6 +1,7 @@
 // app.js: the dashboard's single page: hash routes to pages, the navigation bar and the live
 // stream's status light. Each page is a function (root, ...) returning its clean-up (or null).
-//   #/events  #/events/ID  #/live  #/games?filters  #/games/ID?ply=K  #/ladder  #/settings
+//   #/events  #/events/ID  #/live  #/games?filters  #/games/ID?ply=K  #/ladder  #/workers
+//   #/settings
 
 import { onStreamStatus } from "./api.js";
 import { eventPage } from "./event.js";
@@ -11,6 +12,7 @@ import { liveBoards } from "./live.js";
 import { settingsPage } from "./settings.js";
 import { clear, h } from "./util.js";
 import { viewerPage } from "./viewer.js";
+import { workersPage } from "./workers.js";
 
 const root = document.getElementById("app");
 let cleanup = null;
@@ -29,6 +31,7 @@ const routes = [
   [/^#\/games$/, (m, q) => gamesPage(root, q), "games"],
   [/^#\/games\/(\d+)$/, (m, q) => viewerPage(root, Number(m[1]), q), "games"],
   [/^#\/ladder$/, () => ladderPage(root), "ladder"],
+  [/^#\/workers$/, () => workersPage(root), "workers"],
   [/^#\/settings$/, () => settingsPage(root), "settings"],
 ];
 

@@ -1,19 +1,17 @@
 // event.js: one event: its state and progress with ETA (and its controls when a token is set),
 // standings per game with the Elo chart, the live boards of its running games, the crosstable,
-// the terminations per engine and its latest games. Standings and progress follow the stream;
+// the terminations per engine and its latest games; an sprt event's LLR against its bounds. Standings and progress follow the stream;
 // the tables drawn from finished games reload (debounced) when a game finishes.
 
 import { get, query, subscribe } from "./api.js";
 import { eventControls } from "./events.js";
 import { liveBoards } from "./live.js";
+import { sprtPanel } from "./sprt.js";
 import { crosstablePanel, gamesTable, standingsPanel, terminationsPanel } from "./tables.js";
 import { badge, clear, debounce, errorBox, fmtDuration, fmtTime, h, progressBar } from "./util.js";
 
 function header(e, onChange) {
-  const sprt = e.sprt
-    ? h("p", { class: "small" }, `SPRT [${e.sprt.elo0}, ${e.sprt.elo1}]: LLR ${Number(e.sprt.llr).toFixed(2)} `
-      + `(${Number(e.sprt.lower).toFixed(2)}, ${Number(e.sprt.upper).toFixed(2)})${e.sprt.decision ? ` → ${e.sprt.decision}` : ""}`)
-    : null;
+  const sprt = sprtPanel(e.sprt);
   return [
     h("h1", {}, e.name, badge(e.state), h("span", { class: "muted small" }, e.kind)),
     h("div", { class: "row" },

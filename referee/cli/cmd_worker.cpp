@@ -1,0 +1,81 @@
+// `referee worker`: plays the games of the events stored in a database beside other workers and
+// daemons (referee/service/worker.h). Parses its options, opens the log, watches the signals.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "engines/interrupt.h"
+#include "engines/system.h"
+#include "service/worker.h"
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+int worker(const Args& args) {
+  service::WorkerOptions options;
+  std::string log_file;
+  double lease = 30, idle_max = 8;
+  bool verbose = false, no_logs = false;
+  po::options_description desc("referee worker --db DB [options]");
+  desc.add_options()("help,h", "show this help")(
+      "db", po::value(&options.db)->default_value(options.db),
+      "database the events are stored in (shared with the daemon and other workers)")(
+      "concurrency,c", po::value(&options.concurrency)->default_value(1), "games at once")(
+      "name", po::value(&options.name), "name shown in the daemon's workers (default: host name)")(
+      "lease", po::value(&lease)->default_value(30),
+      "seconds a claimed game stays reserved without a heartbeat")(
+      "drain-seconds", po::value(&options.drain_seconds)->default_value(30),
+      "on SIGTERM, how long running games may finish before they are interrupted")(
+      "idle-max", po::value(&idle_max)->default_value(8),
+      "seconds between two looks for work, at most, while there is none")(
+      "queue", po::value(&options.queue),
+      "queue this tournament file's event in the database first")(
+      "exit-when-done", po::bool_switch(&options.exit_when_done),
+      "stop once no queued or running event is left")("no-logs", po::bool_switch(&no_logs),
+                                                      "do not store the engines' transcripts")(
+      "log", po::value(&log_file), "log to this file instead of stderr")(
+      "verbose,v", po::bool_switch(&verbose), "one log line per game too");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  if (options.concurrency < 1 || options.concurrency > 256) {
+    std::cerr << "referee worker: --concurrency must be from 1 to 256\n";
+    return 2;
+  }
+  if (!(lease >= 0.2 && lease <= 86400)) {
+    std::cerr << "referee worker: --lease must be from 0.2 to 86400 seconds\n";
+    return 2;
+  }
+  if (!(idle_max >= 1 && idle_max <= 3600)) {
+    std::cerr << "referee worker: --idle-max must be from 1 to 3600 seconds\n";
+    return 2;
+  }
+  if (!(options.drain_seconds >= 0 && options.drain_seconds <= 86400)) {
+    std::cerr << "referee worker: --drain-seconds must be from 0 to 86400\n";
+    return 2;
+  }
+  options.lease_ms = static_cast<long>(lease * 1000);
+  options.idle_max_ms = static_cast<long>(idle_max * 1000);
+  options.keep_logs = !no_logs;
+  service::LogOptions log_options;
+  log_options.file = log_file;
+  log_options.journal = engines::stderr_is_journal();
+  log_options.verbose = verbose;
+  auto log = service::Log::open(log_options);
+  if (!log) {
+    std::cerr << "referee worker: " << log.error() << "\n";
+    return 1;
+  }
+  engines::InterruptOptions signals;
+  signals.second_exits = false;  // a second signal skips the drain instead
+  signals.announce = false;      // the log says it
+  engines::InterruptWatch watch(signals);
+  return service::work(options, **log, watch, std::cout);
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,35 @@
+#include "event/sprt_event.h"
+
+namespace referee {
+
+Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
+                               const TournamentConfig& config) {
+  if (!config.sprt || config.engines.size() != 2) return Error{"the event has no sprt test"};
+  storage::GameFilter filter;
+  filter.tournament_id = event;
+  auto games = store.games(filter);
+  if (!games) return Error{games.error()};
+  return sprt_tally(*games, config.engines[0].config.name, config.engines[1].config.name,
+                    *config.sprt, true);
+}
+
+Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,
+                                 const TournamentConfig& config) {
+  auto tally = event_sprt(store, event, config);
+  if (!tally) return Error{tally.error()};
+  SprtCheck check;
+  check.tally = std::move(*tally);
+  if (check.tally.state.decision == stats::SprtDecision::kContinue) return check;
+  check.skip_reason = "sprt: " + sprt_verdict(check.tally.state);
+  auto open = store.open_slots(event);
+  if (!open) return Error{open.error()};
+  if (open->empty()) return check;
+  std::vector<std::int64_t> numbers;
+  for (const auto& s : *open) numbers.push_back(s.slot);
+  auto skipped = store.skip_slots(event, numbers, check.skip_reason);
+  if (!skipped) return Error{skipped.error()};
+  check.skipped = *skipped;
+  return check;
+}
+
+}  // namespace referee

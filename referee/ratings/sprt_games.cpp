@@ -1,0 +1,66 @@
+#include "ratings/sprt_games.h"
+
+#include <nlohmann/json.hpp>
+
+#include "ratings/format_util.h"
+
+namespace referee {
+
+SprtTally sprt_tally(const std::vector<storage::GameRecord>& games, const std::string& a,
+                     const std::string& b, const stats::SprtConfig& config, bool pairs_only) {
+  std::vector<const storage::GameRecord*> between;
+  for (const auto& g : games)
+    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished")
+      between.push_back(&g);
+  SprtTally t;
+  t.h = head_to_head(between, a, b);
+  t.paired = pairs_only || t.h.pairs.total() > 0;
+  t.state =
+      t.paired ? stats::sprt_update(config, t.h.pairs) : stats::sprt_update(config, t.h.games);
+  return t;
+}
+
+std::string sprt_progress(const stats::SprtConfig& config, const stats::SprtState& state) {
+  return "LLR " + text::fixed(state.llr, 2) + " (" + text::fixed(state.lower, 2) + ", " +
+         text::fixed(state.upper, 2) + ") [" + text::fixed(config.elo0, 2) + ", " +
+         text::fixed(config.elo1, 2) + "]";
+}
+
+std::string sprt_verdict(const stats::SprtState& state) {
+  switch (state.decision) {
+    case stats::SprtDecision::kAcceptH1:
+      return "H1 accepted, LLR " + text::fixed(state.llr, 2) + " >= " + text::fixed(state.upper, 2);
+    case stats::SprtDecision::kAcceptH0:
+      return "H0 accepted, LLR " + text::fixed(state.llr, 2) + " <= " + text::fixed(state.lower, 2);
+    default:
+      return "";
+  }
+}
+
+nlohmann::json sprt_json(const stats::SprtConfig& config, const SprtTally& tally) {
+  using nlohmann::json;
+  const auto& s = tally.state;
+  const auto& p = tally.h.pairs;
+  const auto& g = tally.h.games;
+  const std::string verdict = sprt_verdict(s);
+  return json{{"elo0", config.elo0},
+              {"elo1", config.elo1},
+              {"alpha", config.alpha},
+              {"beta", config.beta},
+              {"model", stats::model_name(config.model)},
+              {"llr", s.llr},
+              {"lower", s.lower},
+              {"upper", s.upper},
+              {"decision", s.decision == stats::SprtDecision::kAcceptH1   ? json("H1")
+                           : s.decision == stats::SprtDecision::kAcceptH0 ? json("H0")
+                                                                          : json(nullptr)},
+              {"verdict", verdict.empty() ? json(nullptr) : json(verdict)},
+              {"unit", tally.paired ? "pairs" : "games"},
+              {"engine", tally.h.engine},
+              {"opponent", tally.h.opponent},
+              {"games", {{"wins", g.wins}, {"draws", g.draws}, {"losses", g.losses}}},
+              {"pairs", p.total()},
+              {"pentanomial", {p.ll, p.ld, p.wl + p.dd, p.wd, p.ww}}};
+}
+
+}  // namespace referee

@@ -1,0 +1,204 @@
+#include "service/worker.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "engines/system.h"
+#include "event/event_spec.h"
+#include "event/schedule.h"
+#include "service/core.h"
+
+namespace referee::service {
+
+namespace {
+
+constexpr auto kRefreshBusy = std::chrono::milliseconds(1000);
+
+template <class Pred>
+void nap(std::chrono::milliseconds d, Pred keep_going) {
+  const auto until = SteadyClock::now() + d;
+  while (keep_going() && SteadyClock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+int busy_slots(Core& core) {
+  std::lock_guard lock(core.mutex);
+  int busy = 0;
+  for (const auto& s : core.slots) busy += s->event.load() != 0;
+  return busy;
+}
+
+// Events that may still give work: queued or running (paused ones wait for a resume).
+int open_events(Core& core) {
+  std::lock_guard lock(core.mutex);
+  int open = 0;
+  for (const auto& [id, rt] : core.events) open += rt.state == "queued" || rt.state == "running";
+  return open;
+}
+
+}  // namespace
+
+Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
+  auto config = load_tournament_file(file);
+  if (!config) return Error{config.error()};
+  auto schedule = make_schedule(*config);
+  if (!schedule) return Error{file + ": " + schedule.error()};
+  if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
+    return Error{file + ": " + std::to_string(schedule->size()) +
+                 " games scheduled; an event holds at most " + std::to_string(kMaxScheduledGames)};
+  const std::string spec = event_spec(*config);
+  storage::NewEventOptions options;
+  options.state = "queued";
+  auto row = store.open_event(config->name, spec, schedule_fingerprint(*config),
+                              slot_records(*config, *schedule), options);
+  if (!row) return Error{row.error()};
+  if (!row->created) {
+    const std::string changes =
+        row->spec.empty() ? std::string("its schedule") : spec_changes(row->spec, spec);
+    if (!changes.empty())
+      return Error{file + ": event \"" + config->name +
+                   "\" already exists with a different specification (" + changes +
+                   "); give it a new name"};
+  }
+  return row;
+}
+
+int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
+         std::ostream& out) {
+  auto core = std::make_unique<Core>();
+  core->options.db = options.db;
+  core->options.concurrency = options.concurrency;
+  core->options.lease_ms = options.lease_ms;
+  core->options.drain_seconds = options.drain_seconds;
+  core->options.keep_logs = options.keep_logs;
+  core->options.idle_max_ms = std::max(1000L, options.idle_max_ms);
+  core->log = &log;
+  core->db_path = options.db;
+  const std::string name = options.name.empty() ? engines::host_name() : options.name;
+  {
+    auto store = storage::Store::open(options.db);
+    if (!store) {
+      log.error(store.error());
+      return 1;
+    }
+    storage::OwnerInfo me;
+    me.name = name;
+    me.host = engines::host_name();
+    me.pid = engines::process_id();
+    me.kind = "worker";
+    me.lease_ms = options.lease_ms;
+    auto owner = store->register_owner(me);
+    if (!owner) {
+      log.error(owner.error());
+      return 1;
+    }
+    core->owner = *owner;
+    if (!options.queue.empty()) {
+      auto row = queue_event(*store, options.queue);
+      if (!row) {
+        log.error(row.error());
+        (void)store->stop_owner(core->owner);
+        return 1;
+      }
+      log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
+               (row->created ? "queued" : "was already queued"));
+    }
+    Core* c = core.get();
+    core->recorder =
+        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
+                                            [c](const std::string& error) { c->fail(error); });
+  }
+  core->reads = std::make_unique<ReadPool>(options.db, 2);
+  if (auto loaded = refresh_events(*core); !loaded) {
+    log.error(loaded.error());
+    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    return 1;
+  }
+  out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
+  log.info("worker " + name + " on " + options.db + " with " + std::to_string(options.concurrency) +
+           " game slots (owner " + std::to_string(core->owner) + ", lease " +
+           std::to_string(options.lease_ms) + " ms)");
+
+  {
+    std::lock_guard lock(core->mutex);
+    for (int i = 0; i < options.concurrency; ++i) {
+      core->slots.push_back(std::make_unique<GameSlot>());
+      core->slots.back()->index = i;
+    }
+  }
+  std::vector<std::thread> players;
+  for (auto& slot : core->slots)
+    players.emplace_back([&core, s = slot.get()] { run_game_slot(*core, *s); });
+  std::atomic<bool> done{false};
+  std::thread heartbeat([&] {
+    const auto period = std::chrono::milliseconds(std::max<long>(50, options.lease_ms / 4));
+    while (!done.load()) {
+      nap(period, [&] { return !done.load(); });
+      if (done.load()) break;
+      auto renewed = core->recorder->call<int>(
+          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
+      if (!renewed) core->fail(renewed.error());
+    }
+  });
+
+  // Reads the events again: every second while there is work, backing off while there is none.
+  std::atomic<bool> idle_done{false};  // exit_when_done: nothing open is left
+  std::thread refresher([&] {
+    auto wait = kRefreshBusy;
+    while (!done.load() && !core->stop_claims.load()) {
+      nap(wait, [&] { return !done.load() && !core->stop_claims.load(); });
+      if (done.load() || core->stop_claims.load()) break;
+      if (auto st = refresh_events(*core); !st) log.warning(st.error());
+      const bool open = open_events(*core) > 0;
+      if (!open && busy_slots(*core) == 0 && options.exit_when_done) {
+        idle_done = true;
+        break;
+      }
+      wait = open ? kRefreshBusy
+                  : std::min(std::chrono::milliseconds(core->options.idle_max_ms), wait * 2);
+    }
+  });
+
+  while (!signals.flag().load() && !core->failed.load() && !idle_done.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+
+  core->stop_claims = true;
+  core->wake();
+  if (core->failed.load()) {
+    std::string failure;
+    {
+      std::lock_guard lock(core->mutex);
+      failure = core->failure;
+    }
+    log.error("storage failure, stopping the games: " + failure);
+  } else if (idle_done.load()) {
+    log.info("no event left to play: stopping");
+  } else {
+    log.info("stopping: " + std::to_string(busy_slots(*core)) + " games running, waiting up to " +
+             std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
+  }
+  const auto deadline = SteadyClock::now() +
+                        std::chrono::milliseconds(static_cast<long>(options.drain_seconds * 1000));
+  while (busy_slots(*core) > 0 && SteadyClock::now() < deadline && signals.interrupts() < 2 &&
+         !core->failed.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (const int left = busy_slots(*core); left > 0) {
+    log.info("interrupting " + std::to_string(left) + " games (their slots go back to pending)");
+    core->interrupt_games = true;
+    std::lock_guard lock(core->mutex);
+    for (auto& s : core->slots) s->stop = true;
+  }
+  core->wake();
+  for (auto& t : players) t.join();
+  done = true;
+  heartbeat.join();
+  refresher.join();
+  core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  core->recorder->flush();
+  const bool failed = core->failed.load();
+  core->recorder.reset();
+  log.info(failed ? "stopped after a storage failure" : "stopped");
+  return failed ? 1 : 0;
+}
+
+}  // namespace referee::service

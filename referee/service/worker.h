@@ -1,0 +1,55 @@
+// `referee worker`: a process that plays the games of the events stored in a database, with the
+// engines of the host it runs on, beside any number of other workers, daemons and tournament runs
+// on the same database (design.md §8: the database is the only meeting point). It is the daemon's
+// game pool without HTTP: the same Core, the same game slots (game_slots.cpp: scheduler order,
+// Store::claim_slots per event with the roster's exclusions, SlotPlayer), the same heartbeat.
+//
+// Decisions:
+// - The worker registers as an owner of kind "worker" (its name, host and pid) and renews its
+//   leases every lease/4; a worker killed with SIGKILL stops renewing, its leases expire and
+//   whoever claims the slots next keeps the half-played games as interrupted (Store::claim_slots).
+// - Events are read again from the database every second while there is work, and with a backoff
+//   up to idle_max_ms while there is none; an event whose claim found nothing is retried after a
+//   backoff that doubles from 1 s up to idle_max_ms (many idle workers must not poll the database
+//   hard: storage/SCALING.md).
+// - SIGINT/SIGTERM: no new games; the games in hand may finish for drain_seconds, then they are
+//   interrupted (their slots go back to pending); a second signal interrupts them at once. The
+//   claims are released (stop_owner). exit_when_done: the worker also stops by itself once no
+//   queued or running event is left (scripts and tests). --queue FILE queues a tournament file's
+//   event first (no daemon needed: the database is the queue).
+// - Ladders are not topped up by workers (the daemon does it); their slots are played like any.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "engines/interrupt.h"
+#include "games/expected.h"
+#include "service/log.h"
+#include "storage/store.h"
+
+namespace referee::service {
+
+struct WorkerOptions {
+  std::string db = "referee.db";
+  std::string name;     // "" = the host name
+  int concurrency = 1;  // games at once
+  long lease_ms = 30000;
+  double drain_seconds = 30;
+  long idle_max_ms = 8000;
+  bool keep_logs = true;
+  bool exit_when_done = false;
+  std::string queue;  // a tournament file whose event is queued first ("" = none)
+};
+
+// Queues the event of a tournament file in the database (state "queued"), as `referee submit`
+// does through the daemon, for workers to play. The same name with the same specification gives
+// the existing event; with another one it is an error naming what differs.
+Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file);
+
+// Runs the worker; returns the exit status (0 after a clean stop, 1 when it could not start or a
+// storage failure stopped it). `out` gets one line when it starts: "worker NAME (owner ID)".
+int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
+         std::ostream& out);
+
+}  // namespace referee::service

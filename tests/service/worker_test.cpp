@@ -1,0 +1,497 @@
+// `referee worker` as real processes: four workers, each in its own working directory, share one
+// SQLite database (the database is the only meeting point); they are killed with kill -9 at
+// random and started again while a 500-game event is played. Exactly the scheduled slots finish,
+// each once; the games a killed worker left are kept as interrupted; `referee verify` passes; no
+// engine process outlives the run. Then the smaller behaviours: --exit-when-done, --queue, bad
+// options.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+
+#include "engines/engine_hash.h"
+#include "event/event_spec.h"
+#include "referee/service/worker.h"
+#include "storage/store.h"
+#include "tests/service/daemon_util.h"
+
+using stest::contains;
+using stest::TempDir;
+using stest::wait_until;
+using SteadyClock = std::chrono::steady_clock;
+
+namespace {
+
+// A live process (not a zombie) running the mock engine.
+bool mock_alive(pid_t pid) {
+  const std::string proc = "/proc/" + std::to_string(pid);
+  const std::string stat = rtest::read_text(proc + "/stat");
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;
+  if (stat[close + 2] == 'Z' || stat[close + 2] == 'X') return false;
+  return contains(rtest::read_text(proc + "/cmdline"), "mock_engine");
+}
+
+// One `referee worker` process in its own directory; SIGKILLed if still running when destroyed.
+class WorkerProcess {
+ public:
+  WorkerProcess(const std::string& dir, std::vector<std::string> args) : dir_(dir) {
+    std::vector<std::string> text = {REFEREE_BIN, "worker"};
+    text.insert(text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string out = dir + "/out", err = dir + "/err";
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      int in = ::open("/dev/null", O_RDONLY);
+      int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      ::dup2(in, 0);
+      ::dup2(o, 1);
+      ::dup2(e, 2);
+      if (::chdir(dir.c_str()) != 0) ::_exit(126);
+      ::execv(REFEREE_BIN, argv.data());
+      ::_exit(127);
+    }
+  }
+  ~WorkerProcess() {
+    if (running()) {
+      ::kill(pid_, SIGKILL);
+      wait();
+    }
+  }
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  bool running() {
+    if (exited_) return false;
+    int status = 0;
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      exited_ = true;
+      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      return false;
+    }
+    return r == 0;
+  }
+  int wait() {
+    if (!exited_) {
+      int status = 0;
+      if (::waitpid(pid_, &status, 0) == pid_) {
+        exited_ = true;
+        status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+    }
+    return status_;
+  }
+  void terminate() { ::kill(pid_, SIGTERM); }
+  void kill9() {
+    ::kill(pid_, SIGKILL);
+    wait();
+  }
+  std::string err() const { return rtest::read_text(dir_ + "/err"); }
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  bool exited_ = false;
+  int status_ = -1;
+};
+
+// A tournament file of two mock engines that write their pids to `pids`: `cycles` cycles of
+// awale:maxplies=`plies` (two games a cycle: one opening, both seatings).
+std::string event_toml(const std::string& name, int cycles, int plies, const std::string& pids,
+                       int slow_ms) {
+  std::string text = "name = \"" + name + "\"\ngames = [\"awale:maxplies=" + std::to_string(plies) +
+                     "\"]\ntc = \"10+0.1\"\ncycles = " + std::to_string(cycles) +
+                     "\n[openings]\nrandom_plies = 2\n";
+  for (int e = 0; e < 2; ++e)
+    text += "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + stest::kMock +
+            "\"\nargs = [\"--pid-file=" + pids + "\", \"--slow-ms=" + std::to_string(slow_ms) +
+            "\"]\n";
+  return text;
+}
+
+std::int64_t queue(const std::string& db, const std::string& file) {
+  auto store = referee::storage::Store::open(db);
+  REQUIRE(store);
+  auto row = referee::service::queue_event(*store, file);
+  REQUIRE(row);
+  return row->id;
+}
+
+std::vector<pid_t> read_pids(const std::string& file) {
+  std::vector<pid_t> pids;
+  for (const auto& line : rtest::read_lines(file))
+    if (!line.empty()) pids.push_back(static_cast<pid_t>(std::stol(line)));
+  return pids;
+}
+
+}  // namespace
+
+TEST_CASE("worker: four workers killed with kill -9 and restarted finish every slot once") {
+  TempDir dir;
+  const std::string db = dir.file("shared.db"), pids = dir.file("pids");
+  rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 24, pids, 4));
+  const std::int64_t event = queue(db, dir.file("event.toml"));
+
+  auto args_of = [&](int i) {
+    return std::vector<std::string>{"--db",
+                                    db,
+                                    "--concurrency",
+                                    "2",
+                                    "--lease",
+                                    "1",
+                                    "--idle-max",
+                                    "1",
+                                    "--drain-seconds",
+                                    "5",
+                                    "--exit-when-done",
+                                    "--name",
+                                    "w" + std::to_string(i)};
+  };
+  std::vector<std::string> dirs;
+  std::vector<std::unique_ptr<WorkerProcess>> workers;
+  for (int i = 0; i < 4; ++i) {
+    dirs.push_back(dir.file("w" + std::to_string(i)));
+    std::filesystem::create_directories(dirs.back());
+    workers.push_back(std::make_unique<WorkerProcess>(dirs.back(), args_of(i)));
+  }
+
+  auto done_slots = [&] {
+    auto store = referee::storage::Store::open(db, {true});
+    if (!store) return std::int64_t{0};
+    auto info = store->event(event);
+    return info ? info->done : std::int64_t{0};
+  };
+  // Kill a random worker with kill -9 every 0.2 to 0.8 s while games go on, and start it again.
+  std::mt19937 rng(12);
+  int kills = 0;
+  const auto until = SteadyClock::now() + std::chrono::seconds(60);
+  while (kills < 8 && SteadyClock::now() < until && done_slots() < 450) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200 + rng() % 600));
+    const auto i = static_cast<std::size_t>(rng() % 4);
+    workers[i]->kill9();
+    ++kills;
+    workers[i] = std::make_unique<WorkerProcess>(dirs[i], args_of(static_cast<int>(i)));
+  }
+  CHECK(kills >= 3);
+  // Every worker stops by itself once the event is finished.
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    INFO("worker " << i << ": " << workers[i]->err());
+    REQUIRE(wait_until([&] { return !workers[i]->running(); }, 90));
+    CHECK(workers[i]->wait() == 0);
+  }
+
+  auto store = referee::storage::Store::open(db, {true});
+  REQUIRE(store);
+  auto info = store->event(event);
+  REQUIRE(info);
+  CHECK(info->state == "finished");
+  CHECK(info->done == 500);
+  CHECK(info->total() == 500);
+  referee::storage::GameFilter all;
+  all.tournament_id = event;
+  all.finished_only = false;
+  auto games = store->games(all);
+  REQUIRE(games);
+  std::map<std::int64_t, int> finished_per_slot;
+  std::set<std::optional<std::int64_t>> owners;
+  int interrupted = 0;
+  for (const auto& g : *games) {
+    if (g.status == "finished") {
+      ++finished_per_slot[g.slot];
+      owners.insert(g.owner);
+    } else {
+      CHECK(g.status == "unfinished");
+      interrupted += g.termination == "interrupted";
+    }
+    CHECK(g.status != "running");
+  }
+  CHECK(finished_per_slot.size() == 500);
+  for (const auto& [slot, n] : finished_per_slot) {
+    INFO("slot " << slot);
+    CHECK(n == 1);
+  }
+  CHECK(interrupted >= 1);  // a worker killed mid-game left its games, kept as interrupted
+  CHECK(owners.size() >= 4);
+
+  TempDir scratch;
+  auto verify = rtest::run_program(REFEREE_BIN, {"verify", "--db", db}, scratch);
+  INFO(verify.out << verify.err);
+  CHECK(verify.status == 0);
+
+  // No engine process outlives its worker, killed or not.
+  const auto started = read_pids(pids);
+  CHECK(started.size() >= 8);
+  std::vector<pid_t> alive;
+  wait_until(
+      [&] {
+        alive.clear();
+        for (pid_t p : started)
+          if (mock_alive(p)) alive.push_back(p);
+        return alive.empty();
+      },
+      5);
+  for (pid_t p : alive) ::kill(p, SIGKILL);
+  CHECK(alive.empty());
+}
+
+TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops after it") {
+  TempDir dir;
+  const std::string db = dir.file("q.db");
+  rtest::write_text(dir.file("e.toml"), event_toml("small", 2, 8, dir.file("pids"), 0));
+  auto run = rtest::run_program(
+      REFEREE_BIN,
+      {"worker", "--db", db, "--queue", dir.file("e.toml"), "--exit-when-done", "--idle-max", "1"},
+      dir);
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK(contains(run.out, "worker "));
+  CHECK(contains(run.err, "queued"));
+  auto store = referee::storage::Store::open(db, {true});
+  REQUIRE(store);
+  referee::storage::EventQuery q;
+  auto list = store->events(q);
+  REQUIRE(list);
+  REQUIRE(list->events.size() == 1);
+  CHECK(list->events[0].state == "finished");
+  CHECK(list->events[0].done == 4);
+}
+
+TEST_CASE("worker: an idle worker with --exit-when-done stops when nothing is queued") {
+  TempDir dir;
+  auto run = rtest::run_program(REFEREE_BIN,
+                                {"worker", "--db", dir.file("empty.db"), "--exit-when-done"}, dir);
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK(contains(run.err, "no event left to play"));
+}
+
+TEST_CASE("worker: bad options and a bad file are one-line errors") {
+  TempDir dir;
+  auto bad = rtest::run_program(REFEREE_BIN, {"worker", "--concurrency", "0"}, dir);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--concurrency must be from 1 to 256"));
+  bad = rtest::run_program(REFEREE_BIN, {"worker", "--lease", "0.01"}, dir);
+  CHECK(bad.status == 2);
+  CHECK(contains(bad.err, "--lease"));
+  rtest::write_text(dir.file("bad.toml"), "name = \"x\"\ngames = [\"nosuchgame\"]\n");
+  bad = rtest::run_program(
+      REFEREE_BIN,
+      {"worker", "--db", dir.file("b.db"), "--queue", dir.file("bad.toml"), "--exit-when-done"},
+      dir);
+  CHECK(bad.status == 1);
+  CHECK(contains(bad.err, "bad.toml"));
+}
+
+// ---- Engine hashes and pins ----
+
+namespace {
+
+std::string pinned_toml(const std::string& name, const std::string& pin) {
+  std::string text =
+      "name = \"" + name + "\"\ngames = [\"awale:maxplies=8\"]\ntc = \"10+0.1\"\ncycles = 1\n";
+  for (int e = 0; e < 3; ++e) {
+    text +=
+        "[[engine]]\nname = \"m" + std::to_string(e) + "\"\ncommand = \"" + stest::kMock + "\"\n";
+    if (e == 0) text += "sha256 = \"" + pin + "\"\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("worker: a pin is 64 hex digits, kept in the event's specification") {
+  TempDir dir;
+  const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
+  rtest::write_text(dir.file("bad.toml"), pinned_toml("p", "abc"));
+  auto bad = referee::load_tournament_file(dir.file("bad.toml"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(contains(bad.error(), "'sha256' must be 64 hexadecimal digits"));
+  CHECK(contains(bad.error(), "bad.toml"));
+
+  std::string upper = mock_hash;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  rtest::write_text(dir.file("ok.toml"), pinned_toml("p", upper));
+  auto ok = referee::load_tournament_file(dir.file("ok.toml"));
+  REQUIRE(ok.ok());
+  CHECK(ok->engines[0].config.sha256 == mock_hash);  // stored in lower case
+  CHECK(ok->engines[1].config.sha256.empty());
+  const std::string spec = referee::event_spec(*ok);
+  auto back = referee::config_from_spec(spec);
+  REQUIRE(back.ok());
+  CHECK(back->engines[0].config.sha256 == mock_hash);
+  CHECK(referee::event_spec(*back) == spec);
+  // Unpinned engines add no key: specifications stored before pins compare equal.
+  CHECK(stest::Json::parse(spec)["engines"][1].count("sha256") == 0);
+  auto other = *ok;
+  other.engines[0].config.sha256 = std::string(64, '0');
+  CHECK(contains(referee::spec_changes(spec, referee::event_spec(other)), "m0"));
+}
+
+TEST_CASE("worker: an engine whose binary differs from its pin is never claimed here") {
+  TempDir dir;
+  const std::string db = dir.file("pin.db");
+  const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
+  rtest::write_text(dir.file("e.toml"), pinned_toml("pinned", std::string(64, '0')));
+  const std::int64_t event = queue(db, dir.file("e.toml"));
+  std::filesystem::create_directories(dir.file("w"));
+  WorkerProcess w(dir.file("w"), {"--db", db, "--idle-max", "1", "--name", "pinner"});
+  auto done = [&] {
+    auto store = referee::storage::Store::open(db, {true});
+    return store && store->event(event) ? store->event(event)->done : std::int64_t{0};
+  };
+  // Round robin of 3 engines, both seatings: m1-m2 (2 games) can be played, m0's 4 cannot.
+  REQUIRE(wait_until([&] { return done() == 2; }, 60));
+  REQUIRE(wait_until([&] { return contains(w.err(), "sha256 differs"); }, 10));
+  CHECK(w.running());
+  w.terminate();
+  CHECK(w.wait() == 0);
+  {
+    auto store = referee::storage::Store::open(db, {true});
+    REQUIRE(store);
+    auto info = store->event(event);
+    REQUIRE(info);
+    CHECK(info->done == 2);
+    CHECK(info->pending == 4);
+    referee::storage::GameFilter all;
+    all.tournament_id = event;
+    all.finished_only = false;
+    auto games = store->games(all);
+    REQUIRE(games);
+    CHECK(games->size() == 2);
+    for (const auto& g : *games) {
+      CHECK(std::find(g.players.begin(), g.players.end(), "m0") == g.players.end());
+      REQUIRE(g.engine_hashes.size() == 2);
+      CHECK(g.engine_hashes[0].program == mock_hash);
+      CHECK(g.engine_hashes[1].program == mock_hash);
+      CHECK(g.engine_hashes[0].script.empty());
+    }
+  }
+  // One line says why, naming the engine and both hashes.
+  std::size_t lines = 0;
+  for (const auto& line : rtest::lines_of(w.err()))
+    if (contains(line, "sha256 differs")) {
+      ++lines;
+      CHECK(contains(line, "'m0'"));
+      CHECK(contains(line, mock_hash));
+      CHECK(contains(line, std::string(64, '0')));
+    }
+  CHECK(lines == 1);
+}
+
+TEST_CASE("worker: an engine matching its pin plays, and its games record the hash") {
+  TempDir dir;
+  const std::string db = dir.file("pin.db");
+  const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
+  rtest::write_text(dir.file("e.toml"), pinned_toml("pinned ok", mock_hash));
+  auto run = rtest::run_program(
+      REFEREE_BIN,
+      {"worker", "--db", db, "--queue", dir.file("e.toml"), "--exit-when-done", "--idle-max", "1"},
+      dir);
+  INFO(run.err);
+  CHECK(run.status == 0);
+  CHECK_FALSE(contains(run.err, "sha256 differs"));
+  auto store = referee::storage::Store::open(db, {true});
+  REQUIRE(store);
+  auto games = store->games({});
+  REQUIRE(games);
+  CHECK(games->size() == 6);
+  for (const auto& g : *games) {
+    REQUIRE(g.engine_hashes.size() == 2);
+    CHECK(g.engine_hashes[0].program == mock_hash);
+  }
+}
+
+// ---- The daemon shows the workers ----
+
+TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker lost by lease") {
+  TempDir dir;
+  const std::string db = dir.file("shared.db");
+  stest::Daemon daemon(dir, {"--db", db, "-c", "1"});
+  REQUIRE(daemon.ready());
+  auto client = daemon.client();
+  // A slow event queued in the database for the worker (the daemon may play some of it too).
+  rtest::write_text(dir.file("e.toml"), event_toml("slow", 20, 40, dir.file("pids"), 30));
+  queue(db, dir.file("e.toml"));
+  std::filesystem::create_directories(dir.file("w"));
+  WorkerProcess w(dir.file("w"), {"--db", db, "-c", "2", "--lease", "1", "--name", "box2"});
+
+  stest::Json mine;
+  std::string last;
+  const bool seen = wait_until(
+      [&] {
+        const auto all = stest::get_json(client, "/api/workers");
+        if (all["workers"].size() > 1) last = all.dump();
+        for (const auto& x : all["workers"])
+          if (x["name"] == "box2" && x["running_games"].size() == 2) {
+            mine = x;
+            return true;
+          }
+        return false;
+      },
+      60);
+  if (!seen) FAIL("worker: " << w.err() << "\ndaemon: " << daemon.err() << "\nworkers: " << last);
+  CHECK(mine["kind"] == "worker");
+  CHECK(mine["state"] == "alive");
+  CHECK(mine["this_daemon"] == false);
+  CHECK(mine["pid"].get<long>() > 0);
+  CHECK(mine["host"].get<std::string>().size() > 0);
+  CHECK(mine["stopped_at"].is_null());
+  CHECK(mine["heartbeat_age_s"].get<double>() < 30);
+  // The daemon lists itself too.
+  bool self = false;
+  const auto listed = stest::get_json(client, "/api/workers");
+  for (const auto& x : listed["workers"])
+    self = self || (x["this_daemon"] == true && x["kind"] == "serve" && x["state"] == "alive");
+  CHECK(self);
+  // A running game names its worker.
+  const auto game_id = mine["running_games"][0].get<std::int64_t>();
+  auto game = stest::get_json(client, "/api/games/" + std::to_string(game_id));
+  CHECK(game["worker"] == mine["id"]);
+  CHECK(game["engine_hashes"].size() == 2);
+
+  // Killed: no heartbeat, the lease runs out, the worker is shown lost.
+  w.kill9();
+  const auto id = mine["id"];
+  CHECK(wait_until(
+      [&] {
+        const auto all = stest::get_json(client, "/api/workers");
+        for (const auto& x : all["workers"])
+          if (x["id"] == id) return x["state"] == "lost";
+        return false;
+      },
+      30));
+  auto bad = client.Get("/api/workers?limit=x");
+  REQUIRE(bad);
+  CHECK(bad->status == 400);
+  bad = client.Get("/api/workers?nope=1");
+  REQUIRE(bad);
+  CHECK(bad->status == 400);
+}
+
+TEST_CASE("worker: referee tournament does not play an engine pinned to other bytes either") {
+  TempDir dir;
+  rtest::write_text(dir.file("e.toml"), pinned_toml("pinned run", std::string(64, 'e')));
+  auto run = rtest::run_program(REFEREE_BIN, {"tournament", dir.file("e.toml")}, dir, dir.path());
+  INFO(run.out << run.err);
+  CHECK(run.status == 3);  // games not played
+  CHECK(contains(run.out + run.err, "sha256 differs"));
+  auto store = referee::storage::Store::open(dir.file("referee.db"), {true});
+  REQUIRE(store);
+  auto games = store->games({});
+  REQUIRE(games);
+  CHECK(games->size() == 2);  // m1 against m2 only
+  for (const auto& g : *games)
+    CHECK(std::find(g.players.begin(), g.players.end(), "m0") == g.players.end());
+}
