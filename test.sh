@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ./deps.sh
+# The storage tests start a PostgreSQL server of their own: here it must start (never skipped).
+export REFEREE_REQUIRE_POSTGRES=1
 jobs="$(nproc)"
 # Every setting the suite needs is given here: the demo configures the same build directory
 # without tests, and a cached REFEREE_TESTS=OFF must not leave ctest with nothing to run.

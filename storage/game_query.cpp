@@ -1,42 +1,28 @@
 #include "storage/game_query.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <nlohmann/json.hpp>
 
 #include "storage/game_stream.h"
 #include "storage/query_sql.h"
+#include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
 namespace referee::storage {
 
-int WhereClause::bind(SQLite::Statement& statement, int first) const {
+int WhereClause::bind(sql::Statement& statement, int first) const {
   for (const auto& v : values) {
     if (std::holds_alternative<std::int64_t>(v))
-      statement.bind(first++, static_cast<std::int64_t>(std::get<std::int64_t>(v)));
+      statement.bind(first++, std::get<std::int64_t>(v));
     else
       statement.bind(first++, std::get<std::string>(v));
   }
   return first;
 }
 
-int WhereClause::bind(sqlite3_stmt* statement, int first) const {
-  for (const auto& v : values) {
-    if (std::holds_alternative<std::int64_t>(v)) {
-      sqlite3_bind_int64(statement, first++, std::get<std::int64_t>(v));
-    } else {
-      const auto& text = std::get<std::string>(v);
-      sqlite3_bind_text(statement, first++, text.data(), static_cast<int>(text.size()),
-                        SQLITE_TRANSIENT);
-    }
-  }
-  return first;
-}
-
-WhereClause where_clause(const GameQuery& q) {
+WhereClause where_clause(const GameQuery& q, sql::Backend b) {
   WhereClause w;
   std::vector<std::string> terms;
-  if (q.finished_only) terms.push_back("+g.status = 'finished'");
+  if (q.finished_only) terms.push_back(sql::no_index(b, "g.status") + " = 'finished'");
   if (q.tournament_id) {
     terms.push_back("g.tournament_id = ?");
     w.values.emplace_back(*q.tournament_id);
@@ -46,7 +32,7 @@ WhereClause where_clause(const GameQuery& q) {
     w.values.emplace_back(q.tournament);
   }
   if (q.game_strings) {
-    terms.push_back("g.game IN (SELECT value FROM json_each(?))");
+    terms.push_back(sql::in_json(b, "g.game", "?"));
     w.values.emplace_back(nlohmann::json(*q.game_strings).dump());
   }
   if (!q.since.empty()) {
@@ -66,9 +52,8 @@ WhereClause where_clause(const GameQuery& q) {
         "EXISTS (SELECT 1 FROM game_players e WHERE e.game_id = g.id AND e.engine = ?)");
     w.values.emplace_back(q.engines.front());
   } else if (q.engines.size() > 1) {
-    terms.push_back(
-        "NOT EXISTS (SELECT 1 FROM game_players e WHERE e.game_id = g.id AND e.engine NOT IN "
-        "(SELECT value FROM json_each(?)))");
+    terms.push_back("NOT EXISTS (SELECT 1 FROM game_players e WHERE e.game_id = g.id AND NOT " +
+                    sql::in_json(b, "e.engine", "?") + ")");
     w.values.emplace_back(nlohmann::json(q.engines).dump());
   }
   for (std::size_t k = 0; k < terms.size(); ++k) w.sql += (k ? " AND " : " WHERE ") + terms[k];
@@ -77,9 +62,9 @@ WhereClause where_clause(const GameQuery& q) {
 
 Expected<std::vector<std::string>> stored_game_strings(Store& store) {
   try {
-    SQLite::Statement q(StoreAccess::db(store), "SELECT DISTINCT game FROM games ORDER BY game");
+    sql::Query q(StoreAccess::db(store), "SELECT DISTINCT game FROM games ORDER BY game");
     std::vector<std::string> out;
-    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    while (q.step()) out.push_back(q.text(0));
     return out;
   } catch (const std::exception& e) {
     return StoreAccess::fail(store, "read the game strings", e);
@@ -90,9 +75,9 @@ namespace {
 
 Expected<bool> exists(Store& store, const char* sql, const std::string& value, const char* doing) {
   try {
-    SQLite::Statement q(StoreAccess::db(store), sql);
+    sql::Query q(StoreAccess::db(store), sql);
     q.bind(1, value);
-    return q.executeStep();
+    return q.step();
   } catch (const std::exception& e) {
     return StoreAccess::fail(store, doing, e);
   }

@@ -1,20 +1,16 @@
 #include "storage/game_stream.h"
 
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "storage/query_sql.h"
+#include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
 namespace referee::storage {
 
 namespace {
-
-constexpr const char* kOrder = " ORDER BY g.tournament_id, g.slot, g.id";
 
 std::vector<std::string> opening_of(const char* text) {
   std::vector<std::string> out;
@@ -31,34 +27,37 @@ std::vector<std::string> opening_of(const char* text) {
 Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& options,
                      const GameVisitor& visit) {
   try {
-    SQLite::Database& db = StoreAccess::db(store);
-    SQLite::Transaction snapshot(db);  // deferred: one read snapshot for both cursors
-    const WhereClause where = where_clause(query);
+    sql::Connection& db = StoreAccess::db(store);
+    sql::Transaction snapshot(
+        db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
+    const sql::Backend b = db.backend();
+    const WhereClause where = where_clause(query, b);
+    const std::string order = " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string index = sql::indexed_by(b, "games_by_tournament");
     std::map<std::int64_t, std::string> tournaments;  // few: read once, not joined per row
     {
-      SQLite::Statement t(db, "SELECT id, name FROM tournaments");
-      while (t.executeStep()) tournaments[t.getColumn(0).getInt64()] = t.getColumn(1).getString();
+      sql::Query t(db, "SELECT id, name FROM tournaments");
+      while (t.step()) tournaments[t.int64(0)] = t.text(1);
     }
-    SQLite::Statement games(
-        db,
-        "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
-        "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
-        "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-            StoreAccess::engine_hashes_column(store) +
-            " FROM games g "
-            "INDEXED BY games_by_tournament JOIN game_players p ON p.game_id = g.id" +
-            where.sql + kOrder + ", p.seat");
+    sql::Query games(db,
+                     "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
+                     "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
+                     "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
+                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index + " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
+                         ", p.seat");
     where.bind(games);
-    std::optional<SQLite::Statement> moves;
+    std::optional<sql::Query> moves;
     bool moves_left = false;
     if (options.moves) {
       moves.emplace(db,
                     "SELECT g.id, m.ply, m.player, m.move, m.time_ms, m.clock_ms, m.info, "
-                    "m.source, m.note FROM games g INDEXED BY games_by_tournament JOIN moves m ON "
-                    "m.game_id = g.id" +
-                        where.sql + kOrder + ", m.ply");
+                    "m.source, m.note FROM games g" +
+                        index +
+                        " JOIN moves m ON "
+                        "m.game_id = g.id" +
+                        where.sql + order + ", m.ply");
       where.bind(*moves);
-      moves_left = moves->executeStep();
+      moves_left = moves.value().step();
     }
     GameRecord g;
     std::vector<MoveRecord> list;
@@ -70,23 +69,23 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
       list.clear();
       // The moves cursor walks the same games in the same order (only those with moves): its
       // rows for this game, if any, are next.
-      while (moves_left && moves->getColumn(0).getInt64() == g.id) {
+      while (moves_left && moves.value().int64(0) == g.id) {
         MoveRecord m;
-        m.ply = moves->getColumn(1).getInt();
-        m.player = moves->getColumn(2).getInt();
-        m.move = moves->getColumn(3).getString();
-        m.time_ms = static_cast<long>(moves->getColumn(4).getInt64());
-        m.clock_ms = static_cast<long>(moves->getColumn(5).getInt64());
-        m.info = moves->getColumn(6).getString();
-        m.source = moves->getColumn(7).getString();
-        m.note = moves->getColumn(8).getString();
+        m.ply = moves.value().int32(1);
+        m.player = moves.value().int32(2);
+        m.move = moves.value().text(3);
+        m.time_ms = static_cast<long>(moves.value().int64(4));
+        m.clock_ms = static_cast<long>(moves.value().int64(5));
+        m.info = moves.value().text(6);
+        m.source = moves.value().text(7);
+        m.note = moves.value().text(8);
         list.push_back(std::move(m));
-        moves_left = moves->executeStep();
+        moves_left = moves.value().step();
       }
       return visit(g, list);
     };
-    while (games.executeStep()) {
-      const std::int64_t id = games.getColumn(0).getInt64();
+    while (games.step()) {
+      const std::int64_t id = games.int64(0);
       if (!have || id != g.id) {
         if (have)
           if (Status st = emit(); !st) return st;
@@ -94,34 +93,34 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         g = GameRecord{};
         rank_missing = score_missing = false;
         g.id = id;
-        if (!games.getColumn(1).isNull()) {
-          g.tournament_id = games.getColumn(1).getInt64();
+        if (!games.is_null(1)) {
+          g.tournament_id = games.int64(1);
           auto t = tournaments.find(*g.tournament_id);
           if (t != tournaments.end()) g.tournament = t->second;
         }
-        g.slot = games.getColumn(2).getInt64();
-        g.game = games.getColumn(3).getString();
-        g.start_position = games.getColumn(4).getString();
-        g.opening = opening_of(games.getColumn(5).getText());
-        g.time_control = games.getColumn(6).getString();
-        g.status = games.getColumn(7).getString();
-        g.termination = games.getColumn(8).getString();
-        g.reason = games.getColumn(9).getString();
-        g.started_at = games.getColumn(10).getString();
-        g.finished_at = games.getColumn(11).getString();
-        g.plies = games.getColumn(12).getInt64();
-        if (!games.getColumn(13).isNull()) g.owner = games.getColumn(13).getInt64();
-        g.engine_hashes = engine_hashes_from_json(games.getColumn(17).getString());
+        g.slot = games.int64(2);
+        g.game = games.text(3);
+        g.start_position = games.text(4);
+        g.opening = opening_of(games.c_str(5));
+        g.time_control = games.text(6);
+        g.status = games.text(7);
+        g.termination = games.text(8);
+        g.reason = games.text(9);
+        g.started_at = games.text(10);
+        g.finished_at = games.text(11);
+        g.plies = games.int64(12);
+        if (!games.is_null(13)) g.owner = games.int64(13);
+        g.engine_hashes = engine_hashes_from_json(games.text(17));
       }
-      g.players.push_back(games.getColumn(14).getString());
-      if (games.getColumn(15).isNull())
+      g.players.push_back(games.text(14));
+      if (games.is_null(15))
         rank_missing = true;
       else
-        g.ranks.push_back(games.getColumn(15).getInt());
-      if (games.getColumn(16).isNull())
+        g.ranks.push_back(games.int32(15));
+      if (games.is_null(16))
         score_missing = true;
       else
-        g.scores.push_back(games.getColumn(16).getDouble());
+        g.scores.push_back(games.real(16));
     }
     if (have)
       if (Status st = emit(); !st) return st;

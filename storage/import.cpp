@@ -3,8 +3,6 @@
 // with sequences moves them past the largest id after an import).
 #include "storage/import.h"
 
-#include <SQLiteCpp/Statement.h>
-
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -184,9 +182,9 @@ Expected<ImportedGame> parse_export_line(const std::string& line) {
 
 struct Importer::Impl {
   Store& store;
-  SQLite::Database& db;
-  bool open = false;
-  SQLite::Statement same_start, players_of, moves_of, find_tournament, has_schedule,
+  sql::Connection& db;
+  std::optional<sql::Transaction> tx;  // begin() .. commit()
+  sql::Query same_start, players_of, moves_of, find_tournament, has_schedule,
       tournament_id_used, next_tournament_id, add_tournament, slot_holder, game_id_used,
       next_game_id, add_game, add_engine, add_player, add_move;
 
@@ -232,19 +230,19 @@ struct Importer::Impl {
     same_start.bind(3, g.start_position);
     same_start.bind(4, opening_json(g.opening));
     same_start.bind(5, g.time_control);
-    while (same_start.executeStep()) candidates.push_back(same_start.getColumn(0).getInt64());
+    while (same_start.step()) candidates.push_back(same_start.int64(0));
     for (std::int64_t id : candidates) {
       std::vector<std::string> players;
       players_of.reset();
       players_of.bind(1, id);
-      while (players_of.executeStep()) players.push_back(players_of.getColumn(0).getString());
+      while (players_of.step()) players.push_back(players_of.text(0));
       if (players != g.players) continue;
       std::size_t i = 0;
       bool same = true;
       moves_of.reset();
       moves_of.bind(1, id);
-      while (same && moves_of.executeStep()) {
-        same = i < in.moves.size() && moves_of.getColumn(0).getString() == in.moves[i].move;
+      while (same && moves_of.step()) {
+        same = i < in.moves.size() && moves_of.text(0) == in.moves[i].move;
         ++i;
       }
       if (same && i == in.moves.size()) return id;
@@ -254,20 +252,20 @@ struct Importer::Impl {
 
   // `wanted` when no row has it, else the next id after the largest (explicit ids either way:
   // one insert form, inside the import's write transaction).
-  static std::int64_t free_or_next(SQLite::Statement& used, SQLite::Statement& next,
+  static std::int64_t free_or_next(sql::Query& used, sql::Query& next,
                                    std::int64_t wanted) {
     used.reset();
     used.bind(1, wanted);
-    if (!used.executeStep()) return wanted;
+    if (!used.step()) return wanted;
     next.reset();
-    next.executeStep();
-    return next.getColumn(0).getInt64();
+    next.step();
+    return next.int64(0);
   }
 
   std::int64_t tournament_for(const GameRecord& g) {
     find_tournament.reset();
     find_tournament.bind(1, g.tournament);
-    if (find_tournament.executeStep()) return find_tournament.getColumn(0).getInt64();
+    if (find_tournament.step()) return find_tournament.int64(0);
     const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.tournament_id);
     add_tournament.reset();
     add_tournament.bind(1, id);
@@ -285,8 +283,7 @@ Importer::~Importer() {
 
 Status Importer::begin() {
   try {
-    impl_->db.exec("BEGIN IMMEDIATE");
-    impl_->open = true;
+    impl_->tx.emplace(impl_->db);
     return Ok{};
   } catch (const std::exception& e) {
     return StoreAccess::fail(impl_->store, "begin an import", e);
@@ -295,8 +292,15 @@ Status Importer::begin() {
 
 Status Importer::commit() {
   try {
-    impl_->db.exec("COMMIT");
-    impl_->open = false;
+    impl_->tx->commit();
+    impl_->tx.reset();
+    // Rows were inserted with explicit ids: a backend with sequences moves them past the largest.
+    if (impl_->db.backend() == sql::Backend::PostgreSQL)
+      impl_->db.exec(
+          "SELECT setval(pg_get_serial_sequence('games', 'id'), coalesce(max(id), 0) + 1, false)"
+          " FROM games;"
+          "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), coalesce(max(id), 0) + 1,"
+          " false) FROM tournaments");
     return Ok{};
   } catch (const std::exception& e) {
     rollback();
@@ -305,12 +309,7 @@ Status Importer::commit() {
 }
 
 void Importer::rollback() {
-  if (!impl_->open) return;
-  impl_->open = false;
-  try {
-    impl_->db.exec("ROLLBACK");
-  } catch (...) {  // nothing more to undo
-  }
+  impl_->tx.reset();  // rolled back unless committed
 }
 
 Expected<ImportAdd> Importer::add(const ImportedGame& in) {
@@ -325,7 +324,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
       // again, and its second finish refused mid-event.
       s.has_schedule.reset();
       s.has_schedule.bind(1, *tournament);
-      if (s.has_schedule.executeStep())
+      if (s.has_schedule.step())
         return Error{"tournament '" + g.tournament +
                      "' is an event of this database (it has a schedule): its games are not "
                      "imported into it"};
@@ -334,10 +333,10 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
       s.slot_holder.reset();
       s.slot_holder.bind(1, *tournament);
       s.slot_holder.bind(2, g.slot);
-      if (s.slot_holder.executeStep())
+      if (s.slot_holder.step())
         return Error{"slot " + std::to_string(g.slot) + " of tournament '" + g.tournament +
                      "' already has another finished game (id " +
-                     std::to_string(s.slot_holder.getColumn(0).getInt64()) + ")"};
+                     std::to_string(s.slot_holder.int64(0)) + ")"};
     }
     const std::int64_t id = Impl::free_or_next(s.game_id_used, s.next_game_id, g.id);
     auto& q = s.add_game;

@@ -1,15 +1,13 @@
 #include "storage/results.h"
 #include "games/terminations.h"
 
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
-
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
 #include "storage/game_stream.h"
+#include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
 namespace referee::storage {
@@ -77,9 +75,10 @@ bool parse_seats(const char* text, const std::map<std::int64_t, std::uint32_t>& 
   return p.players > 0;
 }
 
-bool has_results_table(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'");
-  return q.executeStep();
+bool has_results_table(sql::Connection& db) {
+  if (db.backend() != sql::Backend::SQLite) return true;  // created with the whole schema
+  sql::Query q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'");
+  return q.step();
 }
 
 // Files older than schema v5 opened read-only have no results table: their games are read one at
@@ -125,9 +124,10 @@ Expected<ResultSet> count_games(Store& store, const GameQuery& query) {
 Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
   if (!query.finished_only) return Error{"aggregate_results counts finished games only"};
   try {
-    SQLite::Database& db = StoreAccess::db(store);
+    sql::Connection& db = StoreAccess::db(store);
     if (!has_results_table(db)) return count_games(store, query);
-    SQLite::Transaction snapshot(db);  // one read snapshot for every query below
+    sql::Transaction snapshot(
+        db, sql::Transaction::Kind::Read);  // one read snapshot for every query below
     ResultSet out;
 
     // The kinds the query keeps (game string, termination, time control, tournament).
@@ -141,7 +141,7 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
       kind_values.push_back(query.tournament);
     }
     if (query.game_strings) {
-      kind_terms.push_back("k.game IN (SELECT value FROM json_each(?))");
+      kind_terms.push_back(sql::in_json(db.backend(), "k.game", "?"));
       kind_values.push_back(nlohmann::json(*query.game_strings).dump());
     }
     if (!query.time_control.empty()) {
@@ -151,17 +151,17 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     std::string kind_sql = "SELECT k.id, k.game, k.termination FROM result_kinds k";
     for (std::size_t k = 0; k < kind_terms.size(); ++k)
       kind_sql += (k ? " AND " : " WHERE ") + kind_terms[k];
-    SQLite::Statement kinds(db, kind_sql);
+    sql::Query kinds(db, kind_sql);
     for (std::size_t k = 0; k < kind_values.size(); ++k)
       kinds.bind(static_cast<int>(k + 1), kind_values[k]);
     std::map<std::int64_t, std::pair<std::uint32_t, std::uint32_t>> kind_of;
     std::vector<std::int64_t> kind_ids;
     std::map<std::string, std::uint32_t> game_ids, termination_ids;
-    while (kinds.executeStep()) {
-      const std::int64_t id = kinds.getColumn(0).getInt64();
-      kind_of[id] = {intern(game_ids, out.games, kinds.getColumn(1).getString()),
-                     intern(termination_ids, out.terminations,
-                            games::legacy_termination(kinds.getColumn(2).getString()))};
+    while (kinds.step()) {
+      const std::int64_t id = kinds.int64(0);
+      kind_of[id] = {
+          intern(game_ids, out.games, kinds.text(1)),
+          intern(termination_ids, out.terminations, games::legacy_termination(kinds.text(2)))};
       kind_ids.push_back(id);
     }
     if (kind_ids.empty()) {
@@ -172,11 +172,11 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     std::map<std::int64_t, std::uint32_t> engine_index;
     std::set<std::uint32_t> wanted;
     {
-      SQLite::Statement engines(db, "SELECT id, name FROM engines ORDER BY id");
-      while (engines.executeStep()) {
+      sql::Query engines(db, "SELECT id, name FROM engines ORDER BY id");
+      while (engines.step()) {
         const auto index = static_cast<std::uint32_t>(out.engines.size());
-        out.engines.push_back(engines.getColumn(1).getString());
-        engine_index[engines.getColumn(0).getInt64()] = index;
+        out.engines.push_back(engines.text(1));
+        engine_index[engines.int64(0)] = index;
         for (const auto& name : query.engines)
           if (name == out.engines.back()) wanted.insert(index);
       }
@@ -194,30 +194,30 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     // Identical games counted by SQLite in one pass over results in its (kind, seats) order.
     std::string sql = "SELECT kind, seats, count(*) FROM results";
     std::vector<std::string> terms;
-    if (!kind_terms.empty()) terms.push_back("kind IN (SELECT value FROM json_each(?))");
+    if (!kind_terms.empty()) terms.push_back(sql::in_json_ints(db.backend(), "kind", "?"));
     if (!query.since.empty()) terms.push_back("finished_at >= ?");
     if (!query.until.empty())
       terms.push_back("substr(finished_at, 1, " + std::to_string(query.until.size()) + ") <= ?");
     for (std::size_t k = 0; k < terms.size(); ++k) sql += (k ? " AND " : " WHERE ") + terms[k];
     sql += " GROUP BY kind, seats";
-    SQLite::Statement counts(db, sql);
+    sql::Query counts(db, sql);
     int next = 1;
     if (!kind_terms.empty()) counts.bind(next++, nlohmann::json(kind_ids).dump());
     if (!query.since.empty()) counts.bind(next++, query.since);
     if (!query.until.empty()) counts.bind(next++, query.until);
-    while (counts.executeStep()) {
-      const std::int64_t kind = counts.getColumn(0).getInt64();
+    while (counts.step()) {
+      const std::int64_t kind = counts.int64(0);
       auto k = kind_of.find(kind);
       if (k == kind_of.end()) continue;
       ResultPattern p;
       p.game = k->second.first;
       p.termination = k->second.second;
       std::string problem;
-      const std::string seats = counts.getColumn(1).getString();
+      const std::string seats = counts.text(1);
       if (!parse_seats(seats.c_str(), engine_index, p, problem))
         return Error{store.path() + ": a stored result " +
                      (problem.empty() ? "is damaged (players '" + seats + "')" : problem)};
-      p.count = counts.getColumn(2).getInt64();
+      p.count = counts.int64(2);
       if (!engines_match(p, wanted, query.engines.size())) continue;
       out.total_games += p.count;
       out.patterns.push_back(p);

@@ -1,5 +1,5 @@
-// Store: one SQLite connection (SQLiteCpp) and its prepared statements; every SQLite error is
-// caught here and becomes one line naming the file.
+// Store: one connection of the SQL layer (storage/sql: SQLite or PostgreSQL) and its prepared
+// statements; every database error is caught here and becomes one line naming the database.
 //
 // Decisions:
 // - Durability: each add_move is its own autocommit INSERT. In WAL mode with synchronous=NORMAL a
@@ -16,8 +16,6 @@
 
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
-#include <SQLiteCpp/Statement.h>
-#include <SQLiteCpp/Transaction.h>
 
 #include <unistd.h>
 #include <algorithm>
@@ -33,6 +31,9 @@
 
 #include "games/terminations.h"
 #include "storage/schema.h"
+#include "storage/sql/dialect.h"
+#include "storage/sql/pg_connection.h"
+#include "storage/sql/sqlite_connection.h"
 #include "storage/store_access.h"
 
 namespace referee::storage {
@@ -40,34 +41,6 @@ namespace referee::storage {
 namespace {
 
 constexpr int kBusyTimeoutMs = 10000;
-
-// A write transaction, or a savepoint when a batch (Store::begin_batch) is already open, so that
-// every write method works alone and inside a batch alike.
-class WriteTx {
- public:
-  explicit WriteTx(SQLite::Database& db)
-      : db_(db), nested_(sqlite3_get_autocommit(db.getHandle()) == 0) {
-    db_.exec(nested_ ? "SAVEPOINT write_tx" : "BEGIN IMMEDIATE");
-  }
-  WriteTx(const WriteTx&) = delete;
-  WriteTx& operator=(const WriteTx&) = delete;
-  void commit() {
-    db_.exec(nested_ ? "RELEASE write_tx" : "COMMIT");
-    done_ = true;
-  }
-  ~WriteTx() {
-    if (done_) return;
-    try {
-      db_.exec(nested_ ? "ROLLBACK TO write_tx; RELEASE write_tx" : "ROLLBACK");
-    } catch (...) {  // nothing more to undo
-    }
-  }
-
- private:
-  SQLite::Database& db_;
-  bool nested_;
-  bool done_ = false;
-};
 
 std::string now_utc() {
   std::time_t t = std::time(nullptr);
@@ -96,6 +69,13 @@ std::string open_error(const std::string& path, const SQLite::Exception& e) {
     default:
       return path + ": " + e.what();
   }
+}
+
+// Inside a write transaction: waits for the other writers that read before they insert (see
+// sql::writers_lock).
+void lock_writers(sql::Connection& db) {
+  const std::string lock = sql::writers_lock(db.backend());
+  if (!lock.empty()) sql::Query(db, lock).step();
 }
 
 std::string to_json(const std::vector<std::string>& moves) {
@@ -140,84 +120,41 @@ std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
 
 namespace {
 
-void bind_optional(SQLite::Statement& q, int index, const std::optional<std::int64_t>& value) {
-  if (value)
-    q.bind(index, static_cast<std::int64_t>(*value));
-  else
-    q.bind(index);  // NULL
-}
-
 // The WHERE clause shared by the two queries of games(); ?1 tournament, ?2 name, ?3 finished only,
 // ?4 one game id.
 const char* const kGameWhere =
-    " WHERE (?1 IS NULL OR g.tournament_id = ?1)"
+    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.tournament_id = ?1)"
     " AND (?2 = '' OR g.game = ?2 OR substr(g.game, 1, length(?2) + 1) = ?2 || ':')"
     " AND (?3 = 0 OR g.status = 'finished')"
-    " AND (?4 IS NULL OR g.id = ?4)";
-
-// The per-game statements of events and claims, prepared once per connection. A method that uses
-// them holds a Resets guard so that every statement it stepped is reset when it returns: a
-// half-stepped SELECT would otherwise keep an old read snapshot open on the connection.
-class StatementCache {
- public:
-  explicit StatementCache(SQLite::Database& db) : db_(db) {}
-  SQLite::Statement& get(const std::string& sql) {
-    auto& slot = statements_[sql];
-    if (!slot) slot = std::make_unique<SQLite::Statement>(db_, sql);
-    slot->tryReset();
-    slot->clearBindings();
-    used_.push_back(slot.get());
-    return *slot;
-  }
-  void reset_used() {
-    for (auto* q : used_) q->tryReset();
-    used_.clear();
-  }
-  SQLite::Database& db() { return db_; }
-
- private:
-  SQLite::Database& db_;
-  std::map<std::string, std::unique_ptr<SQLite::Statement>> statements_;
-  std::vector<SQLite::Statement*> used_;
-};
-
-class Resets {
- public:
-  explicit Resets(StatementCache& cache) : cache_(cache) {}
-  Resets(const Resets&) = delete;
-  Resets& operator=(const Resets&) = delete;
-  ~Resets() { cache_.reset_used(); }
-
- private:
-  StatementCache& cache_;
-};
+    " AND (CAST(?4 AS BIGINT) IS NULL OR g.id = ?4)";
 
 }  // namespace
 
 struct Store::Impl {
-  std::string path;
+  std::string path;  // for messages: a file, or the URL without its password
   bool read_only = false;
-  SQLite::Database db;
-  // Cached statements (destroyed before db: declared after it).
-  std::optional<SQLite::Statement> insert_move, insert_log, insert_game, ensure_engine,
+  std::unique_ptr<sql::Connection> connection;
+  std::optional<sql::Transaction> batch;  // begin_batch .. commit_batch
+  // The frequent statements, prepared once (destroyed before the connection: declared after it).
+  std::unique_ptr<sql::Statement> insert_move, insert_log, insert_game, ensure_engine,
       insert_player;
 
-  StatementCache cache{db};
-
-  Impl(const std::string& file, const std::string& open_name, int flags)
-      : path(file), db(open_name, flags, kBusyTimeoutMs) {}
+  sql::Connection& db() { return *connection; }
 
   void prepare() {
-    insert_move.emplace(db,
-                        "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
-                        "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    insert_log.emplace(db, "INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
-    insert_game.emplace(db,
-                        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-                        "time_control, status, started_at, owner, engine_hashes)"
-                        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)");
-    ensure_engine.emplace(db, "INSERT OR IGNORE INTO engines (name) VALUES (?)");
-    insert_player.emplace(db, "INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
+    insert_move = db().prepare(
+        "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
+        "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert_log =
+        db().prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
+    insert_game = db().prepare(
+        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
+        "time_control, status, started_at, owner, engine_hashes)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)"
+        " RETURNING id");
+    ensure_engine = db().prepare("INSERT INTO engines (name) VALUES (?) ON CONFLICT DO NOTHING");
+    insert_player =
+        db().prepare("INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
   }
 
   Error fail(const std::string& doing, const std::exception& e) const {
@@ -234,9 +171,35 @@ const std::string& Store::path() const {
   return impl_->path;
 }
 
+std::string Store::integrity_check_name() const {
+  return impl_->connection->backend() == sql::Backend::SQLite ? "PRAGMA integrity_check" : "";
+}
+
+RoundTrips Store::round_trips() const {
+  const auto& c = impl_->connection->counters;
+  return RoundTrips{c.statements, c.transactions};
+}
+
 Expected<Store> Store::open(const std::string& path, const OpenOptions& options) {
   namespace fs = std::filesystem;
   if (path.empty()) return Error{"no database file given"};
+  if (sql::is_postgres_url(path)) {
+    auto connection = sql::open_postgres(path);
+    if (!connection) return Error{connection.error()};
+    auto impl = std::make_unique<Impl>();
+    impl->path = sql::redact_url(path);
+    impl->connection = std::move(*connection);
+    impl->read_only = options.read_only;
+    try {
+      Status ready = options.read_only ? check_readable(impl->db(), impl->path)
+                                       : prepare_database(impl->db(), impl->path, false);
+      if (!ready) return Error{ready.error()};
+      if (!options.read_only) impl->prepare();
+      return Store(std::move(impl));
+    } catch (const std::exception& e) {
+      return Error{impl->path + ": " + e.what()};
+    }
+  }
   std::error_code ec;
   fs::path file(path);
   if (fs::is_directory(file, ec)) return Error{path + " is a directory, not a database file"};
@@ -256,11 +219,14 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
   for (;;) {
     try {
-      auto impl = std::make_unique<Impl>(path, path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-      Status ready = prepare_database(impl->db, path, options.check_integrity && existed);
+      auto impl = std::make_unique<Impl>();
+      impl->path = path;
+      impl->connection =
+          sql::open_sqlite(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
+      Status ready = prepare_database(impl->db(), path, options.check_integrity && existed);
       if (!ready) return Error{ready.error()};
       if (options.max_page_count > 0)
-        impl->db.exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
+        impl->db().exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
       impl->prepare();
       return Store(std::move(impl));
     } catch (const SQLite::Exception& e) {
@@ -314,8 +280,10 @@ Expected<Store> Store::open_read_only(const std::string& path) {
       open_name += "?immutable=1";
       flags |= SQLite::OPEN_URI;
     }
-    auto impl = std::make_unique<Impl>(path, open_name, flags);
-    Status ready = check_readable(impl->db, path);
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    impl->connection = sql::open_sqlite(open_name, flags, kBusyTimeoutMs);
+    Status ready = check_readable(impl->db(), path);
     if (!ready) return Error{ready.error()};
     impl->read_only = true;
     return Store(std::move(impl));
@@ -329,28 +297,27 @@ Expected<Store> Store::open_read_only(const std::string& path) {
 Expected<std::int64_t> Store::upsert_engine(const EngineInfo& engine) {
   if (engine.name.empty()) return Error{impl_->path + ": an engine needs a name"};
   try {
-    WriteTx tx(impl_->db);
+    sql::Transaction tx(impl_->db());
     // A non-empty field replaces the stored one; an empty one keeps it (an engine registered
     // before its handshake keeps its "id name" when registered again without it, and back).
-    SQLite::Statement up(
-        impl_->db,
-        "INSERT INTO engines (name, command, id_name, id_author) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT(name) DO UPDATE SET"
-        " command = CASE WHEN excluded.command <> '' THEN excluded.command"
-        " ELSE command END,"
-        " id_name = CASE WHEN excluded.id_name <> '' THEN excluded.id_name"
-        " ELSE id_name END,"
-        " id_author = CASE WHEN excluded.id_author <> '' THEN excluded.id_author"
-        " ELSE id_author END");
+    sql::Query up(impl_->db(),
+                  "INSERT INTO engines (name, command, id_name, id_author) VALUES (?, ?, ?, ?)"
+                  " ON CONFLICT(name) DO UPDATE SET"
+                  " command = CASE WHEN excluded.command <> '' THEN excluded.command"
+                  " ELSE engines.command END,"
+                  " id_name = CASE WHEN excluded.id_name <> '' THEN excluded.id_name"
+                  " ELSE engines.id_name END,"
+                  " id_author = CASE WHEN excluded.id_author <> '' THEN excluded.id_author"
+                  " ELSE engines.id_author END");
     up.bind(1, engine.name);
     up.bind(2, engine.command);
     up.bind(3, engine.id_name);
     up.bind(4, engine.id_author);
     up.exec();
-    SQLite::Statement id(impl_->db, "SELECT id FROM engines WHERE name = ?");
+    sql::Query id(impl_->db(), "SELECT id FROM engines WHERE name = ?");
     id.bind(1, engine.name);
-    id.executeStep();
-    std::int64_t result = id.getColumn(0).getInt64();
+    id.step();
+    std::int64_t result = id.int64(0);
     tx.commit();
     return result;
   } catch (const std::exception& e) {
@@ -361,21 +328,22 @@ Expected<std::int64_t> Store::upsert_engine(const EngineInfo& engine) {
 Expected<std::int64_t> Store::open_tournament(const std::string& name, const std::string& config) {
   if (name.empty()) return Error{impl_->path + ": a tournament needs a name"};
   try {
-    WriteTx tx(impl_->db);
-    SQLite::Statement find(impl_->db, "SELECT id, config FROM tournaments WHERE name = ?");
+    sql::Transaction tx(impl_->db());
+    lock_writers(impl_->db());
+    sql::Query find(impl_->db(), "SELECT id, config FROM tournaments WHERE name = ?");
     find.bind(1, name);
-    if (find.executeStep()) {
-      std::int64_t id = find.getColumn(0).getInt64();
-      if (find.getColumn(1).getString() != config)
+    if (find.step()) {
+      std::int64_t id = find.int64(0);
+      if (find.text(1) != config)
         return Error{impl_->path + ": tournament \"" + name +
                      "\" already exists with a different configuration"};
       return id;
     }
-    SQLite::Statement add(impl_->db, "INSERT INTO tournaments (name, config) VALUES (?, ?)");
+    sql::Query add(impl_->db(),
+                   "INSERT INTO tournaments (name, config) VALUES (?, ?) RETURNING id");
     add.bind(1, name);
     add.bind(2, config);
-    add.exec();
-    std::int64_t id = impl_->db.getLastInsertRowid();
+    std::int64_t id = sql::returning_id(add);
     tx.commit();
     return id;
   } catch (const std::exception& e) {
@@ -388,27 +356,33 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
   if (game.game.empty()) return Error{impl_->path + ": a game needs its game string"};
   try {
     Impl& s = *impl_;
-    WriteTx tx(s.db);
+    sql::Transaction tx(s.db());
     auto& g = *s.insert_game;
-    g.tryReset();
-    bind_optional(g, 1, game.tournament_id);
+    g.reset();
+    g.bind(1, game.tournament_id);
     g.bind(2, static_cast<std::int64_t>(game.slot));
     g.bind(3, game.game);
     g.bind(4, game.start_position);
     g.bind(5, to_json(game.opening));
     g.bind(6, game.time_control);
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
-    bind_optional(g, 8, game.owner);
+    g.bind(8, game.owner);
     g.bind(9, engine_hashes_json(game.engine_hashes));
-    g.exec();
-    std::int64_t id = s.db.getLastInsertRowid();
-    for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
+    std::int64_t id = sql::returning_id(g);
+    // Engines first, in name order: concurrent games of the same engines lock their rows in one
+    // order (PostgreSQL would otherwise find a deadlock between two such inserts).
+    std::vector<std::string> names = game.players;
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (const auto& name : names) {
       auto& e = *s.ensure_engine;
-      e.tryReset();
-      e.bind(1, game.players[seat]);
+      e.reset();
+      e.bind(1, name);
       e.exec();
+    }
+    for (std::size_t seat = 0; seat < game.players.size(); ++seat) {
       auto& p = *s.insert_player;
-      p.tryReset();
+      p.reset();
       p.bind(1, static_cast<std::int64_t>(id));
       p.bind(2, static_cast<int>(seat + 1));
       p.bind(3, game.players[seat]);
@@ -423,7 +397,8 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
 
 Status Store::begin_batch() {
   try {
-    impl_->db.exec("BEGIN IMMEDIATE");
+    if (impl_->batch) return Error{impl_->path + ": a batch of writes is already open"};
+    impl_->batch.emplace(impl_->db());
     return Ok{};
   } catch (const std::exception& e) {
     return impl_->fail("begin a batch of writes", e);
@@ -432,9 +407,12 @@ Status Store::begin_batch() {
 
 Status Store::commit_batch() {
   try {
-    impl_->db.exec("COMMIT");
+    if (!impl_->batch) return Error{impl_->path + ": no batch of writes is open"};
+    impl_->batch->commit();
+    impl_->batch.reset();
     return Ok{};
   } catch (const std::exception& e) {
+    impl_->batch.reset();  // rolled back
     return impl_->fail("commit a batch of writes", e);
   }
 }
@@ -442,22 +420,21 @@ Status Store::commit_batch() {
 Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
   try {
     auto& q = *impl_->insert_move;
-    q.tryReset();
+    q.reset();
     q.bind(1, static_cast<std::int64_t>(game_id));
     q.bind(2, move.ply);
     q.bind(3, move.player);
-    q.bindNoCopy(4, move.move);
+    q.bind(4, move.move);
     q.bind(5, static_cast<std::int64_t>(move.time_ms));
     q.bind(6, static_cast<std::int64_t>(move.clock_ms));
-    q.bindNoCopy(7, move.info);
-    q.bindNoCopy(8, move.source);
-    q.bindNoCopy(9, move.note);
+    q.bind(7, move.info);
+    q.bind(8, move.source);
+    q.bind(9, move.note);
     q.exec();
-    q.clearBindings();  // bindNoCopy: drop the pointers into `move`
     return Ok{};
   } catch (const std::exception& e) {
-    impl_->insert_move->tryReset();
-    impl_->insert_move->clearBindings();
+    impl_->insert_move->reset();
+    impl_->insert_move->clear_bindings();
     return impl_->fail(
         "record move " + std::to_string(move.ply) + " of game " + std::to_string(game_id), e);
   }
@@ -489,21 +466,21 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
     t += '\n';
   }
   try {
-    WriteTx tx(impl_->db);
+    sql::Transaction tx(impl_->db());
     auto& q = *impl_->insert_log;
     for (const auto& [seat, text] : transcripts) {
-      q.tryReset();
+      q.reset();
       q.bind(1, static_cast<std::int64_t>(game_id));
       q.bind(2, seat);
-      q.bindNoCopy(3, text);
+      q.bind(3, text);
       q.exec();
     }
-    q.clearBindings();
+    q.clear_bindings();
     tx.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    impl_->insert_log->tryReset();
-    impl_->insert_log->clearBindings();
+    impl_->insert_log->reset();
+    impl_->insert_log->clear_bindings();
     return impl_->fail("record engine logs of game " + std::to_string(game_id), e);
   }
 }
@@ -512,13 +489,13 @@ namespace {
 
 // The body of finish_game, inside the caller's transaction. Throws on SQLite errors; returns an
 // error for records that do not fit the game.
-Status write_finish(StatementCache& cache, const std::string& path, std::int64_t game_id,
+Status write_finish(sql::Connection& cache, const std::string& path, std::int64_t game_id,
                     const GameRecord& result, bool finished) {
   const std::string what = "finish game " + std::to_string(game_id);
-  auto& count = cache.get("SELECT count(*) FROM game_players WHERE game_id = ?");
+  auto& count = cache.cached("SELECT count(*) FROM game_players WHERE game_id = ?");
   count.bind(1, static_cast<std::int64_t>(game_id));
-  count.executeStep();
-  const std::size_t players = static_cast<std::size_t>(count.getColumn(0).getInt());
+  count.step();
+  const std::size_t players = static_cast<std::size_t>(count.int32(0));
   if (players == 0) return Error{path + ": cannot " + what + ": no such game"};
   if (finished && result.ranks.size() != players)
     return Error{path + ": cannot " + what + ": " + std::to_string(result.ranks.size()) +
@@ -528,7 +505,7 @@ Status write_finish(StatementCache& cache, const std::string& path, std::int64_t
   if (!result.scores.empty() && result.scores.size() != players)
     return Error{path + ": cannot " + what + ": " + std::to_string(result.scores.size()) +
                  " scores for " + std::to_string(players) + " players"};
-  auto& g = cache.get(
+  auto& g = cache.cached(
       "UPDATE games SET status = ?, termination = ?, reason = ?, finished_at = ?, "
       "plies = ? WHERE id = ?");
   g.bind(1, finished ? "finished" : "unfinished");
@@ -538,9 +515,10 @@ Status write_finish(StatementCache& cache, const std::string& path, std::int64_t
   g.bind(5, static_cast<std::int64_t>(result.plies));
   g.bind(6, static_cast<std::int64_t>(game_id));
   g.exec();
-  auto& p = cache.get("UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
+  auto& p =
+      cache.cached("UPDATE game_players SET rank = ?, score = ? WHERE game_id = ? AND seat = ?");
   for (std::size_t seat = 0; seat < players; ++seat) {
-    p.tryReset();
+    p.reset();
     if (finished && seat < result.ranks.size())
       p.bind(1, result.ranks[seat]);
     else
@@ -560,10 +538,10 @@ Status write_finish(StatementCache& cache, const std::string& path, std::int64_t
 
 Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   try {
-    Resets resets(impl_->cache);
-    WriteTx tx(impl_->db);
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(impl_->db());
     Status st =
-        write_finish(impl_->cache, impl_->path, game_id, result, result.status != "unfinished");
+        write_finish(impl_->db(), impl_->path, game_id, result, result.status != "unfinished");
     if (!st) return st;
     tx.commit();
     return Ok{};
@@ -574,15 +552,15 @@ Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
 
 Expected<int> Store::close_running(std::optional<std::int64_t> tournament_id) {
   try {
-    SQLite::Statement q(
-        impl_->db,
+    sql::Query q(
+        impl_->db(),
         "UPDATE games SET status = 'unfinished',"
         " termination = CASE WHEN termination = '' THEN 'interrupted'"
         " ELSE termination END,"
         " reason = CASE WHEN reason = '' THEN 'the run stopped before the game ended'"
         " ELSE reason END"
-        " WHERE status = 'running' AND (?1 IS NULL OR tournament_id = ?1)");
-    bind_optional(q, 1, tournament_id);
+        " WHERE status = 'running' AND (CAST(?1 AS BIGINT) IS NULL OR tournament_id = ?1)");
+    q.bind(1, tournament_id);
     return q.exec();
   } catch (const std::exception& e) {
     return impl_->fail("close running games", e);
@@ -598,9 +576,9 @@ namespace {
 // The games selected by `where` (a WHERE clause on games g), with their players, ordered by id.
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
-std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& hashes,
+std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashes,
                                    const std::string& where, Bind bind) {
-  SQLite::Statement g(
+  sql::Query g(
       db,
       "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
       " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
@@ -609,47 +587,47 @@ std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& hash
           " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
-  while (g.executeStep()) {
+  while (g.step()) {
     GameRecord r;
-    r.id = g.getColumn(0).getInt64();
-    if (!g.getColumn(1).isNull()) r.tournament_id = g.getColumn(1).getInt64();
-    r.tournament = g.getColumn(2).getString();
-    r.slot = g.getColumn(3).getInt64();
-    r.game = g.getColumn(4).getString();
-    r.start_position = g.getColumn(5).getString();
-    r.opening = from_json(g.getColumn(6).getString());
-    r.time_control = g.getColumn(7).getString();
-    r.status = g.getColumn(8).getString();
-    r.termination = games::legacy_termination(g.getColumn(9).getString());
-    r.reason = g.getColumn(10).getString();
-    r.started_at = g.getColumn(11).getString();
-    r.finished_at = g.getColumn(12).getString();
-    r.plies = g.getColumn(13).getInt64();
-    if (!g.getColumn(14).isNull()) r.owner = g.getColumn(14).getInt64();
-    r.engine_hashes = engine_hashes_from_json(g.getColumn(15).getString());
+    r.id = g.int64(0);
+    if (!g.is_null(1)) r.tournament_id = g.int64(1);
+    r.tournament = g.text(2);
+    r.slot = g.int64(3);
+    r.game = g.text(4);
+    r.start_position = g.text(5);
+    r.opening = from_json(g.text(6));
+    r.time_control = g.text(7);
+    r.status = g.text(8);
+    r.termination = games::legacy_termination(g.text(9));
+    r.reason = g.text(10);
+    r.started_at = g.text(11);
+    r.finished_at = g.text(12);
+    r.plies = g.int64(13);
+    if (!g.is_null(14)) r.owner = g.int64(14);
+    r.engine_hashes = engine_hashes_from_json(g.text(15));
     out.push_back(std::move(r));
   }
-  SQLite::Statement p(db,
-                      "SELECT p.game_id, p.engine, p.rank, p.score FROM game_players p "
-                      "JOIN games g ON g.id = p.game_id" +
-                          where + " ORDER BY p.game_id, p.seat");
+  sql::Query p(db,
+               "SELECT p.game_id, p.engine, p.rank, p.score FROM game_players p "
+               "JOIN games g ON g.id = p.game_id" +
+                   where + " ORDER BY p.game_id, p.seat");
   bind(p);
   std::size_t at = 0;
   std::vector<bool> rank_missing(out.size(), false), score_missing(out.size(), false);
-  while (p.executeStep()) {
-    std::int64_t game_id = p.getColumn(0).getInt64();
+  while (p.step()) {
+    std::int64_t game_id = p.int64(0);
     while (at < out.size() && out[at].id < game_id) ++at;
     if (at == out.size() || out[at].id != game_id) continue;
     GameRecord& r = out[at];
-    r.players.push_back(p.getColumn(1).getString());
-    if (p.getColumn(2).isNull())
+    r.players.push_back(p.text(1));
+    if (p.is_null(2))
       rank_missing[at] = true;
     else
-      r.ranks.push_back(p.getColumn(2).getInt());
-    if (p.getColumn(3).isNull())
+      r.ranks.push_back(p.int32(2));
+    if (p.is_null(3))
       score_missing[at] = true;
     else
-      r.scores.push_back(p.getColumn(3).getDouble());
+      r.scores.push_back(p.real(3));
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (rank_missing[i]) out[i].ranks.clear();
@@ -663,15 +641,16 @@ std::vector<GameRecord> load_games(SQLite::Database& db, const std::string& hash
 Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
                                                      std::optional<std::int64_t> id) {
   try {
-    SQLite::Transaction tx(impl_->db);  // one snapshot for both queries
+    sql::Transaction tx(impl_->db(),
+                        sql::Transaction::Kind::Read);  // one snapshot for both queries
     std::vector<GameRecord> out;
     const std::string hashes = StoreAccess::engine_hashes_column(*this);
     if (id) {
-      out = load_games(impl_->db, hashes, " WHERE g.id = ?1",
-                       [&](SQLite::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
+      out = load_games(impl_->db(), hashes, " WHERE g.id = ?1",
+                       [&](sql::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(impl_->db, hashes, kGameWhere, [&](SQLite::Statement& q) {
-        bind_optional(q, 1, filter.tournament_id);
+      out = load_games(impl_->db(), hashes, kGameWhere, [&](sql::Statement& q) {
+        q.bind(1, filter.tournament_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
         q.bind(4);
@@ -693,22 +672,21 @@ Expected<GameRecord> Store::game(std::int64_t game_id) {
 
 Expected<std::vector<MoveRecord>> Store::moves(std::int64_t game_id) {
   try {
-    SQLite::Statement q(
-        impl_->db,
-        "SELECT ply, player, move, time_ms, clock_ms, info, source, note FROM moves "
-        "WHERE game_id = ? ORDER BY ply");
+    sql::Query q(impl_->db(),
+                 "SELECT ply, player, move, time_ms, clock_ms, info, source, note FROM moves "
+                 "WHERE game_id = ? ORDER BY ply");
     q.bind(1, static_cast<std::int64_t>(game_id));
     std::vector<MoveRecord> out;
-    while (q.executeStep()) {
+    while (q.step()) {
       MoveRecord m;
-      m.ply = q.getColumn(0).getInt();
-      m.player = q.getColumn(1).getInt();
-      m.move = q.getColumn(2).getString();
-      m.time_ms = static_cast<long>(q.getColumn(3).getInt64());
-      m.clock_ms = static_cast<long>(q.getColumn(4).getInt64());
-      m.info = q.getColumn(5).getString();
-      m.source = q.getColumn(6).getString();
-      m.note = q.getColumn(7).getString();
+      m.ply = q.int32(0);
+      m.player = q.int32(1);
+      m.move = q.text(2);
+      m.time_ms = static_cast<long>(q.int64(3));
+      m.clock_ms = static_cast<long>(q.int64(4));
+      m.info = q.text(5);
+      m.source = q.text(6);
+      m.note = q.text(7);
       out.push_back(std::move(m));
     }
     return out;
@@ -719,13 +697,13 @@ Expected<std::vector<MoveRecord>> Store::moves(std::int64_t game_id) {
 
 Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "SELECT seat, text FROM engine_transcripts WHERE game_id = ? ORDER BY id");
+    sql::Query q(impl_->db(),
+                 "SELECT seat, text FROM engine_transcripts WHERE game_id = ? ORDER BY id");
     q.bind(1, static_cast<std::int64_t>(game_id));
     std::vector<LogLine> out;
-    while (q.executeStep()) {
-      const int seat = q.getColumn(0).getInt();
-      const std::string text = q.getColumn(1).getString();
+    while (q.step()) {
+      const int seat = q.int32(0);
+      const std::string text = q.text(1);
       std::size_t pos = 0;
       while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
@@ -763,12 +741,12 @@ Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
 
 Expected<std::vector<std::int64_t>> Store::finished_slots(std::int64_t tournament_id) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "SELECT DISTINCT slot FROM games WHERE tournament_id = ? AND status = "
-                        "'finished' AND slot >= 0 ORDER BY slot");
+    sql::Query q(impl_->db(),
+                 "SELECT DISTINCT slot FROM games WHERE tournament_id = ? AND status = "
+                 "'finished' AND slot >= 0 ORDER BY slot");
     q.bind(1, static_cast<std::int64_t>(tournament_id));
     std::vector<std::int64_t> out;
-    while (q.executeStep()) out.push_back(q.getColumn(0).getInt64());
+    while (q.step()) out.push_back(q.int64(0));
     return out;
   } catch (const std::exception& e) {
     return impl_->fail("read the finished slots of tournament " + std::to_string(tournament_id), e);
@@ -785,19 +763,19 @@ std::int64_t now_ms() {
       .count();
 }
 
-SlotRecord read_slot(SQLite::Statement& q, int first) {
+SlotRecord read_slot(sql::Statement& q, int first) {
   SlotRecord r;
-  r.slot = q.getColumn(first).getInt64();
-  r.game = q.getColumn(first + 1).getString();
-  r.seats = from_json(q.getColumn(first + 2).getString());
-  r.opening = from_json(q.getColumn(first + 3).getString());
-  r.cycle = q.getColumn(first + 4).getInt();
-  r.round = q.getColumn(first + 5).getInt();
-  r.pair = q.getColumn(first + 6).getInt();
-  r.state = q.getColumn(first + 7).getString();
-  if (!q.getColumn(first + 8).isNull()) r.owner = q.getColumn(first + 8).getInt64();
-  r.attempts = q.getColumn(first + 9).getInt();
-  r.reason = q.getColumn(first + 10).getString();
+  r.slot = q.int64(first);
+  r.game = q.text(first + 1);
+  r.seats = from_json(q.text(first + 2));
+  r.opening = from_json(q.text(first + 3));
+  r.cycle = q.int32(first + 4);
+  r.round = q.int32(first + 5);
+  r.pair = q.int32(first + 6);
+  r.state = q.text(first + 7);
+  if (!q.is_null(first + 8)) r.owner = q.int64(first + 8);
+  r.attempts = q.int32(first + 9);
+  r.reason = q.text(first + 10);
   return r;
 }
 
@@ -808,8 +786,8 @@ const char* const kSlotColumns =
 // Marks a tournament or an sprt event finished once no slot is left to play (an sprt event's
 // whole schedule is made at once, its test skipping what it need not play); ladders, which get
 // new slots while they run, finish otherwise.
-void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
-  auto& q = cache.get(
+void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
+  auto& q = cache.cached(
       "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
       " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind IN ('tournament', 'sprt')"
       " AND NOT "
@@ -821,12 +799,12 @@ void finish_event_if_complete(StatementCache& cache, std::int64_t event) {
   q.exec();
 }
 
-void insert_slots(SQLite::Database& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
-  SQLite::Statement q(db,
-                      "INSERT OR IGNORE INTO slots (tournament_id, slot, game, seats, opening, "
-                      "cycle, round, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+void insert_slots(sql::Connection& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
+  sql::Query q(db,
+               "INSERT INTO slots (tournament_id, slot, game, seats, opening, cycle, round, pair)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
   for (const SlotRecord& s : slots) {
-    q.tryReset();
+    q.reset();
     q.bind(1, static_cast<std::int64_t>(event));
     q.bind(2, static_cast<std::int64_t>(s.slot));
     q.bind(3, s.game);
@@ -847,29 +825,29 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
                                      const NewEventOptions& options) {
   if (name.empty()) return Error{impl_->path + ": an event needs a name"};
   try {
-    auto& db = impl_->db;
-    Resets resets(impl_->cache);
-    WriteTx tx(db);
+    auto& db = impl_->db();
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(db);
+    lock_writers(db);
     EventRow row;
     row.name = name;
-    SQLite::Statement find(
-        db, "SELECT id, spec, config, state, priority FROM tournaments WHERE name = ?");
+    sql::Query find(db, "SELECT id, spec, config, state, priority FROM tournaments WHERE name = ?");
     find.bind(1, name);
-    if (find.executeStep()) {
-      row.id = find.getColumn(0).getInt64();
-      row.spec = find.getColumn(1).getString();
-      row.config = find.getColumn(2).getString();
-      row.state = find.getColumn(3).getString();
-      row.priority = find.getColumn(4).getInt();
+    if (find.step()) {
+      row.id = find.int64(0);
+      row.spec = find.text(1);
+      row.config = find.text(2);
+      row.state = find.text(3);
+      row.priority = find.int32(4);
       if (!row.spec.empty() || row.config != config) return row;  // the caller compares
       // A v2 event: adopt it. Its slots with a finished game (the first one) are done.
-      SQLite::Statement set(db, "UPDATE tournaments SET spec = ?, updated_at = ? WHERE id = ?");
+      sql::Query set(db, "UPDATE tournaments SET spec = ?, updated_at = ? WHERE id = ?");
       set.bind(1, spec);
       set.bind(2, now_utc());
       set.bind(3, static_cast<std::int64_t>(row.id));
       set.exec();
       insert_slots(db, row.id, slots);
-      SQLite::Statement done(
+      sql::Query done(
           db,
           "UPDATE slots SET state = 'done', game_id = (SELECT min(g.id) FROM games g WHERE"
           " g.tournament_id = slots.tournament_id AND g.slot = slots.slot AND g.status ="
@@ -877,14 +855,14 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
           " g.tournament_id = ?1 AND g.slot = slots.slot AND g.status = 'finished')");
       done.bind(1, static_cast<std::int64_t>(row.id));
       done.exec();
-      finish_event_if_complete(impl_->cache, row.id);
+      finish_event_if_complete(impl_->db(), row.id);
       tx.commit();
       row.spec = spec;
       return row;
     }
-    SQLite::Statement add(db,
-                          "INSERT INTO tournaments (name, config, spec, state, updated_at, kind,"
-                          " priority) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    sql::Query add(db,
+                   "INSERT INTO tournaments (name, config, spec, state, updated_at, kind,"
+                   " priority) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id");
     add.bind(1, name);
     add.bind(2, config);
     add.bind(3, spec);
@@ -892,15 +870,14 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
     add.bind(5, now_utc());
     add.bind(6, options.kind);
     add.bind(7, options.priority);
-    add.exec();
-    row.id = db.getLastInsertRowid();
+    row.id = sql::returning_id(add);
     row.spec = spec;
     row.config = config;
     row.state = options.state;
     row.priority = options.priority;
     row.created = true;
     insert_slots(db, row.id, slots);
-    finish_event_if_complete(impl_->cache, row.id);  // an empty schedule is finished at once
+    finish_event_if_complete(impl_->db(), row.id);  // an empty schedule is finished at once
     if (slots.empty() && options.kind == "tournament") row.state = "finished";
     tx.commit();
     return row;
@@ -912,9 +889,9 @@ Expected<EventRow> Store::open_event(const std::string& name, const std::string&
 Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
   try {
     const auto now = static_cast<std::int64_t>(now_ms());
-    SQLite::Statement add(impl_->db,
-                          "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at,"
-                          " lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    sql::Query add(impl_->db(),
+                   "INSERT INTO owners (name, host, pid, kind, started_at, heartbeat_at,"
+                   " lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id");
     add.bind(1, owner.name);
     add.bind(2, owner.host);
     add.bind(3, static_cast<std::int64_t>(owner.pid));
@@ -922,8 +899,7 @@ Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
     add.bind(5, now);
     add.bind(6, now);
     add.bind(7, now + static_cast<std::int64_t>(owner.lease_ms));
-    add.exec();
-    return static_cast<std::int64_t>(impl_->db.getLastInsertRowid());
+    return sql::returning_id(add);
   } catch (const std::exception& e) {
     return impl_->fail("register this process as an owner", e);
   }
@@ -932,34 +908,34 @@ Expected<std::int64_t> Store::register_owner(const OwnerInfo& owner) {
 Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms, int limit) {
   try {
     std::vector<OwnerStatus> out;
-    SQLite::Statement q(impl_->db,
-                        "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
+    sql::Query q(impl_->db(),
+                 "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
                         " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
                         " stopped_at >= ? ORDER BY id DESC LIMIT ?");
     q.bind(1, static_cast<std::int64_t>(now_ms()) - stopped_within_ms);
     q.bind(2, limit);
     std::map<std::int64_t, std::size_t> index;
-    while (q.executeStep()) {
+    while (q.step()) {
       OwnerStatus o;
-      o.id = q.getColumn(0).getInt64();
-      o.info.name = q.getColumn(1).getString();
-      o.info.host = q.getColumn(2).getString();
-      o.info.pid = static_cast<long>(q.getColumn(3).getInt64());
-      o.info.kind = q.getColumn(4).getString();
-      o.started_at_ms = q.getColumn(5).getInt64();
-      o.heartbeat_at_ms = q.getColumn(6).getInt64();
-      o.lease_expires_at_ms = q.getColumn(7).getInt64();
-      if (!q.getColumn(8).isNull()) o.stopped_at_ms = q.getColumn(8).getInt64();
+      o.id = q.int64(0);
+      o.info.name = q.text(1);
+      o.info.host = q.text(2);
+      o.info.pid = static_cast<long>(q.int64(3));
+      o.info.kind = q.text(4);
+      o.started_at_ms = q.int64(5);
+      o.heartbeat_at_ms = q.int64(6);
+      o.lease_expires_at_ms = q.int64(7);
+      if (!q.is_null(8)) o.stopped_at_ms = q.int64(8);
       index[o.id] = out.size();
       out.push_back(std::move(o));
     }
-    SQLite::Statement running(impl_->db,
-                              "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
+    sql::Query running(impl_->db(),
+                       "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
                               " NOT NULL ORDER BY id");
-    while (running.executeStep()) {
-      auto it = index.find(running.getColumn(0).getInt64());
+    while (running.step()) {
+      auto it = index.find(running.int64(0));
       if (it != index.end())
-        out[it->second].running_games.push_back(running.getColumn(1).getInt64());
+        out[it->second].running_games.push_back(running.int64(1));
     }
     return out;
   } catch (const std::exception& e) {
@@ -969,14 +945,13 @@ Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms,
 
 Status Store::stop_owner(std::int64_t owner) {
   try {
-    WriteTx tx(impl_->db);
-    SQLite::Statement rel(impl_->db,
-                          "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                          " WHERE owner = ? AND state = 'claimed'");
+    sql::Transaction tx(impl_->db());
+    sql::Query rel(impl_->db(),
+                   "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                   " WHERE owner = ? AND state = 'claimed'");
     rel.bind(1, static_cast<std::int64_t>(owner));
     rel.exec();
-    SQLite::Statement stop(impl_->db,
-                           "UPDATE owners SET stopped_at = ?, heartbeat_at = ? WHERE id = ?");
+    sql::Query stop(impl_->db(), "UPDATE owners SET stopped_at = ?, heartbeat_at = ? WHERE id = ?");
     const auto now = static_cast<std::int64_t>(now_ms());
     stop.bind(1, now);
     stop.bind(2, now);
@@ -994,41 +969,44 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
                                                 long lease_ms,
                                                 const std::vector<std::string>& exclude_engines) {
   try {
-    auto& db = impl_->db;
-    Resets resets(impl_->cache);
-    WriteTx tx(db);
+    auto& db = impl_->db();
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(db);
     const auto now = static_cast<std::int64_t>(now_ms());
     // Events in the order they are served, then per event the expired claims and the pending
     // slots, each through the (state, tournament_id, slot) index: a claim costs the same on the
     // first slot of an event and on its last.
     std::vector<std::int64_t> events;
     {
-      auto& q = impl_->cache.get(
+      auto& q = impl_->db().cached(
           "SELECT id FROM tournaments WHERE state IN ('queued', 'running') AND"
-          " (?1 IS NULL OR id = ?1) ORDER BY priority DESC, id");
-      bind_optional(q, 1, event);
-      while (q.executeStep()) events.push_back(q.getColumn(0).getInt64());
+          " (CAST(?1 AS BIGINT) IS NULL OR id = ?1) ORDER BY priority DESC, id");
+      q.bind(1, event);
+      while (q.step()) events.push_back(q.int64(0));
     }
     const std::string excluded = to_json(exclude_engines);
-    auto pick_sql = [](const char* state_test) {
-      return std::string("SELECT ") + kSlotColumns +
-             " FROM slots s INDEXED BY slots_by_state WHERE s.state = " + state_test +
-             " AND s.tournament_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM"
-             " json_each(s.seats) a, json_each(?3) b WHERE a.value = b.value))"
-             " ORDER BY s.slot LIMIT ?4";
+    const sql::Backend backend = impl_->db().backend();
+    auto pick_sql = [backend](const char* state_test) {
+      return std::string("SELECT ") + kSlotColumns + " FROM slots s" +
+             sql::indexed_by(backend, "slots_by_state") + " WHERE s.state = " + state_test +
+             " AND s.tournament_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM " +
+             sql::json_values(backend, "s.seats", "a") + ", " +
+             sql::json_values(backend, "?3", "x") +
+             " WHERE a.value = x.value)) ORDER BY s.slot LIMIT ?4" +
+             sql::for_update_skip_locked(backend);
     };
-    auto& expired = impl_->cache.get(pick_sql("'claimed' AND s.lease_expires_at < ?2"));
-    auto& pending = impl_->cache.get(pick_sql("'pending' AND ?2 = ?2"));
+    auto& expired = impl_->db().cached(pick_sql("'claimed' AND s.lease_expires_at < ?2"));
+    auto& pending = impl_->db().cached(pick_sql("'pending' AND CAST(?2 AS BIGINT) IS NOT NULL"));
     std::vector<Claim> out;
     for (std::int64_t e : events) {
       std::vector<Claim> found;
-      for (SQLite::Statement* q : {&expired, &pending}) {
-        q->tryReset();
+      for (sql::Statement* q : {&expired, &pending}) {
+        q->reset();
         q->bind(1, static_cast<std::int64_t>(e));
         q->bind(2, now);
         q->bind(3, excluded);
         q->bind(4, max - static_cast<int>(out.size()));
-        while (q->executeStep()) {
+        while (q->step()) {
           Claim c;
           c.tournament_id = e;
           c.slot = read_slot(*q, 0);
@@ -1041,16 +1019,16 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
         if (static_cast<int>(out.size()) < max) out.push_back(std::move(c));
       if (static_cast<int>(out.size()) >= max) break;
     }
-    auto& take = impl_->cache.get(
+    auto& take = impl_->db().cached(
         "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
         " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
     // The game a dead owner (or a v2 run) left running is kept as interrupted.
-    auto& orphan = impl_->cache.get(
+    auto& orphan = impl_->db().cached(
         "UPDATE games SET status = 'unfinished', termination = 'interrupted', reason = ?"
         " WHERE tournament_id = ? AND slot = ? AND status = 'running'");
     for (Claim& c : out) {
       // No game of a slot being claimed can still be played: any left running is an orphan.
-      orphan.tryReset();
+      orphan.reset();
       orphan.bind(1, c.slot.state == "claimed"
                          ? "its process stopped renewing the claim (owner " +
                                std::to_string(c.slot.owner.value_or(0)) +
@@ -1059,7 +1037,7 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
       orphan.bind(2, static_cast<std::int64_t>(c.tournament_id));
       orphan.bind(3, static_cast<std::int64_t>(c.slot.slot));
       orphan.exec();
-      take.tryReset();
+      take.reset();
       take.bind(1, static_cast<std::int64_t>(owner));
       take.bind(2, now + lease_ms);
       take.bind(3, static_cast<std::int64_t>(c.tournament_id));
@@ -1078,17 +1056,17 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
 
 Expected<int> Store::renew_claims(std::int64_t owner, long lease_ms) {
   try {
-    Resets resets(impl_->cache);
-    WriteTx tx(impl_->db);
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(impl_->db());
     const auto now = static_cast<std::int64_t>(now_ms());
-    auto& renew = impl_->cache.get(
+    auto& renew = impl_->db().cached(
         "UPDATE slots SET lease_expires_at = ? WHERE owner = ? AND state ="
         " 'claimed'");
     renew.bind(1, now + lease_ms);
     renew.bind(2, static_cast<std::int64_t>(owner));
     const int n = renew.exec();
     auto& beat =
-        impl_->cache.get("UPDATE owners SET heartbeat_at = ?, lease_expires_at = ? WHERE id = ?");
+        impl_->db().cached("UPDATE owners SET heartbeat_at = ?, lease_expires_at = ? WHERE id = ?");
     beat.bind(1, now);
     beat.bind(2, now + lease_ms);
     beat.bind(3, static_cast<std::int64_t>(owner));
@@ -1104,33 +1082,32 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
                                          std::int64_t owner) {
   const std::string what = "finish game " + std::to_string(game_id);
   try {
-    auto& db = impl_->db;
-    Resets resets(impl_->cache);
-    WriteTx tx(db);
-    auto& find = impl_->cache.get(
+    auto& db = impl_->db();
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(db);
+    auto& find = impl_->db().cached(
         "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g LEFT JOIN slots s ON"
         " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?");
     find.bind(1, static_cast<std::int64_t>(game_id));
-    if (!find.executeStep()) return Error{impl_->path + ": cannot " + what + ": no such game"};
-    if (find.getColumn(0).isNull() || find.getColumn(2).isNull())
+    if (!find.step()) return Error{impl_->path + ": cannot " + what + ": no such game"};
+    if (find.is_null(0) || find.is_null(2))
       return Error{impl_->path + ": cannot " + what + ": it belongs to no slot of an event"};
-    const std::int64_t event = find.getColumn(0).getInt64();
-    const std::int64_t slot = find.getColumn(1).getInt64();
-    const bool held = find.getColumn(2).getString() == "claimed" && !find.getColumn(3).isNull() &&
-                      find.getColumn(3).getInt64() == owner;
+    const std::int64_t event = find.int64(0);
+    const std::int64_t slot = find.int64(1);
+    const bool held = find.text(2) == "claimed" && !find.is_null(3) && find.int64(3) == owner;
     const bool finished = result.status != "unfinished";
     ClaimEnd end = ClaimEnd::Released;
     Status st = Ok{};
     if (finished && held) {
       // A game is done only with every move in the file (a failed batch may have lost some).
-      auto& moves = impl_->cache.get("SELECT count(*) FROM moves WHERE game_id = ?");
+      auto& moves = impl_->db().cached("SELECT count(*) FROM moves WHERE game_id = ?");
       moves.bind(1, static_cast<std::int64_t>(game_id));
-      moves.executeStep();
-      const std::int64_t stored = moves.getColumn(0).getInt64();
+      moves.step();
+      const std::int64_t stored = moves.int64(0);
       if (stored != result.plies)
         return Error{impl_->path + ": cannot " + what + ": " + std::to_string(stored) + " of its " +
                      std::to_string(result.plies) + " moves are stored"};
-      st = write_finish(impl_->cache, impl_->path, game_id, result, true);
+      st = write_finish(impl_->db(), impl_->path, game_id, result, true);
       end = ClaimEnd::Done;
     } else if (finished) {
       GameRecord lost = result;
@@ -1138,25 +1115,25 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
       lost.reason = "the claim on slot " + std::to_string(slot) +
                     " expired and was taken by another process before the game ended (it ended: " +
                     result.reason + ")";
-      st = write_finish(impl_->cache, impl_->path, game_id, lost, false);
+      st = write_finish(impl_->db(), impl_->path, game_id, lost, false);
       end = ClaimEnd::Lost;
     } else {
-      st = write_finish(impl_->cache, impl_->path, game_id, result, false);
+      st = write_finish(impl_->db(), impl_->path, game_id, result, false);
       end = held ? ClaimEnd::Released : ClaimEnd::Lost;
     }
     if (!st) return Error{st.error()};
     if (held) {
-      auto& up = impl_->cache.get(
+      auto& up = impl_->db().cached(
           end == ClaimEnd::Done
               ? "UPDATE slots SET state = 'done', game_id = ?1, lease_expires_at = 0"
                 " WHERE tournament_id = ?2 AND slot = ?3"
               : "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                " WHERE tournament_id = ?2 AND slot = ?3 AND ?1 = ?1");
+                " WHERE tournament_id = ?2 AND slot = ?3 AND CAST(?1 AS BIGINT) IS NOT NULL");
       up.bind(1, static_cast<std::int64_t>(game_id));
       up.bind(2, static_cast<std::int64_t>(event));
       up.bind(3, static_cast<std::int64_t>(slot));
       up.exec();
-      if (end == ClaimEnd::Done) finish_event_if_complete(impl_->cache, event);
+      if (end == ClaimEnd::Done) finish_event_if_complete(impl_->db(), event);
     }
     tx.commit();
     return end;
@@ -1167,10 +1144,10 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
 
 Status Store::release_slot(std::int64_t event, std::int64_t slot, std::int64_t owner) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                        " WHERE tournament_id = ? AND slot = ? AND owner = ? AND state ="
-                        " 'claimed'");
+    sql::Query q(impl_->db(),
+                 "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                 " WHERE tournament_id = ? AND slot = ? AND owner = ? AND state ="
+                 " 'claimed'");
     q.bind(1, static_cast<std::int64_t>(event));
     q.bind(2, static_cast<std::int64_t>(slot));
     q.bind(3, static_cast<std::int64_t>(owner));
@@ -1184,21 +1161,21 @@ Status Store::release_slot(std::int64_t event, std::int64_t slot, std::int64_t o
 Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64_t>& slots,
                                 const std::string& reason) {
   try {
-    Resets resets(impl_->cache);
-    WriteTx tx(impl_->db);
-    SQLite::Statement q(impl_->db,
-                        "UPDATE slots SET state = 'skipped', reason = ?, owner = NULL,"
-                        " lease_expires_at = 0 WHERE tournament_id = ? AND slot = ? AND state"
-                        " IN ('pending', 'claimed')");
+    sql::CachedScope resets(impl_->db());
+    sql::Transaction tx(impl_->db());
+    sql::Query q(impl_->db(),
+                 "UPDATE slots SET state = 'skipped', reason = ?, owner = NULL,"
+                 " lease_expires_at = 0 WHERE tournament_id = ? AND slot = ? AND state"
+                 " IN ('pending', 'claimed')");
     int n = 0;
     for (std::int64_t slot : slots) {
-      q.tryReset();
+      q.reset();
       q.bind(1, reason);
       q.bind(2, static_cast<std::int64_t>(event));
       q.bind(3, static_cast<std::int64_t>(slot));
       n += q.exec();
     }
-    finish_event_if_complete(impl_->cache, event);
+    finish_event_if_complete(impl_->db(), event);
     tx.commit();
     return n;
   } catch (const std::exception& e) {
@@ -1208,16 +1185,16 @@ Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64
 
 Expected<SlotCounts> Store::slot_counts(std::int64_t event, std::int64_t owner) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "SELECT state, coalesce(owner = ?2, 0), count(*) FROM slots"
-                        " WHERE tournament_id = ?1 GROUP BY 1, 2");
+    sql::Query q(impl_->db(), "SELECT state, " +
+                                  sql::bool_int(impl_->db().backend(), "owner = ?2") +
+                                  ", count(*) FROM slots WHERE tournament_id = ?1 GROUP BY 1, 2");
     q.bind(1, static_cast<std::int64_t>(event));
     q.bind(2, static_cast<std::int64_t>(owner));
     SlotCounts c;
-    while (q.executeStep()) {
-      const std::string state = q.getColumn(0).getString();
-      const bool mine = q.getColumn(1).getInt() != 0;
-      const std::int64_t n = q.getColumn(2).getInt64();
+    while (q.step()) {
+      const std::string state = q.text(0);
+      const bool mine = q.int32(1) != 0;
+      const std::int64_t n = q.int64(2);
       if (state == "pending")
         c.pending += n;
       else if (state == "claimed")
@@ -1235,11 +1212,11 @@ Expected<SlotCounts> Store::slot_counts(std::int64_t event, std::int64_t owner) 
 
 Expected<std::vector<SlotRecord>> Store::slots(std::int64_t event) {
   try {
-    SQLite::Statement q(impl_->db, std::string("SELECT ") + kSlotColumns +
-                                       " FROM slots s WHERE s.tournament_id = ? ORDER BY s.slot");
+    sql::Query q(impl_->db(), std::string("SELECT ") + kSlotColumns +
+                                  " FROM slots s WHERE s.tournament_id = ? ORDER BY s.slot");
     q.bind(1, static_cast<std::int64_t>(event));
     std::vector<SlotRecord> out;
-    while (q.executeStep()) out.push_back(read_slot(q, 0));
+    while (q.step()) out.push_back(read_slot(q, 0));
     return out;
   } catch (const std::exception& e) {
     return impl_->fail("read the slots of event " + std::to_string(event), e);
@@ -1248,10 +1225,11 @@ Expected<std::vector<SlotRecord>> Store::slots(std::int64_t event) {
 
 Expected<std::vector<std::string>> Store::integrity_problems(int max) {
   try {
-    SQLite::Statement q(impl_->db, "PRAGMA integrity_check(" + std::to_string(max) + ")");
+    if (impl_->db().backend() != sql::Backend::SQLite) return std::vector<std::string>{};
+    sql::Query q(impl_->db(), "PRAGMA integrity_check(" + std::to_string(max) + ")");
     std::vector<std::string> out;
-    while (q.executeStep()) {
-      std::string line = q.getColumn(0).getString();
+    while (q.step()) {
+      std::string line = q.text(0);
       if (line != "ok") out.push_back(std::move(line));
     }
     return out;
@@ -1276,56 +1254,56 @@ const char* const kEventColumns =
     " coalesce((SELECT min(g.started_at) FROM games g WHERE g.tournament_id = t.id), '')"
     " FROM tournaments t";
 
-EventInfo read_event(SQLite::Statement& q) {
+EventInfo read_event(sql::Statement& q) {
   EventInfo e;
-  e.id = q.getColumn(0).getInt64();
-  e.name = q.getColumn(1).getString();
-  e.kind = q.getColumn(2).getString();
-  e.state = q.getColumn(3).getString();
-  e.priority = q.getColumn(4).getInt();
-  e.spec = q.getColumn(5).getString();
-  e.created_at = q.getColumn(6).getString();
-  e.finished_at = q.getColumn(7).getString();
-  e.updated_at = q.getColumn(8).getString();
-  e.pending = q.getColumn(9).getInt64();
-  e.claimed = q.getColumn(10).getInt64();
-  e.done = q.getColumn(11).getInt64();
-  e.skipped = q.getColumn(12).getInt64();
-  e.started_at = q.getColumn(13).getString();
+  e.id = q.int64(0);
+  e.name = q.text(1);
+  e.kind = q.text(2);
+  e.state = q.text(3);
+  e.priority = q.int32(4);
+  e.spec = q.text(5);
+  e.created_at = q.text(6);
+  e.finished_at = q.text(7);
+  e.updated_at = q.text(8);
+  e.pending = q.int64(9);
+  e.claimed = q.int64(10);
+  e.done = q.int64(11);
+  e.skipped = q.int64(12);
+  e.started_at = q.text(13);
   return e;
 }
 
 // The WHERE clause of game_page; ?1 event, ?2 engine, ?3 game name, ?4 status, ?5 after id,
 // ?6 result.
 const char* const kPageWhere =
-    " WHERE (?1 IS NULL OR g.tournament_id = ?1)"
+    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.tournament_id = ?1)"
     " AND (?2 = '' OR EXISTS (SELECT 1 FROM game_players x WHERE x.game_id = g.id AND"
     " x.engine = ?2))"
     " AND (?3 = '' OR g.game = ?3 OR substr(g.game, 1, length(?3) + 1) = ?3 || ':')"
     " AND (?4 = '' OR g.status = ?4)"
-    " AND (?5 IS NULL OR g.id > ?5)"
+    " AND (CAST(?5 AS BIGINT) IS NULL OR g.id > ?5)"
     " AND (?6 = '' OR (g.status = 'finished' AND"
     " (SELECT count(*) FROM game_players x WHERE x.game_id = g.id) = 2 AND"
     " (SELECT CASE WHEN a.rank < b.rank THEN '1-0' WHEN a.rank > b.rank THEN '0-1'"
     " ELSE '1/2-1/2' END FROM game_players a, game_players b WHERE a.game_id = g.id AND"
     " a.seat = 1 AND b.game_id = g.id AND b.seat = 2) = ?6))";
 
-RegisteredEngine read_engine(SQLite::Statement& q) {
+RegisteredEngine read_engine(sql::Statement& q) {
   RegisteredEngine e;
-  e.name = q.getColumn(0).getString();
-  e.command = q.getColumn(1).getString();
-  e.args = from_json(q.getColumn(2).getString());
-  auto options = nlohmann::json::parse(q.getColumn(3).getString(), nullptr, false);
+  e.name = q.text(0);
+  e.command = q.text(1);
+  e.args = from_json(q.text(2));
+  auto options = nlohmann::json::parse(q.text(3), nullptr, false);
   if (options.is_object())
     for (auto it = options.begin(); it != options.end(); ++it)
       if (it.value().is_string()) e.options[it.key()] = it.value().get<std::string>();
-  e.games = from_json(q.getColumn(4).getString());
-  e.settings = q.getColumn(5).getString();
-  e.registered_at = q.getColumn(6).getString();
-  e.retired_at = q.getColumn(7).getString();
-  e.id_name = q.getColumn(8).getString();
-  e.id_author = q.getColumn(9).getString();
-  e.finished_games = q.getColumn(10).getInt64();
+  e.games = from_json(q.text(4));
+  e.settings = q.text(5);
+  e.registered_at = q.text(6);
+  e.retired_at = q.text(7);
+  e.id_name = q.text(8);
+  e.id_author = q.text(9);
+  e.finished_games = q.int64(10);
   return e;
 }
 
@@ -1338,24 +1316,24 @@ const char* const kEngineColumns =
 
 Expected<EventList> Store::events(const EventQuery& query) {
   try {
-    SQLite::Transaction tx(impl_->db);
-    const char* where =
-        " WHERE (?1 = '[]' OR t.state IN (SELECT value FROM json_each(?1)))"
-        " AND (?2 = '' OR t.kind = ?2)";
+    sql::Transaction tx(impl_->db(), sql::Transaction::Kind::Read);
+    const std::string where = " WHERE (?1 = '[]' OR " +
+                              sql::in_json(impl_->db().backend(), "t.state", "?1") +
+                              ") AND (?2 = '' OR t.kind = ?2)";
     const std::string states = to_json(query.states);
     EventList out;
-    SQLite::Statement count(impl_->db, std::string("SELECT count(*) FROM tournaments t") + where);
+    sql::Query count(impl_->db(), std::string("SELECT count(*) FROM tournaments t") + where);
     count.bind(1, states);
     count.bind(2, query.kind);
-    count.executeStep();
-    out.total = count.getColumn(0).getInt64();
-    SQLite::Statement q(
-        impl_->db, std::string(kEventColumns) + where + " ORDER BY t.id DESC LIMIT ?3 OFFSET ?4");
+    count.step();
+    out.total = count.int64(0);
+    sql::Query q(impl_->db(),
+                 std::string(kEventColumns) + where + " ORDER BY t.id DESC LIMIT ?3 OFFSET ?4");
     q.bind(1, states);
     q.bind(2, query.kind);
     q.bind(3, query.limit);
     q.bind(4, query.offset);
-    while (q.executeStep()) out.events.push_back(read_event(q));
+    while (q.step()) out.events.push_back(read_event(q));
     tx.commit();
     return out;
   } catch (const std::exception& e) {
@@ -1365,9 +1343,9 @@ Expected<EventList> Store::events(const EventQuery& query) {
 
 Expected<EventInfo> Store::event(std::int64_t id) {
   try {
-    SQLite::Statement q(impl_->db, std::string(kEventColumns) + " WHERE t.id = ?");
+    sql::Query q(impl_->db(), std::string(kEventColumns) + " WHERE t.id = ?");
     q.bind(1, static_cast<std::int64_t>(id));
-    if (!q.executeStep()) return Error{impl_->path + ": no event " + std::to_string(id)};
+    if (!q.step()) return Error{impl_->path + ": no event " + std::to_string(id)};
     return read_event(q);
   } catch (const std::exception& e) {
     return impl_->fail("read event " + std::to_string(id), e);
@@ -1377,11 +1355,12 @@ Expected<EventInfo> Store::event(std::int64_t id) {
 Expected<bool> Store::set_event_state(std::int64_t id, const std::string& state,
                                       const std::vector<std::string>& from) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "UPDATE tournaments SET state = ?1, updated_at = ?2,"
-                        " finished_at = CASE WHEN ?1 IN ('finished', 'cancelled') THEN ?2"
-                        " ELSE finished_at END"
-                        " WHERE id = ?3 AND state IN (SELECT value FROM json_each(?4))");
+    sql::Query q(impl_->db(),
+                 "UPDATE tournaments SET state = ?1, updated_at = ?2,"
+                 " finished_at = CASE WHEN ?1 IN ('finished', 'cancelled') THEN ?2"
+                 " ELSE finished_at END"
+                 " WHERE id = ?3 AND " +
+                     sql::in_json(impl_->db().backend(), "state", "?4"));
     q.bind(1, state);
     q.bind(2, now_utc());
     q.bind(3, static_cast<std::int64_t>(id));
@@ -1394,8 +1373,7 @@ Expected<bool> Store::set_event_state(std::int64_t id, const std::string& state,
 
 Status Store::set_event_priority(std::int64_t id, int priority) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "UPDATE tournaments SET priority = ?, updated_at = ? WHERE id = ?");
+    sql::Query q(impl_->db(), "UPDATE tournaments SET priority = ?, updated_at = ? WHERE id = ?");
     q.bind(1, priority);
     q.bind(2, now_utc());
     q.bind(3, static_cast<std::int64_t>(id));
@@ -1409,19 +1387,20 @@ Status Store::set_event_priority(std::int64_t id, int priority) {
 Expected<std::vector<std::int64_t>> Store::append_slots(std::int64_t event,
                                                         const std::vector<SlotRecord>& slots) {
   try {
-    WriteTx tx(impl_->db);
-    SQLite::Statement last(impl_->db,
-                           "SELECT coalesce(max(slot), -1) FROM slots WHERE tournament_id = ?");
+    sql::Transaction tx(impl_->db());
+    lock_writers(impl_->db());
+    sql::Query last(impl_->db(),
+                    "SELECT coalesce(max(slot), -1) FROM slots WHERE tournament_id = ?");
     last.bind(1, static_cast<std::int64_t>(event));
-    last.executeStep();
-    std::int64_t next = last.getColumn(0).getInt64() + 1;
+    last.step();
+    std::int64_t next = last.int64(0) + 1;
     std::vector<SlotRecord> numbered = slots;
     std::vector<std::int64_t> out;
     for (auto& s : numbered) {
       s.slot = next++;
       out.push_back(s.slot);
     }
-    insert_slots(impl_->db, event, numbered);
+    insert_slots(impl_->db(), event, numbered);
     tx.commit();
     return out;
   } catch (const std::exception& e) {
@@ -1431,13 +1410,14 @@ Expected<std::vector<std::int64_t>> Store::append_slots(std::int64_t event,
 
 Expected<std::vector<SlotRecord>> Store::open_slots(std::int64_t event) {
   try {
-    SQLite::Statement q(impl_->db, std::string("SELECT ") + kSlotColumns +
-                                       " FROM slots s INDEXED BY slots_by_state WHERE s.state IN"
-                                       " ('pending', 'claimed') AND s.tournament_id = ?"
-                                       " ORDER BY s.slot");
+    sql::Query q(impl_->db(), std::string("SELECT ") + kSlotColumns + " FROM slots s" +
+                                  sql::indexed_by(impl_->db().backend(), "slots_by_state") +
+                                  " WHERE s.state IN"
+                                  " ('pending', 'claimed') AND s.tournament_id = ?"
+                                  " ORDER BY s.slot");
     q.bind(1, static_cast<std::int64_t>(event));
     std::vector<SlotRecord> out;
-    while (q.executeStep()) out.push_back(read_slot(q, 0));
+    while (q.step()) out.push_back(read_slot(q, 0));
     return out;
   } catch (const std::exception& e) {
     return impl_->fail("read the open slots of event " + std::to_string(event), e);
@@ -1446,36 +1426,38 @@ Expected<std::vector<SlotRecord>> Store::open_slots(std::int64_t event) {
 
 Expected<GamePage> Store::game_page(const GamePageQuery& query) {
   try {
-    SQLite::Transaction tx(impl_->db);  // one snapshot for the count, the ids and the games
-    auto bind = [&](SQLite::Statement& q) {
-      bind_optional(q, 1, query.event);
+    sql::Transaction tx(
+        impl_->db(),
+        sql::Transaction::Kind::Read);  // one snapshot for the count, the ids and the games
+    auto bind = [&](sql::Statement& q) {
+      q.bind(1, query.event);
       q.bind(2, query.engine);
       q.bind(3, query.game_prefix);
       q.bind(4, query.status);
-      bind_optional(q, 5, query.after_id);
+      q.bind(5, query.after_id);
       q.bind(6, query.result);
     };
     GamePage page;
     if (query.count_total) {
-      SQLite::Statement count(impl_->db, std::string("SELECT count(*) FROM games g") + kPageWhere);
+      sql::Query count(impl_->db(), std::string("SELECT count(*) FROM games g") + kPageWhere);
       bind(count);
-      count.executeStep();
-      page.total = count.getColumn(0).getInt64();
+      count.step();
+      page.total = count.int64(0);
     }
-    SQLite::Statement ids(impl_->db,
-                          std::string("SELECT g.id FROM games g") + kPageWhere +
-                              (query.newest_first ? " ORDER BY g.id DESC" : " ORDER BY g.id") +
-                              " LIMIT ?7 OFFSET ?8");
+    sql::Query ids(impl_->db(),
+                   std::string("SELECT g.id FROM games g") + kPageWhere +
+                       (query.newest_first ? " ORDER BY g.id DESC" : " ORDER BY g.id") +
+                       " LIMIT ?7 OFFSET ?8");
     bind(ids);
     ids.bind(7, query.limit);
     ids.bind(8, query.offset);
     std::vector<std::int64_t> wanted;
-    while (ids.executeStep()) wanted.push_back(ids.getColumn(0).getInt64());
+    while (ids.step()) wanted.push_back(ids.int64(0));
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
-      page.games = load_games(impl_->db, StoreAccess::engine_hashes_column(*this),
-                              " WHERE g.id IN (SELECT value FROM json_each(?1))",
-                              [&](SQLite::Statement& q) { q.bind(1, list); });
+      page.games = load_games(impl_->db(), StoreAccess::engine_hashes_column(*this),
+                              " WHERE " + sql::in_json_ints(impl_->db().backend(), "g.id", "?1"),
+                              [&](sql::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
     }
     tx.commit();
@@ -1488,11 +1470,11 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
 Expected<RegisteredEngine> Store::register_engine(const RegisteredEngine& engine) {
   if (engine.name.empty()) return Error{impl_->path + ": an engine needs a name"};
   try {
-    WriteTx tx(impl_->db);
+    sql::Transaction tx(impl_->db());
     nlohmann::json options = nlohmann::json::object();
     for (const auto& [k, v] : engine.options) options[k] = v;
-    SQLite::Statement up(
-        impl_->db,
+    sql::Query up(
+        impl_->db(),
         "INSERT INTO engines (name, command, args, options, games, settings, registered_at,"
         " retired_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '') ON CONFLICT(name) DO UPDATE SET"
         " command = ?2, args = ?3, options = ?4, games = ?5, settings = ?6, registered_at = ?7,"
@@ -1505,9 +1487,9 @@ Expected<RegisteredEngine> Store::register_engine(const RegisteredEngine& engine
     up.bind(6, engine.settings.empty() ? std::string("{}") : engine.settings);
     up.bind(7, now_utc());
     up.exec();
-    SQLite::Statement q(impl_->db, std::string(kEngineColumns) + " WHERE e.name = ?");
+    sql::Query q(impl_->db(), std::string(kEngineColumns) + " WHERE e.name = ?");
     q.bind(1, engine.name);
-    q.executeStep();
+    q.step();
     RegisteredEngine out = read_engine(q);
     tx.commit();
     return out;
@@ -1518,9 +1500,9 @@ Expected<RegisteredEngine> Store::register_engine(const RegisteredEngine& engine
 
 Expected<bool> Store::retire_engine(const std::string& name) {
   try {
-    SQLite::Statement q(impl_->db,
-                        "UPDATE engines SET retired_at = ? WHERE name = ? AND registered_at <> ''"
-                        " AND retired_at = ''");
+    sql::Query q(impl_->db(),
+                 "UPDATE engines SET retired_at = ? WHERE name = ? AND registered_at <> ''"
+                 " AND retired_at = ''");
     q.bind(1, now_utc());
     q.bind(2, name);
     return q.exec() > 0;
@@ -1531,13 +1513,21 @@ Expected<bool> Store::retire_engine(const std::string& name) {
 
 Expected<std::vector<RegisteredEngine>> Store::engines() {
   try {
-    SQLite::Statement q(impl_->db, std::string(kEngineColumns) + " ORDER BY e.name");
+    sql::Query q(impl_->db(), std::string(kEngineColumns) + " ORDER BY e.name");
     std::vector<RegisteredEngine> out;
-    while (q.executeStep()) out.push_back(read_engine(q));
+    while (q.step()) out.push_back(read_engine(q));
     return out;
   } catch (const std::exception& e) {
     return impl_->fail("list engines", e);
   }
+}
+
+bool is_server_database(const std::string& database) {
+  return sql::is_postgres_url(database);
+}
+
+std::string database_name(const std::string& database) {
+  return sql::is_postgres_url(database) ? sql::redact_url(database) : database;
 }
 
 std::vector<std::string> move_sequence(const GameRecord& game,
@@ -1550,13 +1540,13 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 }
 
 std::string StoreAccess::engine_hashes_column(Store& store) {
-  SQLite::Statement q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
-  q.executeStep();
-  return q.getColumn(0).getInt() >= 7 ? "g.engine_hashes" : "'[]'";
+  sql::Query q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.step();
+  return q.int64(0) >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
-SQLite::Database& StoreAccess::db(Store& store) {
-  return store.impl_->db;
+sql::Connection& StoreAccess::db(Store& store) {
+  return store.impl_->db();
 }
 
 Error StoreAccess::fail(const Store& store, const std::string& doing, const std::exception& e) {

@@ -1,6 +1,7 @@
-// The referee's database: the only place that knows SQL (design.md §6). SQLite through SQLiteCpp,
-// WAL mode, a versioned schema with migrations, moves durable as they are played. One Store per
-// thread (SQLite connections are not shared).
+// The referee's database: the only place that knows SQL (design.md §6). SQLite (a file path) or
+// PostgreSQL (a postgresql:// or postgres:// URL) behind one SQL layer (storage/sql), a versioned
+// schema with migrations, moves durable as they are played. One Store per thread (connections are
+// not shared).
 //
 // Events, slots and claims: how any number of processes share one event.
 // - An event (a `tournaments` row) is created once with its whole specification (JSON) and its
@@ -9,7 +10,7 @@
 //   state "claimed" with its owner and a lease: the time (unix ms) after which anyone may take it.
 //   claim_slots takes pending slots, or claimed ones whose lease expired, in schedule order, in
 //   one write transaction (SQLite: BEGIN IMMEDIATE, so two processes never take the same slot;
-//   PostgreSQL later: SELECT ... FOR UPDATE SKIP LOCKED). Taking an expired claim closes the game
+//   PostgreSQL: SELECT ... FOR UPDATE SKIP LOCKED). Taking an expired claim closes the game
 //   its dead owner left "running" as unfinished/interrupted.
 // - The owner renews its leases on a heartbeat (renew_claims, every lease/4); a killed process
 //   stops renewing, its leases expire, and the slots are played again by whoever claims them.
@@ -267,6 +268,11 @@ enum class ClaimEnd {
   Lost,      // the claim had been taken by another owner: game kept unfinished ("lost-claim")
 };
 
+struct RoundTrips {
+  std::int64_t statements = 0;    // each execution of a statement
+  std::int64_t transactions = 0;  // commits, and statements outside a transaction
+};
+
 class Store {
  public:
   // Opens or creates the database and migrates it to kSchemaVersion. Errors are one line naming
@@ -335,7 +341,10 @@ class Store {
   Expected<SlotCounts> slot_counts(std::int64_t event, std::int64_t owner);
   Expected<std::vector<SlotRecord>> slots(std::int64_t event);
   // PRAGMA integrity_check: empty when the file is sound, else its findings (at most `max`).
+  // Only SQLite files have such a check (integrity_check_name() is "" otherwise: a server
+  // database checks its own pages); elsewhere the list is empty.
   Expected<std::vector<std::string>> integrity_problems(int max = 20);
+  std::string integrity_check_name() const;
 
   // ---- The daemon's additions ----
   Expected<EventList> events(const EventQuery& query);
@@ -365,8 +374,10 @@ class Store {
   Expected<std::vector<LogLine>> logs(std::int64_t game_id);
   // Schedule slots of the tournament that have a finished game.
   Expected<std::vector<std::int64_t>> finished_slots(std::int64_t tournament_id);
-  // The path this store was opened with (for messages).
+  // The path this store was opened with (for messages; a URL without its password).
   const std::string& path() const;
+  // Statements and transactions sent to the database so far (benchmarks, tests).
+  RoundTrips round_trips() const;
 
  private:
   struct Impl;
@@ -377,6 +388,11 @@ class Store {
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Whether a database string names a database on a server (postgresql://, postgres://) rather than
+// a file, and the string to show for it (a URL without its password).
+bool is_server_database(const std::string& database);
+std::string database_name(const std::string& database);
 
 // Every move of a game from its start position, in order: the recorded moves when they include
 // the opening (some have source "opening"), else the opening followed by the recorded moves (so

@@ -6,18 +6,17 @@
 #include <exception>
 #include <string>
 
-#include <SQLiteCpp/Database.h>
-
+#include "storage/sql/sql.h"
 #include "storage/store.h"
 
 namespace referee::storage {
 
 struct StoreAccess {
-  static SQLite::Database& db(Store& store);
+  static sql::Connection& db(Store& store);
   // The games' engine hashes as a SELECT expression of alias `g`: the column, or '[]' in a file
   // older than v7 opened read-only (not migrated), told by its schema_version.
   static std::string engine_hashes_column(Store& store);
-  // One line naming the file: "<path>: cannot <doing>: <what>".
+  // One line naming the database: "<path>: cannot <doing>: <what>".
   static Error fail(const Store& store, const std::string& doing, const std::exception& e);
 };
 

@@ -21,6 +21,7 @@
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "games/registry.h"
+#include "storage/store.h"
 
 namespace referee::cli {
 
@@ -29,11 +30,15 @@ namespace {
 namespace fs = std::filesystem;
 
 int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
-                     bool keep_logs) {
+                     bool keep_logs, const std::string& database) {
   const fs::path dir = engines::make_temp_dir("referee-bench-");
   TournamentConfig config;
   config.name = "bench";
-  config.database = (dir / "bench.db").string();
+  // A server database (--db postgresql://...) gets a new event name per run.
+  config.database = database.empty() ? (dir / "bench.db").string() : database;
+  if (!database.empty())
+    config.name = "bench-" + std::to_string(std::chrono::system_clock::now().time_since_epoch() /
+                                            std::chrono::milliseconds(1));
   config.games = {game};
   config.cycles = std::max(1, games / 2);
   config.concurrency = concurrency;
@@ -83,6 +88,10 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
       static_cast<double>(summary->round_trips) /
           static_cast<double>(std::max<std::int64_t>(1, summary->engine_moves)),
       static_cast<long long>(summary->round_trips), static_cast<long long>(summary->engine_moves));
+  std::printf("  database per ply           %.2f statements, %.2f transactions (%s)\n",
+              static_cast<double>(summary->db_statements) / plies,
+              static_cast<double>(summary->db_transactions) / plies,
+              storage::database_name(config.database).c_str());
   std::printf("  referee peak RSS           %.1f MB\n",
               static_cast<double>(cpu1.peak_rss_kb) / 1024.0);
   return 0;
@@ -142,8 +151,10 @@ int bench(const Args& args) {
       "only: N stored games between ENGINES engines of known ratings, then the time, memory "
       "and error of `referee ratings` and the speed of `referee export` on them")(
       "seed", po::value(&seed)->value_name("S")->default_value(seed),
-      "the true ratings and results of --ratings")("db", po::value(&ratings_db)->value_name("FILE"),
-                                                   "keep the --ratings database in this new file");
+      "the true ratings and results of --ratings")(
+      "db", po::value(&ratings_db)->value_name("FILE"),
+      "keep the --ratings database in this new file; without --ratings: the tournament's "
+      "database (a file or postgresql://...; default a temporary file)");
   po::variables_map vm;
   const CommandHelp help{"referee bench [options]",
                          "Speed figures: the referee's CPU per ply in a tournament of instant "
@@ -170,7 +181,8 @@ int bench(const Args& args) {
     engine =
         (fs::path(engines::executable_dir()).parent_path() / "engines" / "random_engine").string();
   if (!skip_tournament) {
-    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs)) return rc;
+    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, ratings_db))
+      return rc;
   }
   if (perft_games.empty())
     for (const auto& e : games::registry()) perft_games.push_back(e.name);

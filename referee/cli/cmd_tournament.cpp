@@ -48,7 +48,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
   options.lease_ms = static_cast<long>(lease_seconds * 1000);
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
-              << " engines, database " << config.database << "\n";
+              << " engines, database " << storage::database_name(config.database) << "\n";
   auto summary = run_tournament(config, options);
   if (!summary) {
     std::cerr << "referee: " << summary.error() << "\n";
@@ -264,7 +264,7 @@ int verify(const Args& args) {
   std::string db = "referee.db";
   po::options_description desc("referee verify [--db FILE]");
   desc.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
-                                                 "database file");
+                                                 "database file or postgresql:// URL");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
   auto store = open_database_for_reading(db, "verify");
@@ -275,7 +275,9 @@ int verify(const Args& args) {
     std::cerr << "referee verify: " << problems.error() << "\n";
     return 1;
   }
-  if (problems->empty()) {
+  if (store->integrity_check_name().empty()) {
+    std::cout << "integrity: skipped (a server database checks its own pages)\n";
+  } else if (problems->empty()) {
     std::cout << "integrity: ok\n";
   } else {
     std::cout << "integrity: " << problems->size() << (problems->size() >= 20 ? "+" : "")

@@ -9,7 +9,7 @@ namespace po = boost::program_options;
 
 std::optional<storage::Store> open_database_for_reading(const std::string& path,
                                                         const std::string& command) {
-  if (!std::filesystem::exists(path)) {
+  if (!storage::is_server_database(path) && !std::filesystem::exists(path)) {
     std::cerr << "referee " << command << ": no database '" << path << "'\n";
     return std::nullopt;
   }

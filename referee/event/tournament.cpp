@@ -500,6 +500,11 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   recorder.call<Ok>([&](storage::Store& s) { return s.stop_owner(sh.owner); });
   recorder.flush();
   if (recorder.failed()) sh.summary.storage_error = recorder.first_error();
+  if (auto trips = recorder.call<storage::RoundTrips>(
+          [](storage::Store& s) -> Expected<storage::RoundTrips> { return s.round_trips(); })) {
+    sh.summary.db_statements = trips->statements;
+    sh.summary.db_transactions = trips->transactions;
+  }
   auto final_slots = recorder.call<std::vector<storage::SlotRecord>>(
       [&](storage::Store& s) { return s.slots(sh.event); });
   if (config.sprt) {

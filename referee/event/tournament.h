@@ -54,13 +54,15 @@ struct SprtSummary {
 struct RunSummary {
   std::int64_t tournament_id = 0;
   std::int64_t scheduled = 0;
-  std::int64_t already_done = 0;     // finished before this run
-  std::int64_t played = 0;           // finished by this run, committed
-  std::int64_t by_others = 0;        // finished meanwhile by other processes
-  std::int64_t not_played = 0;       // scheduled - already_done - played - by_others
-  std::int64_t plies = 0;            // plies played by this run
-  std::int64_t engine_moves = 0;     // plies the engines chose (not openings, not forced moves)
-  std::int64_t round_trips = 0;      // request/reply exchanges with engines during this run
+  std::int64_t already_done = 0;  // finished before this run
+  std::int64_t played = 0;        // finished by this run, committed
+  std::int64_t by_others = 0;     // finished meanwhile by other processes
+  std::int64_t not_played = 0;    // scheduled - already_done - played - by_others
+  std::int64_t plies = 0;         // plies played by this run
+  std::int64_t engine_moves = 0;  // plies the engines chose (not openings, not forced moves)
+  std::int64_t round_trips = 0;   // request/reply exchanges with engines during this run
+  // Statements and transactions the run's database connection sent (its open included).
+  std::int64_t db_statements = 0, db_transactions = 0;
   bool interrupted = false;          // stopped by the stop flag before the event was complete
   std::string storage_error;         // a storage failure stopped the event (one line)
   std::vector<std::string> engines;  // the engine check: one line per engine

@@ -110,9 +110,10 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
       core->slots.back()->index = i;
     }
   }
-  log.info("serving " + options.db + " on http://" + shown_host + ":" + std::to_string(port) +
-           " with " + std::to_string(slots) + " game slots (owner " + std::to_string(core->owner) +
-           ", " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+  log.info("serving " + storage::database_name(options.db) + " on http://" + shown_host + ":" +
+           std::to_string(port) + " with " + std::to_string(slots) + " game slots (owner " +
+           std::to_string(core->owner) + ", " +
+           (options.token.empty() ? "no token: loopback only" : "token required") + ")");
 
   std::thread listener([&server] { server.listen_after_bind(); });
   std::vector<std::thread> players;

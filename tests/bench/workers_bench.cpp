@@ -5,13 +5,12 @@
 // 2. The database cost of one game's life on the worker's path, measured on the Store alone:
 //    claim_slots (one slot), begin_game, the moves (batched as the Recorder does, every
 //    `--batch` plies in one transaction), finish_claimed, and renew_claims; in milliseconds per
-//    call and, on SQLite, statements and transactions per call (counted with sqlite3_trace_v2).
+//    call and, on SQLite, statements and transactions per call (counted by the storage layer, Store::round_trips: each statement executed, and commits with the statements run outside a transaction).
 //
 // Usage: workers_bench [--db PATH|postgresql://...] [--games N] [--workers 1,2,4] [--claims N]
 //                      [--batch PLIES]
 // Defaults: a temporary SQLite file, 300 games, workers 1,2,4, 2000 claims, 8 plies per batch.
 #include <signal.h>
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,26 +27,11 @@
 #include "event/schedule.h"
 #include "service/worker.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace st = referee::storage;
-
-struct Counter {
-  long statements = 0;
-  long commits = 0;
-};
-
-int on_trace(unsigned, void* ctx, void* stmt, void*) {
-  auto* c = static_cast<Counter*>(ctx);
-  ++c->statements;
-  const char* sql = sqlite3_sql(static_cast<sqlite3_stmt*>(stmt));
-  if (sql && (std::string(sql).rfind("COMMIT", 0) == 0 || std::string(sql).rfind("END", 0) == 0))
-    ++c->commits;
-  return 0;
-}
 
 std::string event_file(const std::string& dir, const std::string& name, int games) {
   const std::string path = dir + "/" + name + ".toml";
@@ -130,10 +114,6 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
   }
   auto owner = store->register_owner({"bench", "here", 1, "worker", 30000});
   if (!owner) std::exit(1);
-  Counter c;
-  const bool sqlite = db.rfind("postgresql://", 0) != 0;
-  if (sqlite)
-    sqlite3_trace_v2(st::StoreAccess::db(*store).getHandle(), SQLITE_TRACE_STMT, on_trace, &c);
   struct Cost {
     const char* what;
     double seconds = 0;
@@ -142,13 +122,14 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
   Cost claim{"claim_slots (1 slot)"}, begin{"begin_game"}, ply{"add_move (per ply)"},
       finish{"finish_claimed"}, renew{"renew_claims"};
   auto measure = [&](Cost& cost, auto&& op, long calls = 1) {
-    const long s0 = c.statements, c0 = c.commits;
+    const st::RoundTrips r0 = store->round_trips();
     const auto t0 = Clock::now();
     op();
     cost.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     cost.calls += calls;
-    cost.statements += c.statements - s0;
-    cost.commits += c.commits - c0;
+    const st::RoundTrips r1 = store->round_trips();
+    cost.statements += static_cast<long>(r1.statements - r0.statements);
+    cost.commits += static_cast<long>(r1.transactions - r0.transactions);
   };
   const int kPlies = 60;
   for (int i = 0; i < claims; ++i) {
@@ -194,21 +175,18 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
   std::printf(
       "\nDatabase cost per call on the worker's path (%s, %d games, %d plies a game, "
       "%d plies per moves transaction):\n",
-      sqlite ? "SQLite" : "PostgreSQL", claims, kPlies, batch);
+      st::is_server_database(db) ? "PostgreSQL" : "SQLite", claims, kPlies, batch);
   for (const Cost* x : {&claim, &begin, &ply, &finish, &renew}) {
     if (x->calls == 0) continue;
     const double n = static_cast<double>(x->calls);
-    if (sqlite)
-      std::printf("  %-22s %8.3f ms  %5.2f statements  %5.3f commits\n", x->what,
-                  1000 * x->seconds / n, static_cast<double>(x->statements) / n,
-                  static_cast<double>(x->commits) / n);
-    else
-      std::printf("  %-22s %8.3f ms\n", x->what, 1000 * x->seconds / n);
+    std::printf("  %-22s %8.3f ms  %5.2f statements  %5.3f commits\n", x->what,
+                1000 * x->seconds / n, static_cast<double>(x->statements) / n,
+                static_cast<double>(x->commits) / n);
   }
   const double per_game = (claim.seconds + begin.seconds + ply.seconds + finish.seconds) /
                           static_cast<double>(std::max(1L, claim.calls));
   std::printf("  one game of %d plies      %8.3f ms", kPlies, 1000 * per_game);
-  if (sqlite && claim.calls > 0)
+  if (claim.calls > 0)
     std::printf("  %5.1f statements  %5.2f commits",
                 static_cast<double>(claim.statements + begin.statements + ply.statements +
                                     finish.statements) /

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "storage/backends.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
 
@@ -119,118 +120,126 @@ TEST_CASE("claims: an event is created once with its slots; reopening returns it
 }
 
 TEST_CASE("claims: owners take distinct slots in schedule order, excluded engines left alone") {
-  storage_test::TempDir dir;
-  Store store = open_ok(dir.file("c.db"));
-  const auto event = event_of(store, 6);
-  const auto a = owner_of(store, "a"), b = owner_of(store, "b");
-  auto c1 = store.claim_slots(a, event, 2, 60000, {});
-  auto c2 = store.claim_slots(b, event, 1, 60000, {});
-  REQUIRE(c1.ok());
-  REQUIRE(c2.ok());
-  REQUIRE(c1->size() == 2);
-  REQUIRE(c2->size() == 1);
-  CHECK((*c1)[0].slot.slot == 0);
-  CHECK((*c1)[1].slot.slot == 1);
-  CHECK((*c2)[0].slot.slot == 2);
-  CHECK((*c2)[0].slot.attempts == 1);
-  CHECK((*c2)[0].slot.owner == b);
-  // Slots 3 (b, c), 4 (a, b) and 5 (b, a): without engine a, only slot 3.
-  auto without_a = store.claim_slots(b, event, 10, 60000, {"a"});
-  REQUIRE(without_a.ok());
-  REQUIRE(without_a->size() == 1);
-  CHECK((*without_a)[0].slot.slot == 3);
-  auto counts = store.slot_counts(event, b);
-  REQUIRE(counts.ok());
-  CHECK(counts->claimed_mine == 2);
-  CHECK(counts->claimed_others == 2);
-  CHECK(counts->pending == 2);
-  CHECK(counts->total() == 6);
-  auto rest = store.claim_slots(b, std::nullopt, 10, 60000, {});  // any event
-  REQUIRE(rest.ok());
-  CHECK(rest->size() == 2);
-  CHECK(store.claim_slots(a, event, 10, 60000, {})->empty());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      const auto event = event_of(store, 6);
+      const auto a = owner_of(store, "a"), b = owner_of(store, "b");
+      auto c1 = store.claim_slots(a, event, 2, 60000, {});
+      auto c2 = store.claim_slots(b, event, 1, 60000, {});
+      REQUIRE(c1.ok());
+      REQUIRE(c2.ok());
+      REQUIRE(c1->size() == 2);
+      REQUIRE(c2->size() == 1);
+      CHECK((*c1)[0].slot.slot == 0);
+      CHECK((*c1)[1].slot.slot == 1);
+      CHECK((*c2)[0].slot.slot == 2);
+      CHECK((*c2)[0].slot.attempts == 1);
+      CHECK((*c2)[0].slot.owner == b);
+      // Slots 3 (b, c), 4 (a, b) and 5 (b, a): without engine a, only slot 3.
+      auto without_a = store.claim_slots(b, event, 10, 60000, {"a"});
+      REQUIRE(without_a.ok());
+      REQUIRE(without_a->size() == 1);
+      CHECK((*without_a)[0].slot.slot == 3);
+      auto counts = store.slot_counts(event, b);
+      REQUIRE(counts.ok());
+      CHECK(counts->claimed_mine == 2);
+      CHECK(counts->claimed_others == 2);
+      CHECK(counts->pending == 2);
+      CHECK(counts->total() == 6);
+      auto rest = store.claim_slots(b, std::nullopt, 10, 60000, {});  // any event
+      REQUIRE(rest.ok());
+      CHECK(rest->size() == 2);
+      CHECK(store.claim_slots(a, event, 10, 60000, {})->empty());
+    }
 }
 
 TEST_CASE("claims: an expired lease is taken over; the late finish is kept unfinished, unrated") {
-  storage_test::TempDir dir;
-  Store store = open_ok(dir.file("c.db"));
-  const auto event = event_of(store, 2);
-  const auto dead = owner_of(store, "dead"), alive = owner_of(store, "alive");
-  auto mine = store.claim_slots(dead, event, 1, 1, {});  // a 1 ms lease
-  REQUIRE(mine.ok());
-  REQUIRE(mine->size() == 1);
-  const auto late_game = begin(store, mine->front(), dead);
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  auto taken = store.claim_slots(alive, event, 1, 60000, {});
-  REQUIRE(taken.ok());
-  REQUIRE(taken->size() == 1);
-  CHECK(taken->front().slot.slot == 0);
-  CHECK(taken->front().slot.attempts == 2);
-  // The game of the expired claim is closed as interrupted when the slot is taken.
-  auto closed = store.game(late_game);
-  REQUIRE(closed.ok());
-  CHECK(closed->status == "unfinished");
-  CHECK(closed->termination == "interrupted");
-  // The old owner ends its game: not done, not rated.
-  auto end = store.finish_claimed(late_game, won(), dead);
-  REQUIRE(end.ok());
-  CHECK(*end == ClaimEnd::Lost);
-  auto lost = store.game(late_game);
-  CHECK(lost->status == "unfinished");
-  CHECK(lost->termination == "lost-claim");
-  CHECK(lost->ranks.empty());
-  CHECK(slot_state(store, event, 0) == "claimed");
-  // The new owner finishes it.
-  const auto game = begin(store, taken->front(), alive);
-  auto done = store.finish_claimed(game, won(), alive);
-  REQUIRE(done.ok());
-  CHECK(*done == ClaimEnd::Done);
-  CHECK(slot_state(store, event, 0) == "done");
-  CHECK(store.games({})->size() == 1);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      const auto event = event_of(store, 2);
+      const auto dead = owner_of(store, "dead"), alive = owner_of(store, "alive");
+      auto mine = store.claim_slots(dead, event, 1, 1, {});  // a 1 ms lease
+      REQUIRE(mine.ok());
+      REQUIRE(mine->size() == 1);
+      const auto late_game = begin(store, mine->front(), dead);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      auto taken = store.claim_slots(alive, event, 1, 60000, {});
+      REQUIRE(taken.ok());
+      REQUIRE(taken->size() == 1);
+      CHECK(taken->front().slot.slot == 0);
+      CHECK(taken->front().slot.attempts == 2);
+      // The game of the expired claim is closed as interrupted when the slot is taken.
+      auto closed = store.game(late_game);
+      REQUIRE(closed.ok());
+      CHECK(closed->status == "unfinished");
+      CHECK(closed->termination == "interrupted");
+      // The old owner ends its game: not done, not rated.
+      auto end = store.finish_claimed(late_game, won(), dead);
+      REQUIRE(end.ok());
+      CHECK(*end == ClaimEnd::Lost);
+      auto lost = store.game(late_game);
+      CHECK(lost->status == "unfinished");
+      CHECK(lost->termination == "lost-claim");
+      CHECK(lost->ranks.empty());
+      CHECK(slot_state(store, event, 0) == "claimed");
+      // The new owner finishes it.
+      const auto game = begin(store, taken->front(), alive);
+      auto done = store.finish_claimed(game, won(), alive);
+      REQUIRE(done.ok());
+      CHECK(*done == ClaimEnd::Done);
+      CHECK(slot_state(store, event, 0) == "done");
+      CHECK(store.games({})->size() == 1);
+    }
 }
 
 TEST_CASE("claims: renewed leases are not taken; stopping an owner releases its claims") {
-  storage_test::TempDir dir;
-  Store store = open_ok(dir.file("c.db"));
-  const auto event = event_of(store, 3);
-  const auto a = owner_of(store, "a"), b = owner_of(store, "b");
-  REQUIRE(store.claim_slots(a, event, 2, 100, {})->size() == 2);
-  auto renewed = store.renew_claims(a, 60000);
-  REQUIRE(renewed.ok());
-  CHECK(*renewed == 2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
-  auto other = store.claim_slots(b, event, 5, 60000, {});
-  REQUIRE(other.ok());
-  REQUIRE(other->size() == 1);
-  CHECK(other->front().slot.slot == 2);
-  REQUIRE(store.stop_owner(a).ok());
-  CHECK(slot_state(store, event, 0) == "pending");
-  CHECK(slot_state(store, event, 1) == "pending");
-  CHECK(slot_state(store, event, 2) == "claimed");
-  CHECK(*store.renew_claims(a, 60000) == 0);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      const auto event = event_of(store, 3);
+      const auto a = owner_of(store, "a"), b = owner_of(store, "b");
+      REQUIRE(store.claim_slots(a, event, 2, 100, {})->size() == 2);
+      auto renewed = store.renew_claims(a, 60000);
+      REQUIRE(renewed.ok());
+      CHECK(*renewed == 2);
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      auto other = store.claim_slots(b, event, 5, 60000, {});
+      REQUIRE(other.ok());
+      REQUIRE(other->size() == 1);
+      CHECK(other->front().slot.slot == 2);
+      REQUIRE(store.stop_owner(a).ok());
+      CHECK(slot_state(store, event, 0) == "pending");
+      CHECK(slot_state(store, event, 1) == "pending");
+      CHECK(slot_state(store, event, 2) == "claimed");
+      CHECK(*store.renew_claims(a, 60000) == 0);
+    }
 }
 
 TEST_CASE("claims: an interrupted game releases its slot; a released slot is claimed again") {
-  storage_test::TempDir dir;
-  Store store = open_ok(dir.file("c.db"));
-  const auto event = event_of(store, 1);
-  const auto a = owner_of(store, "a");
-  auto c = store.claim_slots(a, event, 1, 60000, {});
-  REQUIRE(c->size() == 1);
-  const auto game = begin(store, c->front(), a);
-  GameRecord stop;
-  stop.status = "unfinished";
-  stop.termination = "interrupted";
-  stop.reason = "Ctrl-C";
-  auto end = store.finish_claimed(game, stop, a);
-  REQUIRE(end.ok());
-  CHECK(*end == ClaimEnd::Released);
-  CHECK(slot_state(store, event, 0) == "pending");
-  auto again = store.claim_slots(a, event, 1, 60000, {});
-  REQUIRE(again->size() == 1);
-  CHECK(again->front().slot.attempts == 2);
-  REQUIRE(store.release_slot(event, 0, a).ok());
-  CHECK(slot_state(store, event, 0) == "pending");
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      const auto event = event_of(store, 1);
+      const auto a = owner_of(store, "a");
+      auto c = store.claim_slots(a, event, 1, 60000, {});
+      REQUIRE(c->size() == 1);
+      const auto game = begin(store, c->front(), a);
+      GameRecord stop;
+      stop.status = "unfinished";
+      stop.termination = "interrupted";
+      stop.reason = "Ctrl-C";
+      auto end = store.finish_claimed(game, stop, a);
+      REQUIRE(end.ok());
+      CHECK(*end == ClaimEnd::Released);
+      CHECK(slot_state(store, event, 0) == "pending");
+      auto again = store.claim_slots(a, event, 1, 60000, {});
+      REQUIRE(again->size() == 1);
+      CHECK(again->front().slot.attempts == 2);
+      REQUIRE(store.release_slot(event, 0, a).ok());
+      CHECK(slot_state(store, event, 0) == "pending");
+    }
 }
 
 TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
@@ -254,87 +263,93 @@ TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
 }
 
 TEST_CASE("claims: a finish without every move stored is refused; a second finish is impossible") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("c.db");
-  Store store = open_ok(path);
-  const auto event = event_of(store, 1);
-  const auto a = owner_of(store, "a");
-  auto c = store.claim_slots(a, event, 1, 60000, {});
-  const auto game = begin(store, c->front(), a, 2);
-  auto short_of_moves = store.finish_claimed(game, won(3), a);
-  REQUIRE_FALSE(short_of_moves.ok());
-  CHECK(short_of_moves.error() ==
-        path + ": cannot finish game " + std::to_string(game) + ": 2 of its 3 moves are stored");
-  CHECK(slot_state(store, event, 0) == "claimed");
-  REQUIRE(*store.finish_claimed(game, won(2), a) == ClaimEnd::Done);
-  // Whatever the code does, the database holds one finished game per slot.
-  const auto second = begin(store, c->front(), a);
-  auto twice = store.finish_game(second, won());
-  REQUIRE_FALSE(twice.ok());
-  CHECK(twice.error().find("UNIQUE") != std::string::npos);
-  CHECK(store.game(second)->status == "running");
-  auto not_in_event = store.begin_game([] {
-    GameRecord g;
-    g.game = kGame;
-    g.players = {"a", "b"};
-    return g;
-  }());
-  REQUIRE(not_in_event.ok());
-  auto outside = store.finish_claimed(*not_in_event, won(0), a);
-  REQUIRE_FALSE(outside.ok());
-  CHECK(outside.error().find("belongs to no slot") != std::string::npos);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Store store = open_ok(path);
+      const auto event = event_of(store, 1);
+      const auto a = owner_of(store, "a");
+      auto c = store.claim_slots(a, event, 1, 60000, {});
+      const auto game = begin(store, c->front(), a, 2);
+      auto short_of_moves = store.finish_claimed(game, won(3), a);
+      REQUIRE_FALSE(short_of_moves.ok());
+      CHECK(short_of_moves.error() == path + ": cannot finish game " + std::to_string(game) +
+                                          ": 2 of its 3 moves are stored");
+      CHECK(slot_state(store, event, 0) == "claimed");
+      REQUIRE(*store.finish_claimed(game, won(2), a) == ClaimEnd::Done);
+      // Whatever the code does, the database holds one finished game per slot.
+      const auto second = begin(store, c->front(), a);
+      auto twice = store.finish_game(second, won());
+      REQUIRE_FALSE(twice.ok());
+      // SQLite: "UNIQUE constraint failed"; PostgreSQL: "violates unique constraint".
+      CHECK((twice.error().find("UNIQUE") != std::string::npos ||
+             twice.error().find("unique constraint") != std::string::npos));
+      CHECK(store.game(second)->status == "running");
+      auto not_in_event = store.begin_game([] {
+        GameRecord g;
+        g.game = kGame;
+        g.players = {"a", "b"};
+        return g;
+      }());
+      REQUIRE(not_in_event.ok());
+      auto outside = store.finish_claimed(*not_in_event, won(0), a);
+      REQUIRE_FALSE(outside.ok());
+      CHECK(outside.error().find("belongs to no slot") != std::string::npos);
+    }
 }
 
 TEST_CASE("claims: threads with their own connections claim every slot exactly once") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("c.db");
-  std::int64_t event = 0;
-  {
-    Store store = open_ok(path);
-    event = event_of(store, 40);
-  }
-  constexpr int kThreads = 4;
-  std::latch start(kThreads);
-  std::mutex mutex;
-  std::map<std::int64_t, int> claimed;
-  std::vector<std::string> errors(kThreads);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      auto store = Store::open(path);
-      if (!store) {
-        errors[static_cast<std::size_t>(t)] = store.error();
-        return;
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      std::int64_t event = 0;
+      {
+        Store store = open_ok(path);
+        event = event_of(store, 40);
       }
-      auto owner = store->register_owner({"t", "host", t, "worker"});
-      start.arrive_and_wait();
-      while (owner) {
-        auto c = store->claim_slots(*owner, event, 1, 60000, {});
-        if (!c) {
-          errors[static_cast<std::size_t>(t)] = c.error();
-          return;
-        }
-        if (c->empty()) return;
-        GameRecord g;
-        g.tournament_id = event;
-        g.slot = c->front().slot.slot;
-        g.game = kGame;
-        g.players = c->front().slot.seats;
-        auto id = store->begin_game(g);
-        auto end = id ? store->finish_claimed(*id, won(0), *owner)
-                      : referee::Expected<ClaimEnd>(referee::Error{id.error()});
-        if (!end || *end != ClaimEnd::Done) {
-          errors[static_cast<std::size_t>(t)] = end ? "not done" : end.error();
-          return;
-        }
-        std::lock_guard lock(mutex);
-        ++claimed[c->front().slot.slot];
-      }
-    });
-  for (auto& th : threads) th.join();
-  for (const auto& e : errors) CHECK(e == "");
-  CHECK(claimed.size() == 40);
-  for (const auto& [slot, n] : claimed) CHECK(n == 1);
-  Store store = open_ok(path);
-  CHECK(store.games({})->size() == 40);
+      constexpr int kThreads = 4;
+      std::latch start(kThreads);
+      std::mutex mutex;
+      std::map<std::int64_t, int> claimed;
+      std::vector<std::string> errors(kThreads);
+      std::vector<std::thread> threads;
+      for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+          auto store = Store::open(path);
+          if (!store) {
+            errors[static_cast<std::size_t>(t)] = store.error();
+            return;
+          }
+          auto owner = store->register_owner({"t", "host", t, "worker"});
+          start.arrive_and_wait();
+          while (owner) {
+            auto c = store->claim_slots(*owner, event, 1, 60000, {});
+            if (!c) {
+              errors[static_cast<std::size_t>(t)] = c.error();
+              return;
+            }
+            if (c->empty()) return;
+            GameRecord g;
+            g.tournament_id = event;
+            g.slot = c->front().slot.slot;
+            g.game = kGame;
+            g.players = c->front().slot.seats;
+            auto id = store->begin_game(g);
+            auto end = id ? store->finish_claimed(*id, won(0), *owner)
+                          : referee::Expected<ClaimEnd>(referee::Error{id.error()});
+            if (!end || *end != ClaimEnd::Done) {
+              errors[static_cast<std::size_t>(t)] = end ? "not done" : end.error();
+              return;
+            }
+            std::lock_guard lock(mutex);
+            ++claimed[c->front().slot.slot];
+          }
+        });
+      for (auto& th : threads) th.join();
+      for (const auto& e : errors) CHECK(e == "");
+      CHECK(claimed.size() == 40);
+      for (const auto& [slot, n] : claimed) CHECK(n == 1);
+      Store store = open_ok(path);
+      CHECK(store.games({})->size() == 40);
+    }
 }

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "storage/backends.h"
 #include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
@@ -65,259 +66,271 @@ std::int64_t play_one(Store& store, std::int64_t event, std::int64_t owner,
 }  // namespace
 
 TEST_CASE("daemon store: events are listed newest first with their progress, by state and kind") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  NewEventOptions queued;
-  queued.state = "queued";
-  queued.priority = 5;
-  auto first = store.open_event("first", "{}", "", slots_of(4), queued);
-  REQUIRE(first.ok());
-  CHECK(first->state == "queued");
-  CHECK(first->priority == 5);
-  NewEventOptions ladder;
-  ladder.kind = "ladder";
-  auto standing = store.open_event("ladder awale", "{}", "", {}, ladder);
-  REQUIRE(standing.ok());
-  CHECK(standing->state == "running");  // no slots, yet not finished: a ladder
-  auto owner = store.register_owner({"serve", "host", 1, "serve"});
-  REQUIRE(owner.ok());
-  play_one(store, first->id, *owner, {1, 2});
-  auto claimed = store.claim_slots(*owner, first->id, 1, 60000, {});
-  REQUIRE(claimed.ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      NewEventOptions queued;
+      queued.state = "queued";
+      queued.priority = 5;
+      auto first = store.open_event("first", "{}", "", slots_of(4), queued);
+      REQUIRE(first.ok());
+      CHECK(first->state == "queued");
+      CHECK(first->priority == 5);
+      NewEventOptions ladder;
+      ladder.kind = "ladder";
+      auto standing = store.open_event("ladder awale", "{}", "", {}, ladder);
+      REQUIRE(standing.ok());
+      CHECK(standing->state == "running");  // no slots, yet not finished: a ladder
+      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      REQUIRE(owner.ok());
+      play_one(store, first->id, *owner, {1, 2});
+      auto claimed = store.claim_slots(*owner, first->id, 1, 60000, {});
+      REQUIRE(claimed.ok());
 
-  auto all = store.events({});
-  REQUIRE(all.ok());
-  REQUIRE(all->total == 2);
-  REQUIRE(all->events.size() == 2);
-  CHECK(all->events[0].name == "ladder awale");
-  CHECK(all->events[0].kind == "ladder");
-  const EventInfo& e = all->events[1];
-  CHECK(e.name == "first");
-  CHECK(e.kind == "tournament");
-  CHECK(e.state == "queued");
-  CHECK(e.priority == 5);
-  CHECK(e.done == 1);
-  CHECK(e.claimed == 1);
-  CHECK(e.pending == 2);
-  CHECK(e.skipped == 0);
-  CHECK(e.total() == 4);
-  CHECK_FALSE(e.created_at.empty());
-  CHECK_FALSE(e.started_at.empty());  // its first game's start
-  CHECK(e.finished_at.empty());
+      auto all = store.events({});
+      REQUIRE(all.ok());
+      REQUIRE(all->total == 2);
+      REQUIRE(all->events.size() == 2);
+      CHECK(all->events[0].name == "ladder awale");
+      CHECK(all->events[0].kind == "ladder");
+      const EventInfo& e = all->events[1];
+      CHECK(e.name == "first");
+      CHECK(e.kind == "tournament");
+      CHECK(e.state == "queued");
+      CHECK(e.priority == 5);
+      CHECK(e.done == 1);
+      CHECK(e.claimed == 1);
+      CHECK(e.pending == 2);
+      CHECK(e.skipped == 0);
+      CHECK(e.total() == 4);
+      CHECK_FALSE(e.created_at.empty());
+      CHECK_FALSE(e.started_at.empty());  // its first game's start
+      CHECK(e.finished_at.empty());
 
-  EventQuery by_kind;
-  by_kind.kind = "ladder";
-  CHECK(store.events(by_kind)->total == 1);
-  EventQuery by_state;
-  by_state.states = {"queued", "paused"};
-  auto queued_only = store.events(by_state);
-  REQUIRE(queued_only->events.size() == 1);
-  CHECK(queued_only->events[0].name == "first");
-  EventQuery page;
-  page.limit = 1;
-  page.offset = 1;
-  auto second_page = store.events(page);
-  CHECK(second_page->total == 2);
-  REQUIRE(second_page->events.size() == 1);
-  CHECK(second_page->events[0].name == "first");
+      EventQuery by_kind;
+      by_kind.kind = "ladder";
+      CHECK(store.events(by_kind)->total == 1);
+      EventQuery by_state;
+      by_state.states = {"queued", "paused"};
+      auto queued_only = store.events(by_state);
+      REQUIRE(queued_only->events.size() == 1);
+      CHECK(queued_only->events[0].name == "first");
+      EventQuery page;
+      page.limit = 1;
+      page.offset = 1;
+      auto second_page = store.events(page);
+      CHECK(second_page->total == 2);
+      REQUIRE(second_page->events.size() == 1);
+      CHECK(second_page->events[0].name == "first");
 
-  CHECK(store.event(e.id)->done == 1);
-  auto missing = store.event(999);
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().find("no event 999") != std::string::npos);
+      CHECK(store.event(e.id)->done == 1);
+      auto missing = store.event(999);
+      REQUIRE_FALSE(missing.ok());
+      CHECK(missing.error().find("no event 999") != std::string::npos);
+    }
 }
 
 TEST_CASE("daemon store: states change only from the allowed ones; paused events are not claimed") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  auto ev = store.open_event("ev", "{}", "", slots_of(2));
-  REQUIRE(ev.ok());
-  auto owner = store.register_owner({"serve", "host", 1, "serve"});
-  REQUIRE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));
-  CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->empty());
-  CHECK(store.claim_slots(*owner, std::nullopt, 1, 60000, {})->empty());
-  CHECK_FALSE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));  // already
-  REQUIRE(*store.set_event_state(ev->id, "running", {"paused"}));
-  CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->size() == 1);
-  REQUIRE(*store.set_event_state(ev->id, "cancelled", {"queued", "running", "paused"}));
-  auto info = store.event(ev->id);
-  CHECK(info->state == "cancelled");
-  CHECK_FALSE(info->finished_at.empty());
-  CHECK_FALSE(*store.set_event_state(ev->id, "running", {"paused"}));
-  REQUIRE(store.set_event_priority(ev->id, -3).ok());
-  CHECK(store.event(ev->id)->priority == -3);
-  CHECK_FALSE(store.set_event_priority(4242, 1).ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      auto ev = store.open_event("ev", "{}", "", slots_of(2));
+      REQUIRE(ev.ok());
+      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      REQUIRE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));
+      CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->empty());
+      CHECK(store.claim_slots(*owner, std::nullopt, 1, 60000, {})->empty());
+      CHECK_FALSE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));  // already
+      REQUIRE(*store.set_event_state(ev->id, "running", {"paused"}));
+      CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->size() == 1);
+      REQUIRE(*store.set_event_state(ev->id, "cancelled", {"queued", "running", "paused"}));
+      auto info = store.event(ev->id);
+      CHECK(info->state == "cancelled");
+      CHECK_FALSE(info->finished_at.empty());
+      CHECK_FALSE(*store.set_event_state(ev->id, "running", {"paused"}));
+      REQUIRE(store.set_event_priority(ev->id, -3).ok());
+      CHECK(store.event(ev->id)->priority == -3);
+      CHECK_FALSE(store.set_event_priority(4242, 1).ok());
+    }
 }
 
 TEST_CASE("daemon store: a cancelled tournament stays cancelled when its last game finishes") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  auto ev = store.open_event("ev", "{}", "", slots_of(1));
-  auto owner = store.register_owner({"serve", "host", 1, "serve"});
-  auto claims = store.claim_slots(*owner, ev->id, 1, 60000, {});
-  REQUIRE(claims->size() == 1);
-  REQUIRE(*store.set_event_state(ev->id, "cancelled", {"running"}));
-  GameRecord g;
-  g.tournament_id = ev->id;
-  g.slot = 0;
-  g.game = kGame;
-  g.players = {"a", "b"};
-  auto id = store.begin_game(g);
-  GameRecord result;
-  result.status = "finished";
-  result.ranks = {1, 2};
-  REQUIRE(*store.finish_claimed(*id, result, *owner) == ClaimEnd::Done);
-  CHECK(store.event(ev->id)->state == "cancelled");
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      auto ev = store.open_event("ev", "{}", "", slots_of(1));
+      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      auto claims = store.claim_slots(*owner, ev->id, 1, 60000, {});
+      REQUIRE(claims->size() == 1);
+      REQUIRE(*store.set_event_state(ev->id, "cancelled", {"running"}));
+      GameRecord g;
+      g.tournament_id = ev->id;
+      g.slot = 0;
+      g.game = kGame;
+      g.players = {"a", "b"};
+      auto id = store.begin_game(g);
+      GameRecord result;
+      result.status = "finished";
+      result.ranks = {1, 2};
+      REQUIRE(*store.finish_claimed(*id, result, *owner) == ClaimEnd::Done);
+      CHECK(store.event(ev->id)->state == "cancelled");
+    }
 }
 
 TEST_CASE("daemon store: a ladder takes appended slots and never finishes by itself") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  NewEventOptions ladder;
-  ladder.kind = "ladder";
-  auto ev = store.open_event("ladder awale", "{}", "", {}, ladder);
-  REQUIRE(ev.ok());
-  auto numbers = store.append_slots(ev->id, slots_of(2, "x", "y"));
-  REQUIRE(numbers.ok());
-  CHECK(*numbers == std::vector<std::int64_t>{0, 1});
-  numbers = store.append_slots(ev->id, slots_of(2, "x", "z"));
-  CHECK(*numbers == std::vector<std::int64_t>{2, 3});
-  auto open = store.open_slots(ev->id);
-  REQUIRE(open->size() == 4);
-  CHECK((*open)[2].seats == std::vector<std::string>{"x", "z"});
-  auto owner = store.register_owner({"serve", "host", 1, "serve"});
-  for (int i = 0; i < 4; ++i) play_one(store, ev->id, *owner, {1, 2});
-  CHECK(store.open_slots(ev->id)->empty());
-  CHECK(store.event(ev->id)->state == "running");
-  CHECK(store.event(ev->id)->done == 4);
-  // A skipped slot does not finish it either.
-  store.append_slots(ev->id, slots_of(1));
-  CHECK(*store.skip_slots(ev->id, {4}, "engine 'a' retired") == 1);
-  CHECK(store.event(ev->id)->state == "running");
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      NewEventOptions ladder;
+      ladder.kind = "ladder";
+      auto ev = store.open_event("ladder awale", "{}", "", {}, ladder);
+      REQUIRE(ev.ok());
+      auto numbers = store.append_slots(ev->id, slots_of(2, "x", "y"));
+      REQUIRE(numbers.ok());
+      CHECK(*numbers == std::vector<std::int64_t>{0, 1});
+      numbers = store.append_slots(ev->id, slots_of(2, "x", "z"));
+      CHECK(*numbers == std::vector<std::int64_t>{2, 3});
+      auto open = store.open_slots(ev->id);
+      REQUIRE(open->size() == 4);
+      CHECK((*open)[2].seats == std::vector<std::string>{"x", "z"});
+      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      for (int i = 0; i < 4; ++i) play_one(store, ev->id, *owner, {1, 2});
+      CHECK(store.open_slots(ev->id)->empty());
+      CHECK(store.event(ev->id)->state == "running");
+      CHECK(store.event(ev->id)->done == 4);
+      // A skipped slot does not finish it either.
+      store.append_slots(ev->id, slots_of(1));
+      CHECK(*store.skip_slots(ev->id, {4}, "engine 'a' retired") == 1);
+      CHECK(store.event(ev->id)->state == "running");
+    }
 }
 
 TEST_CASE("daemon store: pages of games by event, engine, game, result and status") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  auto one = store.open_event("one", "{}", "", slots_of(4, "a", "b"));
-  auto two = store.open_event("two", "{}", "", slots_of(2, "a", "c"));
-  auto owner = store.register_owner({"serve", "host", 1, "serve"});
-  // one: a-b 1-0, b-a 1-0 (b wins), a-b draw, b-a 0-1 (a wins); two: a-c 1-0, c-a 1/2.
-  std::vector<std::int64_t> ids;
-  ids.push_back(play_one(store, one->id, *owner, {1, 2}));
-  ids.push_back(play_one(store, one->id, *owner, {1, 2}));
-  ids.push_back(play_one(store, one->id, *owner, {1, 1}));
-  ids.push_back(play_one(store, one->id, *owner, {2, 1}));
-  ids.push_back(play_one(store, two->id, *owner, {1, 2}));
-  ids.push_back(play_one(store, two->id, *owner, {1, 1}));
-  GameRecord running;
-  running.game = "oware";
-  running.players = {"a", "b"};
-  REQUIRE(store.begin_game(running).ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      auto one = store.open_event("one", "{}", "", slots_of(4, "a", "b"));
+      auto two = store.open_event("two", "{}", "", slots_of(2, "a", "c"));
+      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      // one: a-b 1-0, b-a 1-0 (b wins), a-b draw, b-a 0-1 (a wins); two: a-c 1-0, c-a 1/2.
+      std::vector<std::int64_t> ids;
+      ids.push_back(play_one(store, one->id, *owner, {1, 2}));
+      ids.push_back(play_one(store, one->id, *owner, {1, 2}));
+      ids.push_back(play_one(store, one->id, *owner, {1, 1}));
+      ids.push_back(play_one(store, one->id, *owner, {2, 1}));
+      ids.push_back(play_one(store, two->id, *owner, {1, 2}));
+      ids.push_back(play_one(store, two->id, *owner, {1, 1}));
+      GameRecord running;
+      running.game = "oware";
+      running.players = {"a", "b"};
+      REQUIRE(store.begin_game(running).ok());
 
-  GamePageQuery all;
-  auto page = store.game_page(all);
-  REQUIRE(page.ok());
-  CHECK(page->total == 7);
-  REQUIRE(page->games.size() == 7);
-  CHECK(page->games.front().game == "oware");  // newest first
-  CHECK(page->games.back().id == ids.front());
+      GamePageQuery all;
+      auto page = store.game_page(all);
+      REQUIRE(page.ok());
+      CHECK(page->total == 7);
+      REQUIRE(page->games.size() == 7);
+      CHECK(page->games.front().game == "oware");  // newest first
+      CHECK(page->games.back().id == ids.front());
 
-  GamePageQuery q;
-  q.event = one->id;
-  CHECK(store.game_page(q)->total == 4);
-  q = {};
-  q.engine = "c";
-  CHECK(store.game_page(q)->total == 2);
-  q = {};
-  q.result = "1/2-1/2";
-  CHECK(store.game_page(q)->total == 2);
-  q.result = "1-0";
-  CHECK(store.game_page(q)->total == 3);
-  q.result = "0-1";
-  auto wins = store.game_page(q);
-  REQUIRE(wins->games.size() == 1);
-  CHECK(wins->games[0].id == ids[3]);
-  q = {};
-  q.status = "running";
-  CHECK(store.game_page(q)->total == 1);
-  q = {};
-  q.game_prefix = "oware";
-  CHECK(store.game_page(q)->total == 1);
-  q = {};
-  q.engine = "a";
-  q.event = two->id;
-  q.result = "1-0";
-  CHECK(store.game_page(q)->total == 1);
+      GamePageQuery q;
+      q.event = one->id;
+      CHECK(store.game_page(q)->total == 4);
+      q = {};
+      q.engine = "c";
+      CHECK(store.game_page(q)->total == 2);
+      q = {};
+      q.result = "1/2-1/2";
+      CHECK(store.game_page(q)->total == 2);
+      q.result = "1-0";
+      CHECK(store.game_page(q)->total == 3);
+      q.result = "0-1";
+      auto wins = store.game_page(q);
+      REQUIRE(wins->games.size() == 1);
+      CHECK(wins->games[0].id == ids[3]);
+      q = {};
+      q.status = "running";
+      CHECK(store.game_page(q)->total == 1);
+      q = {};
+      q.game_prefix = "oware";
+      CHECK(store.game_page(q)->total == 1);
+      q = {};
+      q.engine = "a";
+      q.event = two->id;
+      q.result = "1-0";
+      CHECK(store.game_page(q)->total == 1);
 
-  // Paging: limit/offset newest first; after an id oldest first; the total stays the whole.
-  q = {};
-  q.limit = 2;
-  q.offset = 2;
-  auto middle = store.game_page(q);
-  CHECK(middle->total == 7);
-  REQUIRE(middle->games.size() == 2);
-  CHECK(middle->games[0].id == ids[4]);
-  CHECK(middle->games[1].id == ids[3]);
-  q = {};
-  q.after_id = ids[1];
-  q.newest_first = false;
-  q.limit = 3;
-  q.count_total = false;
-  auto after = store.game_page(q);
-  CHECK(after->total == 0);
-  REQUIRE(after->games.size() == 3);
-  CHECK(after->games[0].id == ids[2]);
-  CHECK(after->games[2].id == ids[4]);
-  CHECK(after->games[0].players == std::vector<std::string>{"a", "b"});
-  CHECK(after->games[0].ranks == std::vector<int>{1, 1});
+      // Paging: limit/offset newest first; after an id oldest first; the total stays the whole.
+      q = {};
+      q.limit = 2;
+      q.offset = 2;
+      auto middle = store.game_page(q);
+      CHECK(middle->total == 7);
+      REQUIRE(middle->games.size() == 2);
+      CHECK(middle->games[0].id == ids[4]);
+      CHECK(middle->games[1].id == ids[3]);
+      q = {};
+      q.after_id = ids[1];
+      q.newest_first = false;
+      q.limit = 3;
+      q.count_total = false;
+      auto after = store.game_page(q);
+      CHECK(after->total == 0);
+      REQUIRE(after->games.size() == 3);
+      CHECK(after->games[0].id == ids[2]);
+      CHECK(after->games[2].id == ids[4]);
+      CHECK(after->games[0].players == std::vector<std::string>{"a", "b"});
+      CHECK(after->games[0].ranks == std::vector<int>{1, 1});
+    }
 }
 
 TEST_CASE("daemon store: engines registered, re-registered and retired") {
-  storage_test::TempDir dir;
-  auto store = open_ok(dir.file("d.db"));
-  RegisteredEngine e;
-  e.name = "bot";
-  e.command = "/usr/bin/bot";
-  e.args = {"--fast"};
-  e.options = {{"Hash", "16"}};
-  e.games = {kGame};
-  e.settings = "{\"protocol0\":true}";
-  auto stored = store.register_engine(e);
-  REQUIRE(stored.ok());
-  CHECK(stored->command == "/usr/bin/bot");
-  CHECK(stored->args == std::vector<std::string>{"--fast"});
-  CHECK(stored->options.at("Hash") == "16");
-  CHECK(stored->games == std::vector<std::string>{kGame});
-  CHECK(stored->settings == "{\"protocol0\":true}");
-  CHECK_FALSE(stored->registered_at.empty());
-  CHECK(stored->retired_at.empty());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = open_ok(dir_db.url());
+      RegisteredEngine e;
+      e.name = "bot";
+      e.command = "/usr/bin/bot";
+      e.args = {"--fast"};
+      e.options = {{"Hash", "16"}};
+      e.games = {kGame};
+      e.settings = "{\"protocol0\":true}";
+      auto stored = store.register_engine(e);
+      REQUIRE(stored.ok());
+      CHECK(stored->command == "/usr/bin/bot");
+      CHECK(stored->args == std::vector<std::string>{"--fast"});
+      CHECK(stored->options.at("Hash") == "16");
+      CHECK(stored->games == std::vector<std::string>{kGame});
+      CHECK(stored->settings == "{\"protocol0\":true}");
+      CHECK_FALSE(stored->registered_at.empty());
+      CHECK(stored->retired_at.empty());
 
-  CHECK(*store.retire_engine("bot"));
-  CHECK_FALSE(*store.retire_engine("bot"));     // already retired
-  CHECK_FALSE(*store.retire_engine("nobody"));  // not registered
-  // An engine known from games only is not registered and cannot be retired.
-  GameRecord g;
-  g.game = kGame;
-  g.players = {"bot", "other"};
-  REQUIRE(store.begin_game(g).ok());
-  CHECK_FALSE(*store.retire_engine("other"));
-  auto all = store.engines();
-  REQUIRE(all.ok());
-  REQUIRE(all->size() == 2);
-  CHECK((*all)[0].name == "bot");
-  CHECK_FALSE((*all)[0].retired_at.empty());
-  CHECK((*all)[1].name == "other");
-  CHECK((*all)[1].registered_at.empty());
-  CHECK((*all)[1].finished_games == 0);
+      CHECK(*store.retire_engine("bot"));
+      CHECK_FALSE(*store.retire_engine("bot"));     // already retired
+      CHECK_FALSE(*store.retire_engine("nobody"));  // not registered
+      // An engine known from games only is not registered and cannot be retired.
+      GameRecord g;
+      g.game = kGame;
+      g.players = {"bot", "other"};
+      REQUIRE(store.begin_game(g).ok());
+      CHECK_FALSE(*store.retire_engine("other"));
+      auto all = store.engines();
+      REQUIRE(all.ok());
+      REQUIRE(all->size() == 2);
+      CHECK((*all)[0].name == "bot");
+      CHECK_FALSE((*all)[0].retired_at.empty());
+      CHECK((*all)[1].name == "other");
+      CHECK((*all)[1].registered_at.empty());
+      CHECK((*all)[1].finished_games == 0);
 
-  e.command = "/opt/bot2";
-  auto again = store.register_engine(e);
-  REQUIRE(again.ok());
-  CHECK(again->command == "/opt/bot2");
-  CHECK(again->retired_at.empty());  // registering again brings it back
-  RegisteredEngine nameless;
-  CHECK_FALSE(store.register_engine(nameless).ok());
+      e.command = "/opt/bot2";
+      auto again = store.register_engine(e);
+      REQUIRE(again.ok());
+      CHECK(again->command == "/opt/bot2");
+      CHECK(again->retired_at.empty());  // registering again brings it back
+      RegisteredEngine nameless;
+      CHECK_FALSE(store.register_engine(nameless).ok());
+    }
 }
 
 TEST_CASE("migration: a v3 file gains kinds and engine registrations, its events kept") {

@@ -207,8 +207,9 @@ TEST_CASE("migration: v6 applies on top of version 4 or 5 (other branches' steps
       for (int v = 0; v < 3; ++v) db.exec(migrations()[static_cast<std::size_t>(v)].sql);
       db.exec("INSERT INTO schema_version VALUES (" + std::to_string(from) + ")");
       db.exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
-      db.exec("INSERT INTO games (id, game, status, termination) VALUES (1, 'awale', 'finished', "
-              "'normal')");
+      db.exec(
+          "INSERT INTO games (id, game, status, termination) VALUES (1, 'awale', 'finished', "
+          "'normal')");
     }
     auto store = Store::open(path);
     REQUIRE(store.ok());

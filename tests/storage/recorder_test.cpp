@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "storage/backends.h"
 #include "storage/recorder.h"
 #include "storage/temp_dir.h"
 
@@ -36,39 +37,41 @@ Store open_store(const std::string& path) {
 }  // namespace
 
 TEST_CASE("recorder: queued moves, logs and results are all committed by flush") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("r.db");
-  Recorder recorder(open_store(path));
-  auto id = recorder.begin_game(game_of("a", "b"));
-  REQUIRE(id.ok());
-  const char* moves[] = {"1", "7", "2", "8"};
-  for (int i = 0; i < 4; ++i) recorder.add_move(*id, move_of(i + 1, i % 2 + 1, moves[i]));
-  recorder.add_logs(*id, {LogLine{1, '>', "ugi", 0}, LogLine{1, '<', "ugiok", 1}});
-  GameRecord done = game_of("a", "b");
-  done.status = "finished";
-  done.ranks = {1, 2};
-  done.scores = {25, 23};
-  done.termination = "rules";
-  done.reason = "test";
-  done.plies = 4;
-  recorder.finish_game(*id, done);
-  recorder.flush();
-  CHECK(recorder.take_errors().empty());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Recorder recorder(open_store(path));
+      auto id = recorder.begin_game(game_of("a", "b"));
+      REQUIRE(id.ok());
+      const char* moves[] = {"1", "7", "2", "8"};
+      for (int i = 0; i < 4; ++i) recorder.add_move(*id, move_of(i + 1, i % 2 + 1, moves[i]));
+      recorder.add_logs(*id, {LogLine{1, '>', "ugi", 0}, LogLine{1, '<', "ugiok", 1}});
+      GameRecord done = game_of("a", "b");
+      done.status = "finished";
+      done.ranks = {1, 2};
+      done.scores = {25, 23};
+      done.termination = "rules";
+      done.reason = "test";
+      done.plies = 4;
+      recorder.finish_game(*id, done);
+      recorder.flush();
+      CHECK(recorder.take_errors().empty());
 
-  // A second connection sees everything, in order.
-  Store reader = open_store(path);
-  auto stored = reader.moves(*id);
-  REQUIRE(stored.ok());
-  REQUIRE(stored->size() == 4);
-  for (int i = 0; i < 4; ++i) CHECK((*stored)[static_cast<std::size_t>(i)].move == moves[i]);
-  auto logs = reader.logs(*id);
-  REQUIRE(logs.ok());
-  CHECK(logs->size() == 2);
-  GameFilter filter;
-  auto games = reader.games(filter);
-  REQUIRE(games.ok());
-  REQUIRE(games->size() == 1);
-  CHECK(games->front().ranks == std::vector<int>{1, 2});
+      // A second connection sees everything, in order.
+      Store reader = open_store(path);
+      auto stored = reader.moves(*id);
+      REQUIRE(stored.ok());
+      REQUIRE(stored->size() == 4);
+      for (int i = 0; i < 4; ++i) CHECK((*stored)[static_cast<std::size_t>(i)].move == moves[i]);
+      auto logs = reader.logs(*id);
+      REQUIRE(logs.ok());
+      CHECK(logs->size() == 2);
+      GameFilter filter;
+      auto games = reader.games(filter);
+      REQUIRE(games.ok());
+      REQUIRE(games->size() == 1);
+      CHECK(games->front().ranks == std::vector<int>{1, 2});
+    }
 }
 
 TEST_CASE("recorder: a failed write is a storage failure, told once; later writes are dropped") {
@@ -107,65 +110,73 @@ TEST_CASE("recorder: a failed write is a storage failure, told once; later write
 }
 
 TEST_CASE("recorder: a synchronous call sees every write queued before it, committed") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("r.db");
-  Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
-  auto id = recorder.begin_game(game_of("a", "b"));
-  REQUIRE(id.ok());
-  for (int ply = 1; ply <= 30; ++ply) recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
-  // A second connection sees them as soon as the call returns: they were committed first.
-  auto seen = recorder.call<std::size_t>([&](Store&) -> referee::Expected<std::size_t> {
-    Store other = open_store(path);
-    auto m = other.moves(*id);
-    if (!m) return referee::Error{m.error()};
-    return m->size();
-  });
-  REQUIRE(seen.ok());
-  CHECK(*seen == 30);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
+      auto id = recorder.begin_game(game_of("a", "b"));
+      REQUIRE(id.ok());
+      for (int ply = 1; ply <= 30; ++ply)
+        recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+      // A second connection sees them as soon as the call returns: they were committed first.
+      auto seen = recorder.call<std::size_t>([&](Store&) -> referee::Expected<std::size_t> {
+        Store other = open_store(path);
+        auto m = other.moves(*id);
+        if (!m) return referee::Error{m.error()};
+        return m->size();
+      });
+      REQUIRE(seen.ok());
+      CHECK(*seen == 30);
+    }
 }
 
 TEST_CASE("recorder: the destructor commits what is still queued") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("r.db");
-  std::int64_t id = 0;
-  {
-    Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
-    auto begun = recorder.begin_game(game_of("a", "b"));
-    REQUIRE(begun.ok());
-    id = *begun;
-    for (int ply = 1; ply <= 50; ++ply) recorder.add_move(id, move_of(ply, (ply - 1) % 2 + 1, "1"));
-  }
-  Store reader = open_store(path);
-  auto stored = reader.moves(id);
-  REQUIRE(stored.ok());
-  CHECK(stored->size() == 50);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      std::int64_t id = 0;
+      {
+        Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
+        auto begun = recorder.begin_game(game_of("a", "b"));
+        REQUIRE(begun.ok());
+        id = *begun;
+        for (int ply = 1; ply <= 50; ++ply)
+          recorder.add_move(id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+      }
+      Store reader = open_store(path);
+      auto stored = reader.moves(id);
+      REQUIRE(stored.ok());
+      CHECK(stored->size() == 50);
+    }
 }
 
 TEST_CASE("recorder: several threads share one recorder") {
-  storage_test::TempDir dir;
-  const auto path = dir.file("r.db");
-  Recorder recorder(open_store(path));
-  std::vector<std::thread> threads;
-  std::vector<std::int64_t> ids(4);
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      auto id = recorder.begin_game(game_of("a" + std::to_string(t), "b"));
-      if (!id) return;
-      ids[static_cast<std::size_t>(t)] = *id;
-      for (int ply = 1; ply <= 100; ++ply)
-        recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
-    });
-  }
-  for (auto& t : threads) t.join();
-  recorder.flush();
-  CHECK(recorder.take_errors().empty());
-  Store reader = open_store(path);
-  for (auto id : ids) {
-    REQUIRE(id > 0);
-    auto stored = reader.moves(id);
-    REQUIRE(stored.ok());
-    CHECK(stored->size() == 100);
-  }
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Recorder recorder(open_store(path));
+      std::vector<std::thread> threads;
+      std::vector<std::int64_t> ids(4);
+      for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+          auto id = recorder.begin_game(game_of("a" + std::to_string(t), "b"));
+          if (!id) return;
+          ids[static_cast<std::size_t>(t)] = *id;
+          for (int ply = 1; ply <= 100; ++ply)
+            recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+        });
+      }
+      for (auto& t : threads) t.join();
+      recorder.flush();
+      CHECK(recorder.take_errors().empty());
+      Store reader = open_store(path);
+      for (auto id : ids) {
+        REQUIRE(id > 0);
+        auto stored = reader.moves(id);
+        REQUIRE(stored.ok());
+        CHECK(stored->size() == 100);
+      }
+    }
 }
 
 TEST_CASE("recorder: moves of many batches, queued around synchronous calls, all land in order") {

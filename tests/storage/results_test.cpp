@@ -10,6 +10,7 @@
 #include <map>
 #include <tuple>
 
+#include "storage/backends.h"
 #include "storage/game_query.h"
 #include "storage/results.h"
 #include "storage/schema.h"
@@ -131,57 +132,59 @@ std::vector<Spec> mixed() {
 }  // namespace
 
 TEST_CASE("results: counted in SQL, the same as counting the games, for every filter") {
-  storage_test::TempDir dir;
-  auto store = Store::open(dir.file("r.db"));
-  REQUIRE(store.ok());
-  REQUIRE(store->begin_batch().ok());
-  for (const auto& s : mixed()) store_game(*store, s);
-  REQUIRE(store->commit_batch().ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = Store::open(dir_db.url());
+      REQUIRE(store.ok());
+      REQUIRE(store->begin_batch().ok());
+      for (const auto& s : mixed()) store_game(*store, s);
+      REQUIRE(store->commit_batch().ok());
 
-  std::vector<GameQuery> queries(1);
-  auto add = [&](auto change) {
-    GameQuery q;
-    change(q);
-    queries.push_back(q);
-  };
-  add([](GameQuery& q) { q.tournament = "rr"; });
-  add([](GameQuery& q) { q.tournament = "nobody"; });
-  add([](GameQuery& q) { q.tournament_id = 1; });
-  add([](GameQuery& q) { q.time_control = "40/60+0"; });
-  add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kOware3}; });
-  add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kAwale, kOware3}; });
-  add([](GameQuery& q) { q.game_strings = std::vector<std::string>{}; });
-  add([](GameQuery& q) { q.since = "2026-05-03"; });
-  add([](GameQuery& q) { q.until = "2026-05-03"; });
-  add([](GameQuery& q) {
-    q.since = "2026-05-02T14:00";
-    q.until = "2026-05-05T12";
-  });
-  add([](GameQuery& q) { q.engines = {"A"}; });
-  add([](GameQuery& q) { q.engines = {"A", "B"}; });
-  add([](GameQuery& q) { q.engines = {"A", "C", "D"}; });
-  add([](GameQuery& q) { q.engines = {"A", "nobody"}; });
-  add([](GameQuery& q) { q.engines = {"nobody"}; });
-  add([](GameQuery& q) {
-    q.engines = {"B"};
-    q.tournament = "gauntlet";
-    q.time_control = "10+0.1";
-    q.since = "2026-05-02";
-  });
-  for (std::size_t k = 0; k < queries.size(); ++k) {
-    INFO("query " << k);
-    const Tally want = reference(*store, queries[k]);
-    CHECK(counted(*store, queries[k]) == want);
-    if (k == 0) {
-      CHECK(want.size() > 30);  // the fixture has many patterns, unfinished games left out
-      std::int64_t games = 0;
-      for (const auto& [key, n] : want) games += n;
-      CHECK(games == 69 - 5);
+      std::vector<GameQuery> queries(1);
+      auto add = [&](auto change) {
+        GameQuery q;
+        change(q);
+        queries.push_back(q);
+      };
+      add([](GameQuery& q) { q.tournament = "rr"; });
+      add([](GameQuery& q) { q.tournament = "nobody"; });
+      add([](GameQuery& q) { q.tournament_id = 1; });
+      add([](GameQuery& q) { q.time_control = "40/60+0"; });
+      add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kOware3}; });
+      add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kAwale, kOware3}; });
+      add([](GameQuery& q) { q.game_strings = std::vector<std::string>{}; });
+      add([](GameQuery& q) { q.since = "2026-05-03"; });
+      add([](GameQuery& q) { q.until = "2026-05-03"; });
+      add([](GameQuery& q) {
+        q.since = "2026-05-02T14:00";
+        q.until = "2026-05-05T12";
+      });
+      add([](GameQuery& q) { q.engines = {"A"}; });
+      add([](GameQuery& q) { q.engines = {"A", "B"}; });
+      add([](GameQuery& q) { q.engines = {"A", "C", "D"}; });
+      add([](GameQuery& q) { q.engines = {"A", "nobody"}; });
+      add([](GameQuery& q) { q.engines = {"nobody"}; });
+      add([](GameQuery& q) {
+        q.engines = {"B"};
+        q.tournament = "gauntlet";
+        q.time_control = "10+0.1";
+        q.since = "2026-05-02";
+      });
+      for (std::size_t k = 0; k < queries.size(); ++k) {
+        INFO("query " << k);
+        const Tally want = reference(*store, queries[k]);
+        CHECK(counted(*store, queries[k]) == want);
+        if (k == 0) {
+          CHECK(want.size() > 30);  // the fixture has many patterns, unfinished games left out
+          std::int64_t games = 0;
+          for (const auto& [key, n] : want) games += n;
+          CHECK(games == 69 - 5);
+        }
+      }
+      GameQuery all_games;
+      all_games.finished_only = false;
+      CHECK_FALSE(aggregate_results(*store, all_games).ok());
     }
-  }
-  GameQuery all_games;
-  all_games.finished_only = false;
-  CHECK_FALSE(aggregate_results(*store, all_games).ok());
 }
 
 TEST_CASE("results: the table follows finishes, demotions, changes and deletions") {
@@ -240,42 +243,44 @@ TEST_CASE("results: the table follows finishes, demotions, changes and deletions
 }
 
 TEST_CASE("results: games finished through claims are counted once and lost claims are not") {
-  storage_test::TempDir dir;
-  auto store = Store::open(dir.file("c.db"));
-  REQUIRE(store.ok());
-  std::vector<SlotRecord> slots(3);
-  for (std::size_t k = 0; k < slots.size(); ++k) {
-    slots[k].slot = static_cast<std::int64_t>(k);
-    slots[k].game = kAwale;
-    slots[k].seats = {"A", "B"};
-  }
-  auto event = store->open_event("ev", "{}", "fp", slots);
-  REQUIRE(event.ok());
-  auto owner = store->register_owner({});
-  REQUIRE(owner.ok());
-  auto claims = store->claim_slots(*owner, event->id, 3, 60000, {});
-  REQUIRE(claims.ok());
-  REQUIRE(claims->size() == 3);
-  for (const auto& c : *claims) {
-    GameRecord g;
-    g.tournament_id = event->id;
-    g.slot = c.slot.slot;
-    g.game = kAwale;
-    g.players = c.slot.seats;
-    auto id = store->begin_game(g);
-    REQUIRE(id.ok());
-    GameRecord result;
-    result.ranks = {1, 2};
-    result.termination = "rules";
-    if (c.slot.slot == 2) result.status = "unfinished";
-    REQUIRE(store->finish_claimed(*id, result, *owner).ok());
-  }
-  GameQuery q;
-  q.tournament = "ev";
-  const Tally t = counted(*store, q);
-  CHECK(t == reference(*store, q));
-  REQUIRE(t.size() == 1);
-  CHECK(t.begin()->second == 2);
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = Store::open(dir_db.url());
+      REQUIRE(store.ok());
+      std::vector<SlotRecord> slots(3);
+      for (std::size_t k = 0; k < slots.size(); ++k) {
+        slots[k].slot = static_cast<std::int64_t>(k);
+        slots[k].game = kAwale;
+        slots[k].seats = {"A", "B"};
+      }
+      auto event = store->open_event("ev", "{}", "fp", slots);
+      REQUIRE(event.ok());
+      auto owner = store->register_owner({});
+      REQUIRE(owner.ok());
+      auto claims = store->claim_slots(*owner, event->id, 3, 60000, {});
+      REQUIRE(claims.ok());
+      REQUIRE(claims->size() == 3);
+      for (const auto& c : *claims) {
+        GameRecord g;
+        g.tournament_id = event->id;
+        g.slot = c.slot.slot;
+        g.game = kAwale;
+        g.players = c.slot.seats;
+        auto id = store->begin_game(g);
+        REQUIRE(id.ok());
+        GameRecord result;
+        result.ranks = {1, 2};
+        result.termination = "rules";
+        if (c.slot.slot == 2) result.status = "unfinished";
+        REQUIRE(store->finish_claimed(*id, result, *owner).ok());
+      }
+      GameQuery q;
+      q.tournament = "ev";
+      const Tally t = counted(*store, q);
+      CHECK(t == reference(*store, q));
+      REQUIRE(t.size() == 1);
+      CHECK(t.begin()->second == 2);
+    }
 }
 
 TEST_CASE("migration: v3 games are counted into v5 results, demoted duplicates left out") {

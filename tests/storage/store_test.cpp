@@ -10,6 +10,7 @@
 #include <latch>
 #include <thread>
 
+#include "storage/backends.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
 
@@ -168,129 +169,139 @@ TEST_CASE("store: engines are upserted; empty fields keep what is known") {
 }
 
 TEST_CASE("store: a tournament name reused with another configuration is an error") {
-  TempDir dir;
-  Store store = open_ok(dir.file("referee.db"));
-  auto a = store.open_tournament("rr", "{\"rounds\":2}");
-  auto b = store.open_tournament("rr", "{\"rounds\":2}");
-  REQUIRE(a.ok());
-  REQUIRE(b.ok());
-  CHECK(*a == *b);
-  auto c = store.open_tournament("rr", "{\"rounds\":3}");
-  REQUIRE_FALSE(c.ok());
-  CHECK(c.error() == dir.file("referee.db") +
-                         ": tournament \"rr\" already exists with a different configuration");
-  CHECK_FALSE(store.open_tournament("", "{}").ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      auto a = store.open_tournament("rr", "{\"rounds\":2}");
+      auto b = store.open_tournament("rr", "{\"rounds\":2}");
+      REQUIRE(a.ok());
+      REQUIRE(b.ok());
+      CHECK(*a == *b);
+      auto c = store.open_tournament("rr", "{\"rounds\":3}");
+      REQUIRE_FALSE(c.ok());
+      CHECK(c.error() ==
+            dir_db.url() + ": tournament \"rr\" already exists with a different configuration");
+      CHECK_FALSE(store.open_tournament("", "{}").ok());
+    }
 }
 
 TEST_CASE("store: resume — finished slots, and close_running turns killed games unfinished") {
-  TempDir dir;
-  Store store = open_ok(dir.file("referee.db"));
-  auto t = *store.open_tournament("rr", "{}");
-  auto other = *store.open_tournament("other", "{}");
-  auto g0 = *store.begin_game(two_player(t, 0));
-  auto g1 = *store.begin_game(two_player(t, 1));
-  auto g2 = *store.begin_game(two_player(t, 2));
-  auto g3 = *store.begin_game(two_player(other, 0));
-  REQUIRE(store.finish_game(g0, result({1, 2}, {30, 18})).ok());
-  REQUIRE(store.finish_game(g2, result({1, 1}, {24, 24})).ok());
-  CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      auto t = *store.open_tournament("rr", "{}");
+      auto other = *store.open_tournament("other", "{}");
+      auto g0 = *store.begin_game(two_player(t, 0));
+      auto g1 = *store.begin_game(two_player(t, 1));
+      auto g2 = *store.begin_game(two_player(t, 2));
+      auto g3 = *store.begin_game(two_player(other, 0));
+      REQUIRE(store.finish_game(g0, result({1, 2}, {30, 18})).ok());
+      REQUIRE(store.finish_game(g2, result({1, 1}, {24, 24})).ok());
+      CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
 
-  // The run is killed while g1 and g3 are running; the next run of tournament t closes its own.
-  auto closed = store.close_running(t);
-  REQUIRE(closed.ok());
-  CHECK(*closed == 1);
-  auto game1 = *store.game(g1);
-  CHECK(game1.status == "unfinished");
-  CHECK(game1.termination == "interrupted");
-  CHECK(game1.reason == "the run stopped before the game ended");
-  CHECK(store.game(g3)->status == "running");
-  CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
-  CHECK(*store.close_running(std::nullopt) == 1);
-  CHECK(store.game(g3)->status == "unfinished");
-  CHECK(*store.close_running(std::nullopt) == 0);
+      // The run is killed while g1 and g3 are running; the next run of tournament t closes its own.
+      auto closed = store.close_running(t);
+      REQUIRE(closed.ok());
+      CHECK(*closed == 1);
+      auto game1 = *store.game(g1);
+      CHECK(game1.status == "unfinished");
+      CHECK(game1.termination == "interrupted");
+      CHECK(game1.reason == "the run stopped before the game ended");
+      CHECK(store.game(g3)->status == "running");
+      CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
+      CHECK(*store.close_running(std::nullopt) == 1);
+      CHECK(store.game(g3)->status == "unfinished");
+      CHECK(*store.close_running(std::nullopt) == 0);
 
-  // Slot 1 is replayed and finished: resume now skips it.
-  auto replay = *store.begin_game(two_player(t, 1));
-  REQUIRE(store.finish_game(replay, result({2, 1}, {20, 28})).ok());
-  CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 1, 2});
+      // Slot 1 is replayed and finished: resume now skips it.
+      auto replay = *store.begin_game(two_player(t, 1));
+      REQUIRE(store.finish_game(replay, result({2, 1}, {20, 28})).ok());
+      CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 1, 2});
+    }
 }
 
 TEST_CASE("store: an interrupted game can be finished as unfinished, without ranks") {
-  TempDir dir;
-  Store store = open_ok(dir.file("referee.db"));
-  auto id = *store.begin_game(two_player(std::nullopt, -1));
-  GameRecord r;
-  r.status = "unfinished";
-  r.termination = "interrupted";
-  r.reason = "Ctrl-C";
-  REQUIRE(store.finish_game(id, r).ok());
-  auto g = *store.game(id);
-  CHECK(g.status == "unfinished");
-  CHECK(g.ranks.empty());
-  CHECK(store.games({})->empty());  // finished_only by default
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      auto id = *store.begin_game(two_player(std::nullopt, -1));
+      GameRecord r;
+      r.status = "unfinished";
+      r.termination = "interrupted";
+      r.reason = "Ctrl-C";
+      REQUIRE(store.finish_game(id, r).ok());
+      auto g = *store.game(id);
+      CHECK(g.status == "unfinished");
+      CHECK(g.ranks.empty());
+      CHECK(store.games({})->empty());  // finished_only by default
+    }
 }
 
 TEST_CASE("store: filters by tournament, game name and status") {
-  TempDir dir;
-  Store store = open_ok(dir.file("referee.db"));
-  auto t = *store.open_tournament("rr", "{}");
-  auto a = *store.begin_game(two_player(t, 0));
-  GameRecord v1 = two_player(std::nullopt, -1);
-  v1.game = "awale-v1:first=1,nocapture=100,maxplies=2000";
-  auto b = *store.begin_game(v1);
-  auto c = *store.begin_game(two_player(std::nullopt, -1));  // left running
-  REQUIRE(store.finish_game(a, result({1, 2}, {})).ok());
-  REQUIRE(store.finish_game(b, result({1, 2}, {})).ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      auto t = *store.open_tournament("rr", "{}");
+      auto a = *store.begin_game(two_player(t, 0));
+      GameRecord v1 = two_player(std::nullopt, -1);
+      v1.game = "awale-v1:first=1,nocapture=100,maxplies=2000";
+      auto b = *store.begin_game(v1);
+      auto c = *store.begin_game(two_player(std::nullopt, -1));  // left running
+      REQUIRE(store.finish_game(a, result({1, 2}, {})).ok());
+      REQUIRE(store.finish_game(b, result({1, 2}, {})).ok());
 
-  auto ids = [&](const GameFilter& f) {
-    std::vector<std::int64_t> out;
-    auto games = store.games(f);
-    REQUIRE(games.ok());
-    for (const auto& g : *games) out.push_back(g.id);
-    return out;
-  };
-  CHECK(ids({}) == std::vector<std::int64_t>{a, b});
-  CHECK(ids({std::nullopt, "", false}) == std::vector<std::int64_t>{a, b, c});
-  CHECK(ids({t, "", true}) == std::vector<std::int64_t>{a});
-  CHECK(ids({std::nullopt, "awale", true}) == std::vector<std::int64_t>{a});
-  CHECK(ids({std::nullopt, "awale-v1", true}) == std::vector<std::int64_t>{b});
-  CHECK(ids({std::nullopt, "awal", true}).empty());
-  // Scores were not given: empty, not zeros.
-  CHECK(store.game(a)->scores.empty());
+      auto ids = [&](const GameFilter& f) {
+        std::vector<std::int64_t> out;
+        auto games = store.games(f);
+        REQUIRE(games.ok());
+        for (const auto& g : *games) out.push_back(g.id);
+        return out;
+      };
+      CHECK(ids({}) == std::vector<std::int64_t>{a, b});
+      CHECK(ids({std::nullopt, "", false}) == std::vector<std::int64_t>{a, b, c});
+      CHECK(ids({t, "", true}) == std::vector<std::int64_t>{a});
+      CHECK(ids({std::nullopt, "awale", true}) == std::vector<std::int64_t>{a});
+      CHECK(ids({std::nullopt, "awale-v1", true}) == std::vector<std::int64_t>{b});
+      CHECK(ids({std::nullopt, "awal", true}).empty());
+      // Scores were not given: empty, not zeros.
+      CHECK(store.game(a)->scores.empty());
+    }
 }
 
 TEST_CASE("store: bad writes are one-line errors naming the file") {
-  TempDir dir;
-  const std::string path = dir.file("referee.db");
-  Store store = open_ok(path);
-  auto id = *store.begin_game(two_player(std::nullopt, -1));
-  REQUIRE(store.add_move(id, mv(1, 1, "3")).ok());
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const std::string path = dir_db.url();
+      Store store = open_ok(path);
+      auto id = *store.begin_game(two_player(std::nullopt, -1));
+      REQUIRE(store.add_move(id, mv(1, 1, "3")).ok());
 
-  auto duplicate = store.add_move(id, mv(1, 1, "4"));
-  REQUIRE_FALSE(duplicate.ok());
-  CHECK(duplicate.error().rfind(path + ": cannot record move 1 of game " + std::to_string(id), 0) ==
-        0);
-  CHECK(one_line(duplicate.error()).empty());
-  CHECK_FALSE(store.add_move(id + 50, mv(1, 1, "3")).ok());                  // no such game
-  CHECK_FALSE(store.add_move(id, mv(2, 2, "9", -1, -1, "", "magic")).ok());  // bad source
-  CHECK(store.add_move(id, mv(2, 2, "9")).ok());  // the statement still works after failures
+      auto duplicate = store.add_move(id, mv(1, 1, "4"));
+      REQUIRE_FALSE(duplicate.ok());
+      CHECK(duplicate.error().rfind(path + ": cannot record move 1 of game " + std::to_string(id),
+                                    0) == 0);
+      CHECK(one_line(duplicate.error()).empty());
+      CHECK_FALSE(store.add_move(id + 50, mv(1, 1, "3")).ok());                  // no such game
+      CHECK_FALSE(store.add_move(id, mv(2, 2, "9", -1, -1, "", "magic")).ok());  // bad source
+      CHECK(store.add_move(id, mv(2, 2, "9")).ok());  // the statement still works after failures
 
-  auto few = store.finish_game(id, result({1}, {}));
-  REQUIRE_FALSE(few.ok());
-  CHECK(few.error() ==
-        path + ": cannot finish game " + std::to_string(id) + ": 1 ranks for 2 players");
-  auto scores = store.finish_game(id, result({1, 2}, {1, 2, 3}));
-  REQUIRE_FALSE(scores.ok());
-  CHECK(scores.error() ==
-        path + ": cannot finish game " + std::to_string(id) + ": 3 scores for 2 players");
-  CHECK(store.game(id)->status == "running");  // nothing half-written
-  auto missing = store.finish_game(id + 50, result({1, 2}, {}));
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error() ==
-        path + ": cannot finish game " + std::to_string(id + 50) + ": no such game");
-  GameRecord nobody = two_player(std::nullopt, -1);
-  nobody.players.clear();
-  CHECK_FALSE(store.begin_game(nobody).ok());
+      auto few = store.finish_game(id, result({1}, {}));
+      REQUIRE_FALSE(few.ok());
+      CHECK(few.error() ==
+            path + ": cannot finish game " + std::to_string(id) + ": 1 ranks for 2 players");
+      auto scores = store.finish_game(id, result({1, 2}, {1, 2, 3}));
+      REQUIRE_FALSE(scores.ok());
+      CHECK(scores.error() ==
+            path + ": cannot finish game " + std::to_string(id) + ": 3 scores for 2 players");
+      CHECK(store.game(id)->status == "running");  // nothing half-written
+      auto missing = store.finish_game(id + 50, result({1, 2}, {}));
+      REQUIRE_FALSE(missing.ok());
+      CHECK(missing.error() ==
+            path + ": cannot finish game " + std::to_string(id + 50) + ": no such game");
+      GameRecord nobody = two_player(std::nullopt, -1);
+      nobody.players.clear();
+      CHECK_FALSE(store.begin_game(nobody).ok());
+    }
 }
 
 TEST_CASE("store: open errors name the file and leave existing files untouched") {

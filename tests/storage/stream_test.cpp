@@ -4,6 +4,7 @@
 // the pass.
 #include <catch2/catch.hpp>
 
+#include "storage/backends.h"
 #include "storage/game_maker.h"
 #include "storage/game_query.h"
 #include "storage/game_stream.h"
@@ -49,90 +50,94 @@ std::vector<std::pair<GameRecord, std::vector<MoveRecord>>> stream(Store& store,
 }  // namespace
 
 TEST_CASE("stream: games in schedule order, each with its own moves") {
-  storage_test::TempDir dir;
-  auto store = Store::open(dir.file("s.db"));
-  REQUIRE(store.ok());
-  auto late = store->open_tournament("late", "{}");
-  auto early = store->open_tournament("early", "{}");
-  REQUIRE(late.ok());
-  REQUIRE(early.ok());
-  // Stored out of order: "late" (created first) slots 2, 0, 1; an unscheduled game; "early"
-  // slot 1 then 0; one game stored without its moves.
-  std::vector<storage_test::MadeGame> made;
-  for (std::uint64_t seed = 1; seed <= 7; ++seed)
-    made.push_back(storage_test::random_game(seed % 2 ? "awale" : "kalaha", {"a", "b"}, seed));
-  const auto l2 = store_made(*store, made[0], *late, 2);
-  const auto l0 = store_made(*store, made[1], *late, 0, false);
-  const auto l1 = store_made(*store, made[2], *late, 1);
-  const auto free1 = store_made(*store, made[3], std::nullopt, -1);
-  const auto e1 = store_made(*store, made[4], *early, 1);
-  const auto e0 = store_made(*store, made[5], *early, 0);
-  const auto free2 = store_made(*store, made[6], std::nullopt, -1);
-  const auto games = stream(*store, GameQuery{});
-  std::vector<std::int64_t> order;
-  for (const auto& [g, m] : games) order.push_back(g.id);
-  CHECK(order == std::vector<std::int64_t>{free1, free2, l0, l1, l2, e0, e1});
-  const std::vector<std::size_t> source = {3, 6, 1, 2, 0, 5, 4};
-  for (std::size_t k = 0; k < games.size(); ++k) {
-    const auto& [g, m] = games[k];
-    const auto& want = made[source[k]];
-    INFO("game " << g.id);
-    CHECK(g.players == want.record.players);
-    CHECK(g.ranks == want.record.ranks);
-    CHECK(g.scores == want.record.scores);
-    CHECK(g.game == want.record.game);
-    CHECK(g.tournament == (k < 2 ? "" : k < 5 ? "late" : "early"));
-    if (g.id == l0) {
-      CHECK(m.empty());
-      continue;
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = Store::open(dir_db.url());
+      REQUIRE(store.ok());
+      auto late = store->open_tournament("late", "{}");
+      auto early = store->open_tournament("early", "{}");
+      REQUIRE(late.ok());
+      REQUIRE(early.ok());
+      // Stored out of order: "late" (created first) slots 2, 0, 1; an unscheduled game; "early"
+      // slot 1 then 0; one game stored without its moves.
+      std::vector<storage_test::MadeGame> made;
+      for (std::uint64_t seed = 1; seed <= 7; ++seed)
+        made.push_back(storage_test::random_game(seed % 2 ? "awale" : "kalaha", {"a", "b"}, seed));
+      const auto l2 = store_made(*store, made[0], *late, 2);
+      const auto l0 = store_made(*store, made[1], *late, 0, false);
+      const auto l1 = store_made(*store, made[2], *late, 1);
+      const auto free1 = store_made(*store, made[3], std::nullopt, -1);
+      const auto e1 = store_made(*store, made[4], *early, 1);
+      const auto e0 = store_made(*store, made[5], *early, 0);
+      const auto free2 = store_made(*store, made[6], std::nullopt, -1);
+      const auto games = stream(*store, GameQuery{});
+      std::vector<std::int64_t> order;
+      for (const auto& [g, m] : games) order.push_back(g.id);
+      CHECK(order == std::vector<std::int64_t>{free1, free2, l0, l1, l2, e0, e1});
+      const std::vector<std::size_t> source = {3, 6, 1, 2, 0, 5, 4};
+      for (std::size_t k = 0; k < games.size(); ++k) {
+        const auto& [g, m] = games[k];
+        const auto& want = made[source[k]];
+        INFO("game " << g.id);
+        CHECK(g.players == want.record.players);
+        CHECK(g.ranks == want.record.ranks);
+        CHECK(g.scores == want.record.scores);
+        CHECK(g.game == want.record.game);
+        CHECK(g.tournament == (k < 2 ? "" : k < 5 ? "late" : "early"));
+        if (g.id == l0) {
+          CHECK(m.empty());
+          continue;
+        }
+        REQUIRE(m.size() == want.moves.size());
+        for (std::size_t p = 0; p < m.size(); ++p) {
+          CHECK(m[p].ply == want.moves[p].ply);
+          CHECK(m[p].player == want.moves[p].player);
+          CHECK(m[p].move == want.moves[p].move);
+          CHECK(m[p].time_ms == want.moves[p].time_ms);
+          CHECK(m[p].clock_ms == want.moves[p].clock_ms);
+          CHECK(m[p].info == want.moves[p].info);
+          CHECK(m[p].source == want.moves[p].source);
+        }
+      }
+      // The same games as Store::games, whatever the order.
+      auto records = store->games({});
+      REQUIRE(records.ok());
+      CHECK(records->size() == games.size());
+      // Results only: no moves read.
+      for (const auto& [g, m] : stream(*store, GameQuery{}, false)) CHECK(m.empty());
+      // A filter applies to the games and their moves alike.
+      GameQuery q;
+      q.tournament = "early";
+      const auto filtered = stream(*store, q);
+      REQUIRE(filtered.size() == 2);
+      CHECK(filtered[0].first.id == e0);
+      CHECK(filtered[0].second.size() == made[5].moves.size());
+      CHECK(filtered[1].second.size() == made[4].moves.size());
     }
-    REQUIRE(m.size() == want.moves.size());
-    for (std::size_t p = 0; p < m.size(); ++p) {
-      CHECK(m[p].ply == want.moves[p].ply);
-      CHECK(m[p].player == want.moves[p].player);
-      CHECK(m[p].move == want.moves[p].move);
-      CHECK(m[p].time_ms == want.moves[p].time_ms);
-      CHECK(m[p].clock_ms == want.moves[p].clock_ms);
-      CHECK(m[p].info == want.moves[p].info);
-      CHECK(m[p].source == want.moves[p].source);
-    }
-  }
-  // The same games as Store::games, whatever the order.
-  auto records = store->games({});
-  REQUIRE(records.ok());
-  CHECK(records->size() == games.size());
-  // Results only: no moves read.
-  for (const auto& [g, m] : stream(*store, GameQuery{}, false)) CHECK(m.empty());
-  // A filter applies to the games and their moves alike.
-  GameQuery q;
-  q.tournament = "early";
-  const auto filtered = stream(*store, q);
-  REQUIRE(filtered.size() == 2);
-  CHECK(filtered[0].first.id == e0);
-  CHECK(filtered[0].second.size() == made[5].moves.size());
-  CHECK(filtered[1].second.size() == made[4].moves.size());
 }
 
 TEST_CASE("stream: unfinished games only when asked, and a visitor's error stops the pass") {
-  storage_test::TempDir dir;
-  auto store = Store::open(dir.file("u.db"));
-  REQUIRE(store.ok());
-  auto made = storage_test::random_game("awale", {"a", "b"}, 3);
-  store_made(*store, made, std::nullopt, -1);
-  GameRecord running = made.record;
-  REQUIRE(store->begin_game(running).ok());
-  CHECK(stream(*store, GameQuery{}).size() == 1);
-  GameQuery everything;
-  everything.finished_only = false;
-  CHECK(stream(*store, everything).size() == 2);
-  int visited = 0;
-  referee::Status st =
-      for_each_game(*store, everything, {},
-                    [&](const GameRecord&, const std::vector<MoveRecord>&) -> referee::Status {
-                      ++visited;
-                      return referee::Error{"disk full"};
-                    });
-  CHECK(visited == 1);
-  REQUIRE_FALSE(st.ok());
-  CHECK(st.error() == "disk full");
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = Store::open(dir_db.url());
+      REQUIRE(store.ok());
+      auto made = storage_test::random_game("awale", {"a", "b"}, 3);
+      store_made(*store, made, std::nullopt, -1);
+      GameRecord running = made.record;
+      REQUIRE(store->begin_game(running).ok());
+      CHECK(stream(*store, GameQuery{}).size() == 1);
+      GameQuery everything;
+      everything.finished_only = false;
+      CHECK(stream(*store, everything).size() == 2);
+      int visited = 0;
+      referee::Status st =
+          for_each_game(*store, everything, {},
+                        [&](const GameRecord&, const std::vector<MoveRecord>&) -> referee::Status {
+                          ++visited;
+                          return referee::Error{"disk full"};
+                        });
+      CHECK(visited == 1);
+      REQUIRE_FALSE(st.ok());
+      CHECK(st.error() == "disk full");
+    }
 }

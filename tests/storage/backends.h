@@ -1,0 +1,49 @@
+// The backends every storage test that uses this header runs against: SQLite always, PostgreSQL
+// when a server can be started (pg_server.h). Use:
+//
+//   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+//     storage_test::TestDb db(backend);
+//     auto store = Store::open(db.url());
+//     ...
+//   }
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "storage/pg_server.h"
+#include "storage/temp_dir.h"
+
+namespace storage_test {
+
+inline std::vector<std::string> backends() {
+  std::vector<std::string> out{"sqlite"};
+  PgServer& pg = PgServer::get();
+  if (pg.available()) {
+    out.push_back("postgresql");
+  } else if (PgServer::required()) {
+    FAIL("REFEREE_REQUIRE_POSTGRES=1 but no PostgreSQL server could be started: " + pg.reason());
+  } else {
+    WARN("SKIPPED on PostgreSQL (only SQLite tested): " + pg.reason());
+  }
+  return out;
+}
+
+// A fresh database of one backend for one test: a file in its own directory, or a new database
+// on the test server.
+class TestDb {
+ public:
+  explicit TestDb(const std::string& backend) {
+    url_ = backend == "sqlite" ? dir_.file("test.db") : PgServer::get().new_database();
+  }
+  const std::string& url() const { return url_; }
+  const TempDir& dir() const { return dir_; }
+
+ private:
+  TempDir dir_;
+  std::string url_;
+};
+
+}  // namespace storage_test

@@ -1,0 +1,178 @@
+// A real PostgreSQL server for the storage tests, started once per test program in a temporary
+// directory and stopped (its directory removed) when the program exits, whatever the tests did.
+//
+// - Binaries: $REFEREE_PG_BIN, else the directory of `initdb` on PATH, else the newest
+//   /usr/lib/postgresql/<version>/bin.
+// - Connections: a Unix socket in the temporary directory only (listen_addresses = ''), no TCP.
+// - As root (initdb refuses root) the server runs as `nobody` through setpriv; the directory is
+//   given to that user.
+// - Roles: `referee` (trust) for the tests; `secret_user` with password "right" (scram) to test
+//   authentication failures.
+// - When no server can be started, available() is false and reason() says why: the tests of the
+//   PostgreSQL backend are then skipped with a WARN, unless REFEREE_REQUIRE_POSTGRES=1, which
+//   makes them fail (test.sh sets it, so CI never skips).
+#pragma once
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "storage/sql/pg_connection.h"
+
+namespace storage_test {
+
+class PgServer {
+ public:
+  // The server of this test program (started on the first call); never null.
+  static PgServer& get() {
+    static PgServer server;
+    return server;
+  }
+  bool available() const { return running_; }
+  const std::string& reason() const { return reason_; }
+  static bool required() {
+    const char* v = std::getenv("REFEREE_REQUIRE_POSTGRES");
+    return v && std::string(v) == "1";
+  }
+  const std::string& socket_dir() const { return socket_dir_; }
+
+  // The URL of a new empty database (user referee).
+  std::string new_database() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string name = "t" + std::to_string(::getpid()) + "_" + std::to_string(++count_);
+    auto admin = referee::storage::sql::open_postgres(url("postgres"));
+    if (!admin) throw std::runtime_error(admin.error());
+    (*admin)->exec("CREATE DATABASE " + name + " LOCALE 'C' TEMPLATE template0");
+    return url(name);
+  }
+  std::string url(const std::string& database, const std::string& user = "referee",
+                  const std::string& password = "") const {
+    return "postgresql://" + user + (password.empty() ? "" : ":" + password) + "@/" + database +
+           "?host=" + socket_dir_;
+  }
+
+  ~PgServer() {
+    if (!dir_.empty()) {
+      if (running_) run(pg_ctl_ + " -D " + data_ + " -m immediate -w stop >/dev/null 2>&1");
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+    }
+  }
+  PgServer(const PgServer&) = delete;
+  PgServer& operator=(const PgServer&) = delete;
+
+ private:
+  PgServer() {
+    namespace fs = std::filesystem;
+    const std::string bin = find_bin();
+    if (bin.empty()) {
+      reason_ = "no PostgreSQL server programs (initdb, pg_ctl) found";
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / "referee-pg-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      reason_ = "mkdtemp failed";
+      return;
+    }
+    dir_ = pattern;
+    data_ = dir_ + "/data";
+    socket_dir_ = dir_;
+    pg_ctl_ = as_user_ + bin + "/pg_ctl";
+    if (::geteuid() == 0) {
+      const passwd* nobody = ::getpwnam("nobody");
+      if (!nobody) {
+        reason_ = "running as root and there is no user 'nobody' to run the server as";
+        return;
+      }
+      if (::chown(dir_.c_str(), nobody->pw_uid, nobody->pw_gid) != 0) {
+        reason_ = "cannot give " + dir_ + " to nobody";
+        return;
+      }
+      as_user_ = "setpriv --reuid=" + std::to_string(nobody->pw_uid) +
+                 " --regid=" + std::to_string(nobody->pw_gid) + " --clear-groups ";
+      pg_ctl_ = as_user_ + bin + "/pg_ctl";
+    }
+    const std::string pwfile = dir_ + "/pw";
+    { std::ofstream(pwfile) << "unused\n"; }
+    if (::geteuid() == 0) {
+      const passwd* nobody = ::getpwnam("nobody");
+      if (::chown(pwfile.c_str(), nobody->pw_uid, nobody->pw_gid) != 0) {
+        reason_ = "cannot give the password file to nobody";
+        return;
+      }
+    }
+    const std::string log = dir_ + "/initdb.log";
+    if (!run(as_user_ + bin + "/initdb -D " + data_ +
+             " -U referee -A trust -E UTF8 --locale=C --no-sync --pwfile=" + pwfile + " >" + log +
+             " 2>&1")) {
+      reason_ = "initdb failed (see " + log + ")";
+      return;
+    }
+    {
+      std::ofstream hba(data_ + "/pg_hba.conf", std::ios::trunc);
+      hba << "local all secret_user scram-sha-256\nlocal all all trust\n";
+    }
+    if (!run(pg_ctl_ + " -D " + data_ + " -l " + dir_ + "/server.log -w -t 60 -o \"-k " +
+             socket_dir_ +
+             " -c listen_addresses='' -F -c fsync=off -c max_connections=50\" start >/dev/null "
+             "2>&1")) {
+      reason_ = "pg_ctl start failed (see " + dir_ + "/server.log)";
+      return;
+    }
+    running_ = true;
+    try {
+      auto admin = referee::storage::sql::open_postgres(url("postgres"));
+      if (!admin) throw std::runtime_error(admin.error());
+      (*admin)->exec(
+          "SET password_encryption = 'scram-sha-256'; "
+          "CREATE ROLE secret_user LOGIN PASSWORD 'right'");
+    } catch (const std::exception& e) {
+      reason_ = std::string("the server started but cannot be used: ") + e.what();
+      run(pg_ctl_ + " -D " + data_ + " -m immediate -w stop >/dev/null 2>&1");
+      running_ = false;
+    }
+  }
+
+  static bool run(const std::string& command) { return std::system(command.c_str()) == 0; }
+
+  static std::string find_bin() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (const char* env = std::getenv("REFEREE_PG_BIN");
+        env && fs::exists(fs::path(env) / "initdb"))
+      return env;
+    if (const char* path = std::getenv("PATH")) {
+      std::string p = path;
+      std::size_t start = 0;
+      while (start <= p.size()) {
+        std::size_t end = p.find(':', start);
+        if (end == std::string::npos) end = p.size();
+        fs::path dir = p.substr(start, end - start);
+        if (!dir.empty() && fs::exists(dir / "initdb", ec) && fs::exists(dir / "pg_ctl", ec))
+          return fs::canonical(dir / "initdb", ec).parent_path().string();
+        start = end + 1;
+      }
+    }
+    std::string best;
+    if (fs::exists("/usr/lib/postgresql", ec))
+      for (const auto& entry : fs::directory_iterator("/usr/lib/postgresql", ec))
+        if (fs::exists(entry.path() / "bin" / "initdb", ec) && entry.path().string() > best)
+          best = entry.path().string();
+    return best.empty() ? best : best + "/bin";
+  }
+
+  std::string dir_, data_, socket_dir_, pg_ctl_, as_user_, reason_;
+  bool running_ = false;
+  int count_ = 0;
+  std::mutex mutex_;
+};
+
+}  // namespace storage_test
