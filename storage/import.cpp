@@ -341,7 +341,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     const std::int64_t id = Impl::free_or_next(s.game_id_used, s.next_game_id, g.id);
     auto& q = s.add_game;
     q.reset();
-    q.clearBindings();
+    q.clear_bindings();
     q.bind(1, id);
     if (tournament) q.bind(2, *tournament);
     q.bind(3, g.slot);
@@ -362,7 +362,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
       s.add_engine.exec();
       auto& p = s.add_player;
       p.reset();
-      p.clearBindings();
+      p.clear_bindings();
       p.bind(1, id);
       p.bind(2, static_cast<int>(seat + 1));
       p.bind(3, g.players[seat]);
