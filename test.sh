@@ -8,6 +8,8 @@ cd "$(dirname "$0")"
 ./deps.sh
 # The storage tests start a PostgreSQL server of their own: here it must start (never skipped).
 export REFEREE_REQUIRE_POSTGRES=1
+# The browser tests drive Debian's headless Chromium (deps.sh installs it): never skipped here either.
+export REFEREE_REQUIRE_BROWSER=1
 jobs="$(nproc)"
 # Every setting the suite needs is given here: the demo configures the same build directory
 # without tests, and a cached REFEREE_TESTS=OFF must not leave ctest with nothing to run.
