@@ -17,12 +17,14 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "event/slot_player.h"
@@ -193,6 +195,20 @@ Expected<Json> engines_json(Core& core);
 // ---- game_slots.cpp ----
 // The body of one game slot's thread: claims from the events in the scheduler's order, plays.
 void run_game_slot(Core& core, GameSlot& slot);
+// Slots playing a game now.
+int busy_slots(Core& core);
+// The end of a run (serve, worker): waits up to `seconds` for the games in hand while
+// `keep_waiting()` holds, then interrupts those left (their slots go back to pending) and wakes
+// every slot so that its thread ends.
+void drain_slots(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log);
+
+// Sleeps up to `d`, in short steps, while `keep_going()` holds.
+template <class Pred>
+void nap(std::chrono::milliseconds d, Pred keep_going) {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (keep_going() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
 
 std::string now_iso();
 

@@ -17,21 +17,6 @@ constexpr auto kRefreshEvery = std::chrono::seconds(2);
 constexpr auto kTopUpEvery = std::chrono::seconds(1);
 constexpr std::size_t kWaitingConnections = 64;
 
-// Sleeps up to `d`, in short steps, while `keep_going` holds.
-template <class Pred>
-void nap(std::chrono::milliseconds d, Pred keep_going) {
-  const auto until = SteadyClock::now() + d;
-  while (keep_going() && SteadyClock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-}
-
-int busy_slots(Core& core) {
-  std::lock_guard lock(core.mutex);
-  int busy = 0;
-  for (const auto& s : core.slots) busy += s->event.load() != 0;
-  return busy;
-}
-
 }  // namespace
 
 int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
@@ -174,18 +159,8 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
   }
-  const auto deadline = SteadyClock::now() +
-                        std::chrono::milliseconds(static_cast<long>(options.drain_seconds * 1000));
-  while (busy_slots(*core) > 0 && SteadyClock::now() < deadline && signals.interrupts() < 2 &&
-         !core->failed.load())
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  if (const int left = busy_slots(*core); left > 0) {
-    log.info("interrupting " + std::to_string(left) + " games (their slots go back to pending)");
-    core->interrupt_games = true;
-    std::lock_guard lock(core->mutex);
-    for (auto& s : core->slots) s->stop = true;
-  }
-  core->wake();
+  drain_slots(
+      *core, options.drain_seconds, [&] { return signals.interrupts() < 2; }, log);
   for (auto& t : players) t.join();
   hub_done = true;
   heartbeat.join();

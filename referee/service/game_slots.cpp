@@ -214,4 +214,26 @@ void run_game_slot(Core& core, GameSlot& slot) {
   player.close();
 }
 
+int busy_slots(Core& core) {
+  std::lock_guard lock(core.mutex);
+  int busy = 0;
+  for (const auto& s : core.slots) busy += s->event.load() != 0;
+  return busy;
+}
+
+void drain_slots(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log) {
+  const auto deadline =
+      SteadyClock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+  while (busy_slots(core) > 0 && SteadyClock::now() < deadline && keep_waiting() &&
+         !core.failed.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (const int left = busy_slots(core); left > 0) {
+    log.info("interrupting " + std::to_string(left) + " games (their slots go back to pending)");
+    core.interrupt_games = true;
+    std::lock_guard lock(core.mutex);
+    for (auto& s : core.slots) s->stop = true;
+  }
+  core.wake();
+}
+
 }  // namespace referee::service
