@@ -1,9 +1,9 @@
 // `referee worker` as real processes: four workers, each in its own working directory, share one
-// SQLite database (the database is the only meeting point); they are killed with kill -9 at
-// random and started again while a 500-game event is played. Exactly the scheduled slots finish,
-// each once; the games a killed worker left are kept as interrupted; `referee verify` passes; no
-// engine process outlives the run. Then the smaller behaviours: --exit-when-done, --queue, bad
-// options.
+// database (the only meeting point), a SQLite file and then a PostgreSQL server the test starts
+// (tests/storage/backends.h); they are killed with kill -9 at random and started again while a
+// 500-game event is played. Exactly the scheduled slots finish, each once; the games a killed
+// worker left are kept as interrupted; `referee verify` passes; no engine process outlives the
+// run. Then the smaller behaviours: --exit-when-done, --queue, bad options.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -20,6 +20,7 @@
 #include "engines/engine_hash.h"
 #include "event/event_spec.h"
 #include "referee/service/worker.h"
+#include "storage/backends.h"
 #include "storage/store.h"
 #include "tests/service/daemon_util.h"
 
@@ -138,9 +139,13 @@ std::vector<pid_t> read_pids(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("worker: four workers killed with kill -9 and restarted finish every slot once") {
+namespace {
+
+// The proof on one database (a SQLite file or a PostgreSQL URL): four workers in their own
+// directories, kill -9 at random and restart, then every check on what was recorded.
+void kill_and_restart_proof(const std::string& db) {
   TempDir dir;
-  const std::string db = dir.file("shared.db"), pids = dir.file("pids");
+  const std::string pids = dir.file("pids");
   rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 24, pids, 4));
   const std::int64_t event = queue(db, dir.file("event.toml"));
 
@@ -244,6 +249,15 @@ TEST_CASE("worker: four workers killed with kill -9 and restarted finish every s
       5);
   for (pid_t p : alive) ::kill(p, SIGKILL);
   CHECK(alive.empty());
+}
+
+}  // namespace
+
+TEST_CASE("worker: four workers killed with kill -9 and restarted finish every slot once") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb db(backend);
+      kill_and_restart_proof(db.url());
+    }
 }
 
 TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops after it") {
@@ -415,9 +429,10 @@ TEST_CASE("worker: an engine matching its pin plays, and its games record the ha
 
 // ---- The daemon shows the workers ----
 
-TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker lost by lease") {
+namespace {
+
+void workers_api_check(const std::string& db) {
   TempDir dir;
-  const std::string db = dir.file("shared.db");
   stest::Daemon daemon(dir, {"--db", db, "-c", "1"});
   REQUIRE(daemon.ready());
   auto client = daemon.client();
@@ -478,6 +493,15 @@ TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker
   bad = client.Get("/api/workers?nope=1");
   REQUIRE(bad);
   CHECK(bad->status == 400);
+}
+
+}  // namespace
+
+TEST_CASE("worker: GET /api/workers shows a worker's live games, then the worker lost by lease") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb db(backend);
+      workers_api_check(db.url());
+    }
 }
 
 TEST_CASE("worker: referee tournament does not play an engine pinned to other bytes either") {
