@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/service_setup.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
 #include "match/time_control.h"
@@ -129,20 +130,12 @@ int serve(const Args& args) {
     std::cerr << "referee serve: --ladder-tc: " << tc.error() << "\n";
     return 2;
   }
-  service::LogOptions log_options;
-  log_options.file = log_file;
-  log_options.journal = engines::stderr_is_journal();
-  log_options.verbose = verbose;
-  auto log = service::Log::open(log_options);
+  auto log = open_service_log(log_file, verbose);
   if (!log) {
     std::cerr << "referee serve: " << log.error() << "\n";
     return 1;
   }
-  engines::InterruptOptions signals;
-  signals.second_exits = false;  // a second signal skips the drain instead
-  signals.announce = false;      // the log says it
-  signals.hangup = true;
-  engines::InterruptWatch watch(signals);
+  engines::InterruptWatch watch(service_signals(/*hangup=*/true));
   return service::serve(options, **log, watch, std::cout);
 }
 

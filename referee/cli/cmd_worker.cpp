@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/service_setup.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
 #include "service/worker.h"
@@ -62,19 +63,12 @@ int worker(const Args& args) {
   options.lease_ms = static_cast<long>(lease * 1000);
   options.idle_max_ms = static_cast<long>(idle_max * 1000);
   options.keep_logs = !no_logs;
-  service::LogOptions log_options;
-  log_options.file = log_file;
-  log_options.journal = engines::stderr_is_journal();
-  log_options.verbose = verbose;
-  auto log = service::Log::open(log_options);
+  auto log = open_service_log(log_file, verbose);
   if (!log) {
     std::cerr << "referee worker: " << log.error() << "\n";
     return 1;
   }
-  engines::InterruptOptions signals;
-  signals.second_exits = false;  // a second signal skips the drain instead
-  signals.announce = false;      // the log says it
-  engines::InterruptWatch watch(signals);
+  engines::InterruptWatch watch(service_signals(/*hangup=*/false));
   return service::work(options, **log, watch, std::cout);
 }
 
