@@ -41,6 +41,31 @@ inline bool wait_until(const std::function<bool()>& done, double seconds = 30) {
 }
 
 // A daemon process. Killed (SIGKILL) if still running when destroyed.
+// A child process's end, for the test classes that spawn `referee`: whether it still runs (reaping
+// it when it ended), and waiting for it; `status` is its exit status, 128 + signal when killed.
+inline bool child_running(pid_t pid, bool& exited, int& status) {
+  if (exited) return false;
+  int raw = 0;
+  const pid_t r = ::waitpid(pid, &raw, WNOHANG);
+  if (r == pid) {
+    exited = true;
+    status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    return false;
+  }
+  return r == 0;
+}
+
+inline int child_wait(pid_t pid, bool& exited, int& status) {
+  if (!exited) {
+    int raw = 0;
+    if (::waitpid(pid, &raw, 0) == pid) {
+      exited = true;
+      status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    }
+  }
+  return status;
+}
+
 class Daemon {
  public:
   Daemon(const TempDir& dir, std::vector<std::string> args, const std::string& tag = "serve")
@@ -103,28 +128,9 @@ class Daemon {
     c.set_connection_timeout(5, 0);
     return c;
   }
-  bool running() {
-    if (exited_) return false;
-    int status = 0;
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) {
-      exited_ = true;
-      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      return false;
-    }
-    return r == 0;
-  }
+  bool running() { return child_running(pid_, exited_, status_); }
   // Waits for the process to end; its exit status (128 + signal when killed).
-  int wait() {
-    if (!exited_) {
-      int status = 0;
-      if (::waitpid(pid_, &status, 0) == pid_) {
-        exited_ = true;
-        status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-    }
-    return status_;
-  }
+  int wait() { return child_wait(pid_, exited_, status_); }
   int signal_and_wait(int sig) {
     ::kill(pid_, sig);
     return wait();

@@ -73,27 +73,8 @@ class WorkerProcess {
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-  bool running() {
-    if (exited_) return false;
-    int status = 0;
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) {
-      exited_ = true;
-      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      return false;
-    }
-    return r == 0;
-  }
-  int wait() {
-    if (!exited_) {
-      int status = 0;
-      if (::waitpid(pid_, &status, 0) == pid_) {
-        exited_ = true;
-        status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-    }
-    return status_;
-  }
+  bool running() { return stest::child_running(pid_, exited_, status_); }
+  int wait() { return stest::child_wait(pid_, exited_, status_); }
   void terminate() { ::kill(pid_, SIGTERM); }
   void kill9() {
     ::kill(pid_, SIGKILL);
