@@ -87,8 +87,12 @@ int count_processes_with_arg(const std::string& arg) {
     const auto& entry = *it;
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    // Through the stream (not istreambuf_iterator): a process that exits while it is read makes
+    // read() fail with ESRCH, which the stream turns into a failed state instead of throwing.
     std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ostringstream read;
+    read << in.rdbuf();
+    const std::string cmdline = read.str();
     if (cmdline.find(std::string(1, '\0') + arg + '\0') != std::string::npos &&
         alive(static_cast<pid_t>(std::stol(name))))
       ++count;
