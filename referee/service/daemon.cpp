@@ -25,6 +25,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   core->options = options;
   core->log = &log;
   core->db_path = options.db;
+  std::chrono::milliseconds interval{0};
   {
     auto store = storage::Store::open(options.db);
     if (!store) {
@@ -44,9 +45,11 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     }
     core->owner = *owner;
     Core* c = core.get();
-    core->recorder =
-        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
-                                            [c](const std::string& error) { c->fail(error); });
+    interval = options.commit_interval_ms > 0
+                   ? std::chrono::milliseconds(options.commit_interval_ms)
+                   : store->default_commit_interval();
+    core->recorder = std::make_unique<storage::Recorder>(
+        std::move(*store), interval, [c](const std::string& error) { c->fail(error); });
   }
   core->reads = std::make_unique<ReadPool>(options.db);
   if (auto loaded = refresh_events(*core); !loaded) {
@@ -97,8 +100,8 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   }
   log.info("serving " + storage::database_name(options.db) + " on http://" + shown_host + ":" +
            std::to_string(port) + " with " + std::to_string(slots) + " game slots (owner " +
-           std::to_string(core->owner) + ", " +
-           (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+           std::to_string(core->owner) + ", commits every " + std::to_string(interval.count()) +
+           " ms, " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
 
   std::thread listener([&server] { server.listen_after_bind(); });
   std::vector<std::thread> players;

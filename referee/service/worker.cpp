@@ -49,8 +49,23 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   return row;
 }
 
-int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
-         std::ostream& out) {
+namespace {
+
+constexpr auto kReconnectFirst = std::chrono::milliseconds(500);
+constexpr auto kReconnectMax = std::chrono::milliseconds(10000);
+
+struct SessionEnd {
+  int status = 0;          // the exit status, when the worker stops
+  bool reconnect = false;  // the connection to the server was lost: open a new one and go on
+  std::int64_t owner = 0;  // the owner of the session (0: none registered)
+  bool started = false;    // it got to play (the queued file is in, the first line written)
+};
+
+// One connection's worth of work: registers an owner on `store`, plays until a signal, the end of
+// the work (exit_when_done) or a storage failure.
+SessionEnd run_session(const WorkerOptions& options, const std::string& name, Log& log,
+                       const engines::InterruptWatch& signals, std::ostream& out,
+                       storage::Store store, bool first) {
   auto core = std::make_unique<Core>();
   core->options.db = options.db;
   core->options.concurrency = options.concurrency;
@@ -60,50 +75,54 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
   core->options.idle_max_ms = std::max(1000L, options.idle_max_ms);
   core->log = &log;
   core->db_path = options.db;
-  const std::string name = options.name.empty() ? engines::host_name() : options.name;
+  SessionEnd end;
+  auto lost = [&](const std::string& error) {
+    end.reconnect = storage::is_connection_lost(error);
+    end.status = 1;
+    return end;
+  };
+  const auto interval = options.commit_interval_ms > 0
+                            ? std::chrono::milliseconds(options.commit_interval_ms)
+                            : store.default_commit_interval();
   {
-    auto store = storage::Store::open(options.db);
-    if (!store) {
-      log.error(store.error());
-      return 1;
-    }
     storage::OwnerInfo me;
     me.name = name;
     me.host = engines::host_name();
     me.pid = engines::process_id();
     me.kind = "worker";
     me.lease_ms = options.lease_ms;
-    auto owner = store->register_owner(me);
+    auto owner = store.register_owner(me);
     if (!owner) {
       log.error(owner.error());
-      return 1;
+      return lost(owner.error());
     }
-    core->owner = *owner;
-    if (!options.queue.empty()) {
-      auto row = queue_event(*store, options.queue);
+    core->owner = end.owner = *owner;
+    if (first && !options.queue.empty()) {
+      auto row = queue_event(store, options.queue);
       if (!row) {
         log.error(row.error());
-        (void)store->stop_owner(core->owner);
-        return 1;
+        (void)store.stop_owner(core->owner);
+        return lost(row.error());
       }
       log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
                (row->created ? "queued" : "was already queued"));
     }
     Core* c = core.get();
-    core->recorder =
-        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
-                                            [c](const std::string& error) { c->fail(error); });
+    core->recorder = std::make_unique<storage::Recorder>(
+        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
   }
   core->reads = std::make_unique<ReadPool>(options.db, 2);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-    return 1;
+    return lost(loaded.error());
   }
-  out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
-  log.info("worker " + name + " on " + options.db + " with " + std::to_string(options.concurrency) +
-           " game slots (owner " + std::to_string(core->owner) + ", lease " +
-           std::to_string(options.lease_ms) + " ms)");
+  if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
+  end.started = true;
+  log.info("worker " + name + " on " + storage::database_name(options.db) + " with " +
+           std::to_string(options.concurrency) + " game slots (owner " +
+           std::to_string(core->owner) + ", lease " + std::to_string(options.lease_ms) +
+           " ms, commits every " + std::to_string(interval.count()) + " ms)");
 
   {
     std::lock_guard lock(core->mutex);
@@ -150,8 +169,8 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
 
   core->stop_claims = true;
   core->wake();
+  std::string failure;
   if (core->failed.load()) {
-    std::string failure;
     {
       std::lock_guard lock(core->mutex);
       failure = core->failure;
@@ -173,8 +192,55 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
   core->recorder->flush();
   const bool failed = core->failed.load();
   core->recorder.reset();
+  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+    end.reconnect = true;
+    end.status = 1;
+    return end;
+  }
   log.info(failed ? "stopped after a storage failure" : "stopped");
-  return failed ? 1 : 0;
+  end.status = failed ? 1 : 0;
+  return end;
+}
+
+}  // namespace
+
+// Sessions: the first opens the database; one that lost its connection to the server is followed
+// by another on a new connection, opened with a backoff (kReconnectFirst doubling up to
+// kReconnectMax) until the server answers or a signal stops the worker. The lost session's claims
+// are released on the new connection (its games in progress were interrupted: their slots go back
+// to pending, and whoever claims them next keeps the half-played games as interrupted).
+int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
+         std::ostream& out) {
+  const std::string name = options.name.empty() ? engines::host_name() : options.name;
+  auto store = storage::Store::open(options.db);
+  if (!store) {
+    log.error(store.error());
+    return 1;
+  }
+  bool first = true;
+  for (;;) {
+    SessionEnd end = run_session(options, name, log, signals, out, std::move(*store), first);
+    if (!end.reconnect || signals.flag().load()) return end.status;
+    first = first && !end.started;
+    auto wait = kReconnectFirst;
+    for (;;) {
+      log.warning("lost the connection to " + storage::database_name(options.db) +
+                  ": reconnecting in " + std::to_string(wait.count()) + " ms");
+      nap(wait, [&] { return !signals.flag().load(); });
+      if (signals.flag().load()) {
+        log.info("stopped while reconnecting");
+        return 1;
+      }
+      store = storage::Store::open(options.db);
+      if (store) break;
+      log.warning(store.error());
+      wait = std::min(kReconnectMax, wait * 2);
+    }
+    log.info("reconnected to " + storage::database_name(options.db));
+    if (end.owner != 0)
+      if (Status released = store->stop_owner(end.owner); !released)
+        log.warning(released.error());  // its leases expire instead
+  }
 }
 
 }  // namespace referee::service
