@@ -7,6 +7,7 @@
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "service/core.h"
+#include "service/reconnect.h"
 
 namespace referee::service {
 
@@ -50,9 +51,6 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
 }
 
 namespace {
-
-constexpr auto kReconnectFirst = std::chrono::milliseconds(500);
-constexpr auto kReconnectMax = std::chrono::milliseconds(10000);
 
 struct SessionEnd {
   int status = 0;          // the exit status, when the worker stops
@@ -205,16 +203,17 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
 }  // namespace
 
 // Sessions: the first opens the database; one that lost its connection to the server is followed
-// by another on a new connection, opened with a backoff (kReconnectFirst doubling up to
-// kReconnectMax) until the server answers or a signal stops the worker. The lost session's claims
-// are released on the new connection (its games in progress were interrupted: their slots go back
-// to pending, and whoever claims them next keeps the half-played games as interrupted).
+// by another on a new connection (reconnect.h). The lost session's claims are released on the new
+// connection (its games in progress were interrupted: their slots go back to pending, and whoever
+// claims them next keeps the half-played games as interrupted).
 int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
          std::ostream& out) {
   const std::string name = options.name.empty() ? engines::host_name() : options.name;
-  auto store = storage::Store::open(options.db);
-  if (!store) {
-    log.error(store.error());
+  std::optional<storage::Store> store;
+  if (auto opened = storage::Store::open(options.db); opened) {
+    store.emplace(std::move(*opened));
+  } else {
+    log.error(opened.error());
     return 1;
   }
   bool first = true;
@@ -222,24 +221,9 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
     SessionEnd end = run_session(options, name, log, signals, out, std::move(*store), first);
     if (!end.reconnect || signals.flag().load()) return end.status;
     first = first && !end.started;
-    auto wait = kReconnectFirst;
-    for (;;) {
-      log.warning("lost the connection to " + storage::database_name(options.db) +
-                  ": reconnecting in " + std::to_string(wait.count()) + " ms");
-      nap(wait, [&] { return !signals.flag().load(); });
-      if (signals.flag().load()) {
-        log.info("stopped while reconnecting");
-        return 1;
-      }
-      store = storage::Store::open(options.db);
-      if (store) break;
-      log.warning(store.error());
-      wait = std::min(kReconnectMax, wait * 2);
-    }
-    log.info("reconnected to " + storage::database_name(options.db));
-    if (end.owner != 0)
-      if (Status released = store->stop_owner(end.owner); !released)
-        log.warning(released.error());  // its leases expire instead
+    store = reopen_store(options.db, log, signals);
+    if (!store) return 1;
+    release_lost_owner(*store, end.owner, log);
   }
 }
 

@@ -1,6 +1,7 @@
 // A worker whose PostgreSQL server restarts mid-event (pg_ctl restart -m fast), then whose
 // database refuses connections for a while: it logs the lost connection, reconnects with a
-// backoff, and the event completes with every slot finished once and `referee verify` passing. And
+// backoff, and the event completes with every slot finished once and `referee verify` passing.
+// The daemon likewise: it serves again on the same port and its event finishes. And
 // --commit-interval of `referee worker` and `referee serve`: the default the database chooses, a
 // value given, bad values as one-line errors.
 #include <fcntl.h>
@@ -206,4 +207,58 @@ TEST_CASE("worker: --commit-interval defaults to the database's choice; bad valu
     CHECK(contains(help.out, "--commit-interval"));
   }
   CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
+}
+
+TEST_CASE("serve: the PostgreSQL server restarts; the daemon reconnects on the same port",
+          "[postgres]") {
+  storage_test::PgServer& pg = storage_test::PgServer::get();
+  if (!pg.available()) {
+    if (storage_test::PgServer::required()) FAIL(pg.reason());
+    WARN("SKIPPED: " + pg.reason());
+    return;
+  }
+  TempDir dir;
+  const std::string db = pg.new_database();
+  stest::Daemon daemon(dir, {"--db", db, "--concurrency", "2", "--lease", "2"});
+  REQUIRE(daemon.ready());
+  auto client = daemon.client();
+  const std::int64_t event = stest::submit_ok(
+      client, stest::tournament_toml("restart", 2, 20, 30, "args = [\"--slow-ms=5\"]\n"));
+  REQUIRE(wait_until([&] { return done_slots(db, event) >= 6; }, 90));
+  REQUIRE(pg.restart());
+  REQUIRE(wait_until([&] { return contains(daemon.err(), "reconnected to"); }, 60));
+  INFO(daemon.err());
+  // The same port answers again, and the event is played to its end.
+  auto state = [&] {
+    auto c = daemon.client();
+    auto res = c.Get("/api/events/" + std::to_string(event));
+    if (!res || res->status != 200) return std::string();
+    return stest::Json::parse(res->body).value("state", "");
+  };
+  REQUIRE(wait_until([&] { return state() == "finished"; }, 180));
+  CHECK(daemon.running());
+  CHECK(contains(daemon.err(), "lost the connection to " + referee::storage::database_name(db)));
+  CHECK(daemon.signal_and_wait(SIGTERM) == 0);
+
+  auto store = referee::storage::Store::open(db, {true});
+  REQUIRE(store);
+  referee::storage::GameFilter all;
+  all.tournament_id = event;
+  all.finished_only = false;
+  auto games = store->games(all);
+  REQUIRE(games);
+  std::map<std::int64_t, int> finished_per_slot;
+  for (const auto& g : *games) {
+    CHECK(g.status != "running");
+    if (g.status == "finished") ++finished_per_slot[g.slot];
+  }
+  CHECK(finished_per_slot.size() == 40);
+  for (const auto& [slot, n] : finished_per_slot) {
+    INFO("slot " << slot);
+    CHECK(n == 1);
+  }
+  TempDir scratch;
+  auto verify = rtest::run_program(REFEREE_BIN, {"verify", "--db", db}, scratch);
+  INFO(verify.out << verify.err);
+  CHECK(verify.status == 0);
 }
