@@ -191,7 +191,15 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
     WARN("SKIPPED: " + pg.reason());
     return;
   }
-  const std::string url = pg.new_database();
+  // A database of the user with a password, so that the messages can be seen to hide it.
+  const std::string plain = pg.new_database();
+  const std::size_t start = plain.find("@/") + 2;  // postgresql://referee@/NAME?host=...
+  const std::string name = plain.substr(start, plain.find('?') - start);
+  REQUIRE(name.rfind('t', 0) == 0);
+  auto admin = sql::open_postgres(pg.url("postgres"));
+  REQUIRE(admin);
+  (*admin)->exec("ALTER DATABASE " + name + " OWNER TO secret_user");
+  const std::string url = pg.url(name, "secret_user", "right");
   auto store = Store::open(url);
   REQUIRE(store);
   REQUIRE(store->upsert_engine(EngineInfo{"before", "", "", ""}));
@@ -199,11 +207,6 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
   // Every backend of the database is cut from the server's side, as a restart or a network cut
   // would.
   {
-    auto admin = sql::open_postgres(pg.url("postgres"));
-    REQUIRE(admin);
-    const std::size_t start = url.find("@/") + 2;  // postgresql://referee@/NAME?host=...
-    const std::string name = url.substr(start, url.find('?') - start);
-    REQUIRE(name.rfind('t', 0) == 0);
     (*admin)->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" +
                    name + "'");
     // Wait until the backend is gone (pg_terminate_backend only signals it).
@@ -222,6 +225,8 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
   INFO(failed.error());
   CHECK(failed.error().find('\n') == std::string::npos);
   CHECK(failed.error().rfind(database_name(url), 0) == 0);  // names the database
+  CHECK(database_name(url).find("right") == std::string::npos);
+  CHECK(failed.error().find(":right@") == std::string::npos);  // never its password
   CHECK(is_connection_lost(failed.error()));
   CHECK(store->connection_lost());
   // Still an error, not a crash, for every later call, reads and batches included.
