@@ -262,3 +262,37 @@ TEST_CASE("serve: the PostgreSQL server restarts; the daemon reconnects on the s
   INFO(verify.out << verify.err);
   CHECK(verify.status == 0);
 }
+
+TEST_CASE("worker: a storage failure other than a lost connection still stops it (status 1)",
+          "[postgres]") {
+  storage_test::PgServer& pg = storage_test::PgServer::get();
+  if (!pg.available()) {
+    if (storage_test::PgServer::required()) FAIL(pg.reason());
+    WARN("SKIPPED: " + pg.reason());
+    return;
+  }
+  TempDir dir;
+  const std::string db = pg.new_database();
+  rtest::write_text(dir.file("event.toml"), event_toml("refused", 20, 30, 5));
+  std::int64_t event = 0;
+  {
+    auto store = referee::storage::Store::open(db);
+    REQUIRE(store);
+    auto row = referee::service::queue_event(*store, dir.file("event.toml"));
+    REQUIRE(row);
+    event = row->id;
+  }
+  Worker worker(dir.path(), {"--db", db, "--concurrency", "2", "--exit-when-done"});
+  REQUIRE(wait_until([&] { return done_slots(db, event) >= 2; }, 90));
+  {
+    // From now on no move can be stored: an error of the data, not of the connection.
+    auto admin = referee::storage::sql::open_postgres(db);
+    REQUIRE(admin);
+    (*admin)->exec("ALTER TABLE moves ADD CONSTRAINT refused CHECK (ply < 0) NOT VALID");
+  }
+  REQUIRE(wait_until([&] { return !worker.running(); }, 60));
+  INFO(worker.err());
+  CHECK(worker.wait() == 1);
+  CHECK(contains(worker.err(), "stopped after a storage failure"));
+  CHECK_FALSE(contains(worker.err(), "reconnecting"));
+}
