@@ -1096,13 +1096,19 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
     auto& db = impl_->db();
     sql::CachedScope resets(impl_->db());
     sql::Transaction tx(db);
+    // The slot is locked first, as claim_slots does (slot, then its orphaned game): a finish that
+    // changed the game first could deadlock with a claim taking the slot whose lease expired.
     auto& find = impl_->db().cached(
-        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g LEFT JOIN slots s ON"
-        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?");
+        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g JOIN slots s ON"
+        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?" +
+        sql::for_update_of(db.backend(), "s"));
     find.bind(1, static_cast<std::int64_t>(game_id));
-    if (!find.step()) return Error{impl_->path + ": cannot " + what + ": no such game"};
-    if (find.is_null(0) || find.is_null(2))
+    if (!find.step()) {
+      sql::Query exists(impl_->db(), "SELECT 1 FROM games WHERE id = ?");
+      exists.bind(1, static_cast<std::int64_t>(game_id));
+      if (!exists.step()) return Error{impl_->path + ": cannot " + what + ": no such game"};
       return Error{impl_->path + ": cannot " + what + ": it belongs to no slot of an event"};
+    }
     const std::int64_t event = find.int64(0);
     const std::int64_t slot = find.int64(1);
     const bool held = find.text(2) == "claimed" && !find.is_null(3) && find.int64(3) == owner;

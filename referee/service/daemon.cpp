@@ -48,7 +48,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     auto owner = store.register_owner(me);
     if (!owner) {
       log.error(owner.error());
-      end.reconnect = storage::is_connection_lost(owner.error());
+      end.reconnect = storage::is_connection_lost(owner.error()) || !first;
       return end;
     }
     core->owner = end.owner = *owner;
@@ -64,7 +64,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-    end.reconnect = storage::is_connection_lost(loaded.error());
+    end.reconnect = storage::is_connection_lost(loaded.error()) || !first;
     return end;
   }
 

@@ -74,8 +74,10 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   core->log = &log;
   core->db_path = options.db;
   SessionEnd end;
-  auto lost = [&](const std::string& error) {
-    end.reconnect = storage::is_connection_lost(error);
+  // A failure before the games start: worth a new connection when the old one was lost, or, after
+  // a reconnection, when the server went away again (the reads open their own connections).
+  auto stop_with = [&](const std::string& error) {
+    end.reconnect = storage::is_connection_lost(error) || !first;
     end.status = 1;
     return end;
   };
@@ -92,7 +94,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     auto owner = store.register_owner(me);
     if (!owner) {
       log.error(owner.error());
-      return lost(owner.error());
+      return stop_with(owner.error());
     }
     core->owner = end.owner = *owner;
     if (first && !options.queue.empty()) {
@@ -100,7 +102,8 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
       if (!row) {
         log.error(row.error());
         (void)store.stop_owner(core->owner);
-        return lost(row.error());
+        end.status = 1;
+        return end;
       }
       log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
                (row->created ? "queued" : "was already queued"));
@@ -113,7 +116,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-    return lost(loaded.error());
+    return stop_with(loaded.error());
   }
   if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
   end.started = true;
