@@ -1,7 +1,9 @@
 // The SQL layer and the Store where a server database differs from a file: big reads stream
 // (Rows::Many: a PostgreSQL cursor read kFetchRows rows at a time, counted in round trips), an
 // early stop leaves the connection usable, a lost connection is an error (never a crash) that
-// says so, and a new Store works again; the commit interval a writer gets by default.
+// says so, and a new Store works again; the commit interval a writer gets by default; a finish
+// takes its slot's lock before its game's, as a claim does.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
@@ -260,4 +262,71 @@ TEST_CASE("store: a writer commits every 2 ms on a file and every 100 ms on a se
       CHECK(store->default_commit_interval().count() == (backend == "sqlite" ? 2 : 100));
       CHECK_FALSE(store->connection_lost());
     }
+}
+
+TEST_CASE("claims: a finish locks its slot before its game (the order a claim takes them)") {
+  storage_test::PgServer& pg = storage_test::PgServer::get();
+  if (!pg.available()) {
+    if (storage_test::PgServer::required()) FAIL(pg.reason());
+    WARN("SKIPPED: " + pg.reason());
+    return;
+  }
+  const std::string url = pg.new_database();
+  auto store = Store::open(url);
+  REQUIRE(store);
+  SlotRecord slot;
+  slot.slot = 0;
+  slot.game = "awale";
+  slot.seats = {"a", "b"};
+  auto event = store->open_event("lock order", "{\"spec\":1}", "{}", {slot});
+  REQUIRE(event);
+  auto owner = store->register_owner({"w", "host", 1, "worker"});
+  REQUIRE(owner);
+  auto claims = store->claim_slots(*owner, event->id, 1, 60000, {});
+  REQUIRE(claims);
+  REQUIRE(claims->size() == 1);
+  GameRecord g;
+  g.tournament_id = event->id;
+  g.slot = 0;
+  g.game = "awale";
+  g.players = {"a", "b"};
+  auto game = store->begin_game(g);
+  REQUIRE(game);
+
+  // Another transaction holds the slot, as a claim taking it would, before touching the game.
+  auto other = sql::open_postgres(url);
+  REQUIRE(other);
+  (*other)->exec("BEGIN");
+  (*other)->exec("SELECT * FROM slots WHERE tournament_id = " + std::to_string(event->id) +
+                 " AND slot = 0 FOR UPDATE");
+  std::atomic<bool> finished{false};
+  referee::Expected<ClaimEnd> end = referee::Error{"not run"};
+  std::thread finisher([&] {
+    GameRecord result = g;
+    result.status = "unfinished";
+    result.termination = "interrupted";
+    end = store->finish_claimed(*game, result, *owner);
+    finished = true;
+  });
+  // The finish waits for the slot, and has not locked the game meanwhile: the other transaction
+  // can still change the game (a finish that took the game first would deadlock here).
+  auto waiting = sql::open_postgres(url);
+  REQUIRE(waiting);
+  bool blocked = false;
+  for (int i = 0; i < 500 && !blocked; ++i) {
+    sql::Query q(**waiting,
+                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+                 "query LIKE '%FOR UPDATE OF s%'");
+    REQUIRE(q.step());
+    blocked = q.int64(0) == 1;
+    if (!blocked) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(blocked);
+  CHECK_FALSE(finished.load());
+  (*other)->exec("SET lock_timeout = '5s'");
+  (*other)->exec("UPDATE games SET reason = 'taken' WHERE id = " + std::to_string(*game));
+  (*other)->exec("COMMIT");
+  finisher.join();
+  REQUIRE(end);
+  CHECK(*end == ClaimEnd::Released);
 }
