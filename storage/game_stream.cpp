@@ -43,8 +43,10 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                      "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index + " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
-                         ", p.seat");
+                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index +
+                         " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
+                         ", p.seat",
+                     sql::Rows::Many);
     where.bind(games);
     std::optional<sql::Query> moves;
     bool moves_left = false;
@@ -55,7 +57,8 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                         index +
                         " JOIN moves m ON "
                         "m.game_id = g.id" +
-                        where.sql + order + ", m.ply");
+                        where.sql + order + ", m.ply",
+                    sql::Rows::Many);
       where.bind(*moves);
       moves_left = moves.value().step();
     }

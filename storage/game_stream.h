@@ -10,7 +10,7 @@
 //   tournament), and two ordered cursors: games joined with their players (one row per seat), and,
 //   when moves are wanted, games joined with their moves (one row per ply), both in the same
 //   order and with the same filter. They advance in step: no query per game, no game kept after
-//   it was visited.
+//   it was visited. Both are sql::Rows::Many: on PostgreSQL, server-side cursors read in chunks.
 #pragma once
 
 #include <functional>

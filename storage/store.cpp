@@ -175,6 +175,18 @@ std::string Store::integrity_check_name() const {
   return impl_->connection->backend() == sql::Backend::SQLite ? "PRAGMA integrity_check" : "";
 }
 
+std::chrono::milliseconds Store::default_commit_interval() const {
+  return std::chrono::milliseconds(impl_->connection->backend() == sql::Backend::SQLite ? 2 : 100);
+}
+
+bool Store::connection_lost() const {
+  return impl_->connection->lost();
+}
+
+bool is_connection_lost(const std::string& error) {
+  return error.find(sql::kConnectionLost) != std::string::npos;
+}
+
 RoundTrips Store::round_trips() const {
   const auto& c = impl_->connection->counters;
   return RoundTrips{c.statements, c.transactions};
@@ -910,8 +922,8 @@ Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms,
     std::vector<OwnerStatus> out;
     sql::Query q(impl_->db(),
                  "SELECT id, name, host, pid, kind, started_at, heartbeat_at,"
-                        " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
-                        " stopped_at >= ? ORDER BY id DESC LIMIT ?");
+                 " lease_expires_at, stopped_at FROM owners WHERE stopped_at IS NULL OR"
+                 " stopped_at >= ? ORDER BY id DESC LIMIT ?");
     q.bind(1, static_cast<std::int64_t>(now_ms()) - stopped_within_ms);
     q.bind(2, limit);
     std::map<std::int64_t, std::size_t> index;
@@ -931,11 +943,10 @@ Expected<std::vector<OwnerStatus>> Store::owners(std::int64_t stopped_within_ms,
     }
     sql::Query running(impl_->db(),
                        "SELECT owner, id FROM games WHERE status = 'running' AND owner IS"
-                              " NOT NULL ORDER BY id");
+                       " NOT NULL ORDER BY id");
     while (running.step()) {
       auto it = index.find(running.int64(0));
-      if (it != index.end())
-        out[it->second].running_games.push_back(running.int64(1));
+      if (it != index.end()) out[it->second].running_games.push_back(running.int64(1));
     }
     return out;
   } catch (const std::exception& e) {
@@ -1085,13 +1096,19 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
     auto& db = impl_->db();
     sql::CachedScope resets(impl_->db());
     sql::Transaction tx(db);
+    // The slot is locked first, as claim_slots does (slot, then its orphaned game): a finish that
+    // changed the game first could deadlock with a claim taking the slot whose lease expired.
     auto& find = impl_->db().cached(
-        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g LEFT JOIN slots s ON"
-        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?");
+        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g JOIN slots s ON"
+        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?" +
+        sql::for_update_of(db.backend(), "s"));
     find.bind(1, static_cast<std::int64_t>(game_id));
-    if (!find.step()) return Error{impl_->path + ": cannot " + what + ": no such game"};
-    if (find.is_null(0) || find.is_null(2))
+    if (!find.step()) {
+      sql::Query exists(impl_->db(), "SELECT 1 FROM games WHERE id = ?");
+      exists.bind(1, static_cast<std::int64_t>(game_id));
+      if (!exists.step()) return Error{impl_->path + ": cannot " + what + ": no such game"};
       return Error{impl_->path + ": cannot " + what + ": it belongs to no slot of an event"};
+    }
     const std::int64_t event = find.int64(0);
     const std::int64_t slot = find.int64(1);
     const bool held = find.text(2) == "claimed" && !find.is_null(3) && find.int64(3) == owner;

@@ -24,6 +24,7 @@
 //   (an engine does not declare the game) is "skipped" once, with a reason, and never claimed.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -378,6 +379,16 @@ class Store {
   const std::string& path() const;
   // Statements and transactions sent to the database so far (benchmarks, tests).
   RoundTrips round_trips() const;
+  // How often a long-running writer (the daemon's and the workers' Recorder) commits unless told:
+  // 2 ms for a SQLite file (a commit is a local write: moves are durable almost at once), 100 ms
+  // for a server, where every commit is a round trip and a WAL flush shared by every worker: ten
+  // a second per worker (storage/SCALING.md, point 1). Claims, begins and finishes do not wait
+  // for it (the Recorder commits them at once).
+  std::chrono::milliseconds default_commit_interval() const;
+  // Whether the connection to the database server is gone (the server restarted, the network cut
+  // it): every call fails with a line for which is_connection_lost() is true, until the owner
+  // opens a new Store. Never for a SQLite file.
+  bool connection_lost() const;
 
  private:
   struct Impl;
@@ -393,6 +404,10 @@ class Store {
 // a file, and the string to show for it (a URL without its password).
 bool is_server_database(const std::string& database);
 std::string database_name(const std::string& database);
+
+// Whether an error line of a Store says its connection to the server was lost: a failure worth
+// reconnecting for, not one of the data or the disk.
+bool is_connection_lost(const std::string& error);
 
 // Every move of a game from its start position, in order: the recorded moves when they include
 // the opening (some have source "opening"), else the opening followed by the recorded moves (so

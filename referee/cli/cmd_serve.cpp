@@ -58,6 +58,7 @@ int serve(const Args& args) {
   std::string listen = "127.0.0.1:8410", token_file, log_file;
   double lease = 30;
   bool verbose = false;
+  long commit_interval = 0;
   po::options_description desc("referee serve [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->default_value(options.db), "database file")(
@@ -78,7 +79,10 @@ int serve(const Args& args) {
                                      po::value(&options.ladder_random_plies)->default_value(4),
                                      "random opening plies of new ladders' pairs")(
       "max-streams", po::value(&options.max_stream_clients)->default_value(256),
-      "live-stream clients at once (each holds a thread)");
+      "live-stream clients at once (each holds a thread)")(
+      "commit-interval", po::value(&commit_interval),
+      "milliseconds between two commits of the moves played (default: 2 for a SQLite file, "
+      "100 for a server database)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -110,6 +114,14 @@ int serve(const Args& args) {
     return 2;
   }
   options.lease_ms = static_cast<long>(lease * 1000);
+  if (vm.count("commit-interval")) {
+    if (commit_interval < 1 || commit_interval > kMaxCommitIntervalMs) {
+      std::cerr << "referee serve: --commit-interval must be from 1 to " << kMaxCommitIntervalMs
+                << " ms\n";
+      return 2;
+    }
+    options.commit_interval_ms = commit_interval;
+  }
   if (!(options.drain_seconds >= 0 && options.drain_seconds <= 86400)) {
     std::cerr << "referee serve: --drain-seconds must be from 0 to 86400\n";
     return 2;

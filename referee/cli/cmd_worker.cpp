@@ -18,6 +18,7 @@ int worker(const Args& args) {
   std::string log_file;
   double lease = 30, idle_max = 8;
   bool verbose = false, no_logs = false;
+  long commit_interval = 0;
   po::options_description desc("referee worker --db DB [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->default_value(options.db),
@@ -36,7 +37,10 @@ int worker(const Args& args) {
       "stop once no queued or running event is left")("no-logs", po::bool_switch(&no_logs),
                                                       "do not store the engines' transcripts")(
       "log", po::value(&log_file), "log to this file instead of stderr")(
-      "verbose,v", po::bool_switch(&verbose), "one log line per game too");
+      "verbose,v", po::bool_switch(&verbose), "one log line per game too")(
+      "commit-interval", po::value(&commit_interval),
+      "milliseconds between two commits of the moves played (default: 2 for a SQLite file, "
+      "100 for a server database)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -59,6 +63,14 @@ int worker(const Args& args) {
   if (!(options.drain_seconds >= 0 && options.drain_seconds <= 86400)) {
     std::cerr << "referee worker: --drain-seconds must be from 0 to 86400\n";
     return 2;
+  }
+  if (vm.count("commit-interval")) {
+    if (commit_interval < 1 || commit_interval > kMaxCommitIntervalMs) {
+      std::cerr << "referee worker: --commit-interval must be from 1 to " << kMaxCommitIntervalMs
+                << " ms\n";
+      return 2;
+    }
+    options.commit_interval_ms = commit_interval;
   }
   options.lease_ms = static_cast<long>(lease * 1000);
   options.idle_max_ms = static_cast<long>(idle_max * 1000);

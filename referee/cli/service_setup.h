@@ -13,6 +13,9 @@
 
 namespace referee::cli {
 
+// --commit-interval's largest value: a move is durable within this many milliseconds at worst.
+constexpr long kMaxCommitIntervalMs = 10000;
+
 inline Expected<std::unique_ptr<service::Log>> open_service_log(const std::string& file,
                                                                 bool verbose) {
   service::LogOptions options;

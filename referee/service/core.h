@@ -58,6 +58,8 @@ struct ServeOptions {
   // An event whose claim found nothing is retried after 1 s, doubling up to this (the daemon: 1 s
   // always; workers back off further, service/worker.h).
   long idle_max_ms = 1000;
+  // How often the writer commits; 0 = the database's default (Store::default_commit_interval).
+  long commit_interval_ms = 0;
 };
 
 constexpr int kMaxScheduledGames = 100000;  // per submitted event

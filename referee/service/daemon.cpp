@@ -6,6 +6,7 @@
 
 #include "engines/system.h"
 #include "service/api.h"
+#include "service/reconnect.h"
 #include "service/task_queue.h"
 
 namespace referee::service {
@@ -17,41 +18,54 @@ constexpr auto kRefreshEvery = std::chrono::seconds(2);
 constexpr auto kTopUpEvery = std::chrono::seconds(1);
 constexpr std::size_t kWaitingConnections = 64;
 
-}  // namespace
+struct SessionEnd {
+  int status = 0;          // the exit status, when the daemon stops
+  bool reconnect = false;  // the connection to the server was lost: open a new one and go on
+  std::int64_t owner = 0;  // the owner of the session (0: none registered)
+};
 
-int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
-          std::ostream& out) {
+// One connection's worth of serving: registers an owner on `store`, binds `port` (0: any; set to
+// the one bound, so that a later session binds the same), serves until a signal or a storage
+// failure. `first`: the session that prints the "listening on" line.
+SessionEnd serve_session(const ServeOptions& options, Log& log,
+                         const engines::InterruptWatch& signals, std::ostream& out,
+                         std::optional<storage::Store>& opened, bool first, int& port) {
+  SessionEnd end;
+  end.status = 1;
   auto core = std::make_unique<Core>();
   core->options = options;
   core->log = &log;
   core->db_path = options.db;
+  std::chrono::milliseconds interval{0};
   {
-    auto store = storage::Store::open(options.db);
-    if (!store) {
-      log.error(store.error());
-      return 1;
-    }
+    storage::Store& store = *opened;
     storage::OwnerInfo me;
     me.name = "serve " + options.host + ":" + std::to_string(options.port);
     me.host = engines::host_name();
     me.pid = engines::process_id();
     me.kind = "serve";
     me.lease_ms = options.lease_ms;
-    auto owner = store->register_owner(me);
+    auto owner = store.register_owner(me);
     if (!owner) {
       log.error(owner.error());
-      return 1;
+      end.reconnect = storage::is_connection_lost(owner.error()) || !first;
+      return end;
     }
-    core->owner = *owner;
+    core->owner = end.owner = *owner;
     Core* c = core.get();
-    core->recorder =
-        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
-                                            [c](const std::string& error) { c->fail(error); });
+    interval = options.commit_interval_ms > 0
+                   ? std::chrono::milliseconds(options.commit_interval_ms)
+                   : store.default_commit_interval();
+    core->recorder = std::make_unique<storage::Recorder>(
+        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
+    opened.reset();
   }
   core->reads = std::make_unique<ReadPool>(options.db);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
-    return 1;
+    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    end.reconnect = storage::is_connection_lost(loaded.error()) || !first;
+    return end;
   }
 
   httplib::Server server;
@@ -69,21 +83,22 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
   server.set_tcp_nodelay(true);
   install_api(server, *core);
-  int port = options.port;
+  auto give_up = [&](const std::string& why) {
+    log.error(why);
+    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    core->recorder.reset();
+    return end;
+  };
   if (port == 0) {
     port = server.bind_to_any_port(options.host);
-    if (port <= 0) {
-      log.error("cannot listen on " + options.host + " (any port)");
-      return 1;
-    }
+    if (port <= 0) return give_up("cannot listen on " + options.host + " (any port)");
   } else if (!server.bind_to_port(options.host, port)) {
-    log.error("cannot listen on " + options.host + ":" + std::to_string(port) +
-              " (in use, or not an address of this machine)");
-    return 1;
+    return give_up("cannot listen on " + options.host + ":" + std::to_string(port) +
+                   " (in use, or not an address of this machine)");
   }
   const std::string shown_host =
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
-  out << "listening on http://" << shown_host << ":" << port << std::endl;
+  if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
 
   int slots = options.concurrency > 0
                   ? options.concurrency
@@ -97,8 +112,8 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   }
   log.info("serving " + storage::database_name(options.db) + " on http://" + shown_host + ":" +
            std::to_string(port) + " with " + std::to_string(slots) + " game slots (owner " +
-           std::to_string(core->owner) + ", " +
-           (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+           std::to_string(core->owner) + ", commits every " + std::to_string(interval.count()) +
+           " ms, " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
 
   std::thread listener([&server] { server.listen_after_bind(); });
   std::vector<std::thread> players;
@@ -172,8 +187,45 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   listener.join();
   const bool failed = core->failed.load();
   core->recorder.reset();
+  std::string failure;
+  {
+    std::lock_guard lock(core->mutex);
+    failure = core->failure;
+  }
+  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+    end.reconnect = true;
+    return end;
+  }
   log.info(failed ? "stopped after a storage failure" : "stopped");
-  return failed ? 1 : 0;
+  end.status = failed ? 1 : 0;
+  return end;
+}
+
+}  // namespace
+
+// Sessions as the worker's (worker.cpp): one that lost its connection to the server is followed
+// by another on a new connection (reconnect.h), on the same port; the HTTP server is down in
+// between (a client sees its connection refused for that long) and live streams end (clients
+// connect again).
+int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
+          std::ostream& out) {
+  std::optional<storage::Store> store;
+  if (auto opened = storage::Store::open(options.db); opened) {
+    store.emplace(std::move(*opened));
+  } else {
+    log.error(opened.error());
+    return 1;
+  }
+  int port = options.port;
+  bool first = true;
+  for (;;) {
+    SessionEnd end = serve_session(options, log, signals, out, store, first, port);
+    if (!end.reconnect || signals.flag().load()) return end.status;
+    first = false;
+    store = reopen_store(options.db, log, signals);
+    if (!store) return 1;
+    release_lost_owner(*store, end.owner, log);
+  }
 }
 
 }  // namespace referee::service

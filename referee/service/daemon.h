@@ -8,7 +8,10 @@
 // they are interrupted (their slots go back to pending); a second signal interrupts them at once.
 // The daemon's claims are released (stop_owner), live-stream clients are told the stream ended,
 // and it exits 0. A storage failure stops the games the same way, and the exit status is 1 (a
-// systemd unit with Restart=on-failure starts it again). SIGHUP reopens the log file.
+// systemd unit with Restart=on-failure starts it again), except a lost connection to a database
+// server: the games are interrupted, the HTTP server stops, and the daemon reconnects with a
+// backoff (reconnect.h) and serves again on the same port as a new owner. SIGHUP reopens the log
+// file.
 #pragma once
 
 #include <ostream>

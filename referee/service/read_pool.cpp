@@ -19,6 +19,7 @@ Expected<ReadPool::Lease> ReadPool::get() {
 }
 
 void ReadPool::give_back(std::unique_ptr<storage::Store> store) {
+  if (store->connection_lost()) return;  // the server went away: the next lease opens a new one
   std::lock_guard lock(mutex_);
   if (idle_.size() < keep_) idle_.push_back(std::move(store));
 }

@@ -7,6 +7,7 @@
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "service/core.h"
+#include "service/reconnect.h"
 
 namespace referee::service {
 
@@ -49,8 +50,20 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   return row;
 }
 
-int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
-         std::ostream& out) {
+namespace {
+
+struct SessionEnd {
+  int status = 0;          // the exit status, when the worker stops
+  bool reconnect = false;  // the connection to the server was lost: open a new one and go on
+  std::int64_t owner = 0;  // the owner of the session (0: none registered)
+  bool started = false;    // it got to play (the queued file is in, the first line written)
+};
+
+// One connection's worth of work: registers an owner on `store`, plays until a signal, the end of
+// the work (exit_when_done) or a storage failure.
+SessionEnd run_session(const WorkerOptions& options, const std::string& name, Log& log,
+                       const engines::InterruptWatch& signals, std::ostream& out,
+                       storage::Store store, bool first) {
   auto core = std::make_unique<Core>();
   core->options.db = options.db;
   core->options.concurrency = options.concurrency;
@@ -60,50 +73,57 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
   core->options.idle_max_ms = std::max(1000L, options.idle_max_ms);
   core->log = &log;
   core->db_path = options.db;
-  const std::string name = options.name.empty() ? engines::host_name() : options.name;
+  SessionEnd end;
+  // A failure before the games start: worth a new connection when the old one was lost, or, after
+  // a reconnection, when the server went away again (the reads open their own connections).
+  auto stop_with = [&](const std::string& error) {
+    end.reconnect = storage::is_connection_lost(error) || !first;
+    end.status = 1;
+    return end;
+  };
+  const auto interval = options.commit_interval_ms > 0
+                            ? std::chrono::milliseconds(options.commit_interval_ms)
+                            : store.default_commit_interval();
   {
-    auto store = storage::Store::open(options.db);
-    if (!store) {
-      log.error(store.error());
-      return 1;
-    }
     storage::OwnerInfo me;
     me.name = name;
     me.host = engines::host_name();
     me.pid = engines::process_id();
     me.kind = "worker";
     me.lease_ms = options.lease_ms;
-    auto owner = store->register_owner(me);
+    auto owner = store.register_owner(me);
     if (!owner) {
       log.error(owner.error());
-      return 1;
+      return stop_with(owner.error());
     }
-    core->owner = *owner;
-    if (!options.queue.empty()) {
-      auto row = queue_event(*store, options.queue);
+    core->owner = end.owner = *owner;
+    if (first && !options.queue.empty()) {
+      auto row = queue_event(store, options.queue);
       if (!row) {
         log.error(row.error());
-        (void)store->stop_owner(core->owner);
-        return 1;
+        (void)store.stop_owner(core->owner);
+        end.status = 1;
+        return end;
       }
       log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
                (row->created ? "queued" : "was already queued"));
     }
     Core* c = core.get();
-    core->recorder =
-        std::make_unique<storage::Recorder>(std::move(*store), std::chrono::milliseconds(2),
-                                            [c](const std::string& error) { c->fail(error); });
+    core->recorder = std::make_unique<storage::Recorder>(
+        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
   }
   core->reads = std::make_unique<ReadPool>(options.db, 2);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-    return 1;
+    return stop_with(loaded.error());
   }
-  out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
-  log.info("worker " + name + " on " + options.db + " with " + std::to_string(options.concurrency) +
-           " game slots (owner " + std::to_string(core->owner) + ", lease " +
-           std::to_string(options.lease_ms) + " ms)");
+  if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
+  end.started = true;
+  log.info("worker " + name + " on " + storage::database_name(options.db) + " with " +
+           std::to_string(options.concurrency) + " game slots (owner " +
+           std::to_string(core->owner) + ", lease " + std::to_string(options.lease_ms) +
+           " ms, commits every " + std::to_string(interval.count()) + " ms)");
 
   {
     std::lock_guard lock(core->mutex);
@@ -150,8 +170,8 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
 
   core->stop_claims = true;
   core->wake();
+  std::string failure;
   if (core->failed.load()) {
-    std::string failure;
     {
       std::lock_guard lock(core->mutex);
       failure = core->failure;
@@ -173,8 +193,41 @@ int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& 
   core->recorder->flush();
   const bool failed = core->failed.load();
   core->recorder.reset();
+  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+    end.reconnect = true;
+    end.status = 1;
+    return end;
+  }
   log.info(failed ? "stopped after a storage failure" : "stopped");
-  return failed ? 1 : 0;
+  end.status = failed ? 1 : 0;
+  return end;
+}
+
+}  // namespace
+
+// Sessions: the first opens the database; one that lost its connection to the server is followed
+// by another on a new connection (reconnect.h). The lost session's claims are released on the new
+// connection (its games in progress were interrupted: their slots go back to pending, and whoever
+// claims them next keeps the half-played games as interrupted).
+int work(const WorkerOptions& options, Log& log, const engines::InterruptWatch& signals,
+         std::ostream& out) {
+  const std::string name = options.name.empty() ? engines::host_name() : options.name;
+  std::optional<storage::Store> store;
+  if (auto opened = storage::Store::open(options.db); opened) {
+    store.emplace(std::move(*opened));
+  } else {
+    log.error(opened.error());
+    return 1;
+  }
+  bool first = true;
+  for (;;) {
+    SessionEnd end = run_session(options, name, log, signals, out, std::move(*store), first);
+    if (!end.reconnect || signals.flag().load()) return end.status;
+    first = first && !end.started;
+    store = reopen_store(options.db, log, signals);
+    if (!store) return 1;
+    release_lost_owner(*store, end.owner, log);
+  }
 }
 
 }  // namespace referee::service

@@ -18,6 +18,13 @@
 //   queued or running event is left (scripts and tests). --queue FILE queues a tournament file's
 //   event first (no daemon needed: the database is the queue).
 // - Ladders are not topped up by workers (the daemon does it); their slots are played like any.
+// - A lost connection to a database server (storage::is_connection_lost: a restart, a network
+//   cut): the games in hand are interrupted at once, the worker logs it, opens a new Store with a
+//   backoff (0.5 s doubling to 10 s, until the server answers or a signal), releases the lost
+//   owner's claims (their slots are replayed; the half-played games are kept as interrupted by
+//   the next claim) and goes on as a new owner. Any other storage failure stops it (status 1).
+// - Moves are committed every commit_interval_ms, by default the database's choice
+//   (Store::default_commit_interval: 2 ms for a SQLite file, 100 ms for a server).
 #pragma once
 
 #include <ostream>
@@ -40,6 +47,8 @@ struct WorkerOptions {
   bool keep_logs = true;
   bool exit_when_done = false;
   std::string queue;  // a tournament file whose event is queued first ("" = none)
+  // How often the writer commits; 0 = the database's default (Store::default_commit_interval).
+  long commit_interval_ms = 0;
 };
 
 // Queues the event of a tournament file in the database (state "queued"), as `referee submit`

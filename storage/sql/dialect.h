@@ -30,6 +30,12 @@ inline std::string for_update_skip_locked(Backend b) {
   return b == Backend::SQLite ? std::string() : " FOR UPDATE SKIP LOCKED";
 }
 
+// The rows of `table` (an alias) a write transaction locks before it changes anything else, so
+// that every writer takes its locks in the same order (PostgreSQL; SQLite: BEGIN IMMEDIATE).
+inline std::string for_update_of(Backend b, const std::string& table) {
+  return b == Backend::SQLite ? std::string() : " FOR UPDATE OF " + table;
+}
+
 // SQLite's INDEXED BY (a plan SQLite's planner misses); PostgreSQL plans by itself.
 inline std::string indexed_by(Backend b, const std::string& index) {
   return b == Backend::SQLite ? " INDEXED BY " + index : std::string();

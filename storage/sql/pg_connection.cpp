@@ -1,6 +1,7 @@
 // PostgreSQL connection of the SQL layer over libpq (the C library under libpqxx): statements
-// with text parameters, results fetched whole, server-side prepared statements for the ones run
-// more than once.
+// with text parameters, results fetched whole or, for Rows::Many inside a transaction, through a
+// server-side cursor kFetchRows at a time; server-side prepared statements for the ones run more
+// than once.
 #include "storage/sql/pg_connection.h"
 
 #include <libpq-fe.h>
@@ -32,8 +33,10 @@ void check(PGconn* conn, const PGresult* r) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   std::string message = first_line(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
   if (message.empty()) message = first_line(PQerrorMessage(conn));
-  if (PQstatus(conn) == CONNECTION_BAD)
-    message = "the connection to the server was lost: " + message;
+  const std::string code = state ? state : "";
+  // 57P01-57P03: the server shuts down or restarts; class 08: the connection failed.
+  if (PQstatus(conn) == CONNECTION_BAD || code.rfind("57P0", 0) == 0 || code.rfind("08", 0) == 0)
+    message = std::string(kConnectionLost) + ": " + message;
   if (message.rfind("ERROR:  ", 0) == 0) message = message.substr(8);
   throw Failure(message, state ? state : "");
 }
@@ -42,13 +45,17 @@ class PgConnection;
 
 class PgStatement final : public Statement {
  public:
-  PgStatement(PgConnection& owner, std::string sql);
+  PgStatement(PgConnection& owner, std::string sql, bool many = false);
   bool step() override {
     if (!executed_) {
       run();
       row_ = -1;
     }
     ++row_;
+    if (row_ < PQntuples(result_.get())) return true;
+    if (cursor_.empty() || PQntuples(result_.get()) < kFetchRows) return false;
+    fetch();  // the chunk was full: there may be more
+    row_ = 0;
     return row_ < PQntuples(result_.get());
   }
   int exec() override {
@@ -58,7 +65,9 @@ class PgStatement final : public Statement {
     reset();
     return changed;
   }
+  ~PgStatement() override { close_cursor(); }
   void reset() override {
+    close_cursor();
     result_.reset();
     executed_ = false;
   }
@@ -98,10 +107,15 @@ class PgStatement final : public Statement {
     return params_[static_cast<std::size_t>(index - 1)];
   }
   void run();
+  void fetch();
+  void close_cursor() noexcept;
 
   PgConnection& owner_;
-  std::string sql_;   // in PostgreSQL's spelling ($N)
-  std::string name_;  // server-side prepared name once run twice; "" before
+  bool many_ = false;         // Rows::Many: through a cursor when inside a transaction
+  std::string cursor_;        // the open cursor's name ("" when none)
+  std::uint64_t serial_ = 0;  // the transaction it was declared in
+  std::string sql_;           // in PostgreSQL's spelling ($N)
+  std::string name_;          // server-side prepared name once run twice; "" before
   int runs_ = 0;
   std::vector<std::optional<std::string>> params_;
   Result result_;
@@ -125,6 +139,9 @@ class PgConnection final : public Connection {
   std::unique_ptr<Statement> prepare(const std::string& sql) override {
     return std::make_unique<PgStatement>(*this, rewrite_placeholders(sql));
   }
+  std::unique_ptr<Statement> prepare_many(const std::string& sql) override {
+    return std::make_unique<PgStatement>(*this, rewrite_placeholders(sql), true);
+  }
   Statement& cached(const std::string& sql) override {
     auto& slot = cache_[sql];
     if (!slot) slot = std::make_unique<PgStatement>(*this, rewrite_placeholders(sql));
@@ -137,18 +154,21 @@ class PgConnection final : public Connection {
     for (auto* s : used_) s->reset();
     used_.clear();
   }
+  bool lost() const override { return PQstatus(conn_) == CONNECTION_BAD; }
   PGconn* raw() { return conn_; }
   std::string next_name() { return "referee_" + std::to_string(++prepared_); }
+  std::string next_cursor() { return "referee_cursor_" + std::to_string(++cursors_); }
 
  private:
   PGconn* conn_;
   std::map<std::string, std::unique_ptr<PgStatement>> cache_;
   std::vector<PgStatement*> used_;
   int prepared_ = 0;
+  int cursors_ = 0;
 };
 
-PgStatement::PgStatement(PgConnection& owner, std::string sql)
-    : owner_(owner), sql_(std::move(sql)) {}
+PgStatement::PgStatement(PgConnection& owner, std::string sql, bool many)
+    : owner_(owner), many_(many), sql_(std::move(sql)) {}
 
 void PgStatement::run() {
   ++owner_.counters.statements;
@@ -158,6 +178,18 @@ void PgStatement::run() {
     values[i] = params_[i] ? params_[i]->c_str() : nullptr;
   PGconn* conn = owner_.raw();
   const int n = static_cast<int>(values.size());
+  if (many_ && owner_.depth() > 0) {
+    // A cursor lives until its transaction ends; outside one the rows are read whole.
+    std::string name = owner_.next_cursor();
+    const std::string declare = "DECLARE " + name + " NO SCROLL CURSOR FOR " + sql_;
+    Result d(PQexecParams(conn, declare.c_str(), n, nullptr, values.data(), nullptr, nullptr, 0));
+    check(conn, d.get());
+    cursor_ = std::move(name);
+    serial_ = owner_.transaction_serial();
+    executed_ = true;
+    fetch();
+    return;
+  }
   if (name_.empty() && ++runs_ >= 2) {  // run again: worth preparing on the server
     std::string name = owner_.next_name();
     Result p(PQprepare(conn, name.c_str(), sql_.c_str(), 0, nullptr));
@@ -175,6 +207,33 @@ void PgStatement::run() {
     reset();
     throw;
   }
+}
+
+void PgStatement::fetch() {
+  ++owner_.counters.statements;
+  PGconn* conn = owner_.raw();
+  const std::string sql = "FETCH " + std::to_string(kFetchRows) + " FROM " + cursor_;
+  result_.reset(PQexec(conn, sql.c_str()));
+  try {
+    check(conn, result_.get());
+  } catch (...) {
+    reset();
+    throw;
+  }
+}
+
+// Closes the cursor while its transaction is open (once that ended, the cursor is gone with it;
+// a CLOSE then would fail, or abort the next transaction). Errors are left to the next statement
+// (a lost connection, an aborted transaction).
+void PgStatement::close_cursor() noexcept {
+  if (cursor_.empty()) return;
+  if (owner_.depth() > 0 && owner_.transaction_serial() == serial_ &&
+      PQstatus(owner_.raw()) == CONNECTION_OK &&
+      PQtransactionStatus(owner_.raw()) == PQTRANS_INTRANS) {
+    const std::string sql = "CLOSE " + cursor_;
+    PQclear(PQexec(owner_.raw(), sql.c_str()));
+  }
+  cursor_.clear();
 }
 
 void quiet(void*, const char*) {}  // notices ("relation already exists, skipping") are not errors
@@ -217,9 +276,16 @@ std::string redact_url(const std::string& url) {
 Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
   const std::string name = redact_url(url);
   std::string target = url;
-  if (target.find("connect_timeout=") == std::string::npos)
-    target +=
-        (target.find('?') == std::string::npos ? "?" : "&") + std::string("connect_timeout=10");
+  // A server that stops answering (a network cut with no reset) is noticed within about 30 s
+  // instead of the system's TCP timeouts (minutes); parameters given in the URL win. Unix
+  // sockets ignore the TCP ones.
+  for (const char* parameter : {"connect_timeout=10", "keepalives=1", "keepalives_idle=10",
+                                "keepalives_interval=5", "keepalives_count=3",
+                                "tcp_user_timeout=30000"}) {
+    const std::string p = parameter;
+    if (target.find(p.substr(0, p.find('=') + 1)) != std::string::npos) continue;
+    target += (target.find('?') == std::string::npos ? "?" : "&") + p;
+  }
   PGconn* conn = PQconnectdb(target.c_str());
   if (!conn) return Error{name + ": cannot connect: out of memory"};
   if (PQstatus(conn) != CONNECTION_OK) {

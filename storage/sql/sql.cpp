@@ -7,6 +7,7 @@ Transaction::Transaction(Connection& connection, Kind kind)
     : connection_(connection), kind_(kind), level_(connection.depth_) {
   const bool sqlite = connection_.backend() == Backend::SQLite;
   if (level_ == 0) {
+    ++connection_.serial_;
     if (kind_ == Kind::Write)
       connection_.exec(sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
     else

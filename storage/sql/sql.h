@@ -12,6 +12,10 @@
 // - Statements cached by the connection (cached()) are prepared once and come back reset with no
 //   bindings; release_cached() resets every cached statement used since the last call, so a
 //   half-read SELECT never keeps a read snapshot open (SQLite) or a result in memory (PostgreSQL).
+// - A query whose rows may be many (an export's pass over every game) is prepared with
+//   Rows::Many: SQLite steps through its rows anyway; PostgreSQL reads them through a server-side
+//   cursor, kFetchRows at a time, when it runs inside a transaction (pg_connection.h says why a
+//   cursor and not libpq's single-row mode), so memory stays flat whatever the count.
 // - Round trips are counted (Counters): statements executed and transactions committed (a
 //   statement outside any transaction counts as one), for `referee bench` and the tests.
 #pragma once
@@ -27,6 +31,15 @@
 namespace referee::storage::sql {
 
 enum class Backend { SQLite, PostgreSQL };
+
+// How many rows a query may give: Few (read whole where the backend reads whole) or Many (read in
+// chunks of kFetchRows where the backend would otherwise hold them all).
+enum class Rows { Few, Many };
+constexpr int kFetchRows = 1000;
+
+// Begins the message of every statement that failed because the connection to a database server
+// is gone (the server restarted, the network cut it): its owner must open a new connection.
+constexpr std::string_view kConnectionLost = "the connection to the server was lost";
 
 // A database error of the PostgreSQL connection (SQLite's are SQLite::Exception).
 struct Failure : std::runtime_error {
@@ -91,22 +104,32 @@ class Connection {
   virtual void exec(const std::string& sql) = 0;
   // A statement of its own (finalized with the returned object).
   virtual std::unique_ptr<Statement> prepare(const std::string& sql) = 0;
+  // The same for a query whose rows may be many (Rows::Many); by default read as prepare() does.
+  virtual std::unique_ptr<Statement> prepare_many(const std::string& sql) { return prepare(sql); }
   // A statement prepared once per connection, reset, with no bindings.
   virtual Statement& cached(const std::string& sql) = 0;
   virtual void release_cached() = 0;
+  // Whether the connection is gone for good (a server's; a file's never is).
+  virtual bool lost() const { return false; }
   // Nesting depth of Transaction objects (0: autocommit).
   int depth() const { return depth_; }
+  // Counts the outermost transactions begun: what was made inside one (a cursor) is gone once
+  // this changed or depth() is 0.
+  std::uint64_t transaction_serial() const { return serial_; }
   Counters counters;
 
  private:
   friend class Transaction;
   int depth_ = 0;
+  std::uint64_t serial_ = 0;
 };
 
 // A statement of its own as a value (Connection::prepare), for the rare queries.
 class Query {
  public:
   Query(Connection& connection, const std::string& sql) : statement_(connection.prepare(sql)) {}
+  Query(Connection& connection, const std::string& sql, Rows rows)
+      : statement_(rows == Rows::Many ? connection.prepare_many(sql) : connection.prepare(sql)) {}
   operator Statement&() { return *statement_; }
   template <class... Args>
   void bind(int index, Args&&... value) {

@@ -43,6 +43,13 @@ class PgServer {
     return v && std::string(v) == "1";
   }
   const std::string& socket_dir() const { return socket_dir_; }
+  // Restarts the server (pg_ctl restart -m fast): every connection is cut, as by a crash or an
+  // upgrade; returns once it accepts connections again (false when it did not come back).
+  bool restart() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_ && run(pg_ctl_ + " -D " + data_ + " -l " + dir_ +
+                           "/server.log -w -t 60 -m fast restart >/dev/null 2>&1");
+  }
 
   // The URL of a new empty database (user referee).
   std::string new_database() {
