@@ -33,7 +33,7 @@ std::set<std::int64_t> running_games_of(httplib::Client& client, std::int64_t ev
 
 }  // namespace
 
-TEST_CASE("serve on PostgreSQL shows two workers and their live games; standings match ratings") {
+TEST_CASE("serve on PostgreSQL shows two workers and their live games, standings match ratings") {
   storage_test::PgServer& pg = storage_test::PgServer::get();
   if (!pg.available()) {
     if (storage_test::PgServer::required()) FAIL(pg.reason());
@@ -157,7 +157,7 @@ TEST_CASE("serve on PostgreSQL shows two workers and their live games; standings
         return n == 2;
       },
       20);
-  INFO(listed);
+  INFO(listed << "\nworker 1: " << workers[0]->err() << "\nworker 2: " << workers[1]->err());
   CHECK(stopped);
   CHECK(daemon.signal_and_wait(SIGTERM) == 0);
 }
