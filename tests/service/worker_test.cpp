@@ -3,7 +3,10 @@
 // (tests/storage/backends.h); they are killed with kill -9 at random and started again while a
 // 500-game event is played. Exactly the scheduled slots finish, each once; the games a killed
 // worker left are kept as interrupted; `referee verify` passes; no engine process outlives the
-// run. Then the smaller behaviours: --exit-when-done, --queue, bad options.
+// run. On PostgreSQL as root each worker runs in its own network namespace and reaches the server
+// over TCP through a veth pair (netns.h), proven from pg_stat_activity; otherwise one
+// `SKIPPED netns: <why>` line and the Unix socket. Then the smaller behaviours: --exit-when-done,
+// --queue, bad options.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
