@@ -10,6 +10,7 @@ packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
 packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)  # the fuzz build (tests/fuzz)
 # PostgreSQL: the client library of the storage layer, and the server the storage tests start.
 packages+=(libpq-dev libpqxx-dev postgresql)
+packages+=(iproute2)  # `ip netns`: the worker proof puts each worker in its own network namespace
 packages+=(libssl-dev)  # libcrypto: SHA-256 of engine binaries (engines/engine_hash.h)
 missing=()
 for p in "${packages[@]}"; do

@@ -154,7 +154,7 @@ TEST_CASE("engine config: validate names the culprit") {
   CHECK(status.error() == expected);
 }
 
-TEST_CASE("engine config: names may hold inner blanks, UTF-8 and punctuation; tabs in values") {
+TEST_CASE("engine config: names may hold inner blanks, UTF-8 and punctuation, tabs in values") {
   EngineConfig c = good();
   c.name = "Sowbot 2.1 (\xc3\xa9t\xc3\xa9)";
   c.options["Style"] = "calm\tquick";

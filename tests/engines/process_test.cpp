@@ -216,7 +216,7 @@ TEST_CASE("process: the mock's 100 KiB line trips the default 64 KiB cap") {
   CHECK(expect_line(p) == "bestmove 1");
 }
 
-TEST_CASE("process: NUL and control bytes are BadByte; tab and UTF-8 are fine") {
+TEST_CASE("process: NUL and control bytes are BadByte, tab and UTF-8 are fine") {
   Process p = sh("printf 'a\\001b\\nc\\000d\\ne\\tf\\n\\303\\251t\\303\\251\\ng\\177\\n'");
   ReadResult r = p.read_line(in(2000ms));
   CHECK(r.status == ReadStatus::BadByte);
@@ -249,7 +249,7 @@ TEST_CASE("process: stderr is drained while reading and its tail kept") {
   }
 }
 
-TEST_CASE("process: write then read through /bin/cat; output_count") {
+TEST_CASE("process: write then read through /bin/cat, output_count") {
   SpawnSpec spec;
   spec.command = "cat";  // found in PATH
   Process p = start(spec);

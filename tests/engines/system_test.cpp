@@ -37,7 +37,7 @@ TEST_CASE("system: the executable's directory holds this test") {
 }
 
 TEST_CASE(
-    "system: run_measured captures the output and the child's own usage; failures are errors") {
+    "system: run_measured captures the output and the child's own usage, failures are errors") {
   const std::string dir = make_temp_dir("referee-test-");
   const std::string out = dir + "/out.txt";
   auto ran = run_measured({"/bin/sh", "-c",
@@ -64,7 +64,7 @@ TEST_CASE(
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("system: another process's usage from /proc; a missing process is an error") {
+TEST_CASE("system: another process's usage from /proc, a missing process is an error") {
   volatile double x = 0;
   for (int i = 0; i < 20000000; ++i) x = x + i * 0.5;
   auto usage = process_usage(process_id());

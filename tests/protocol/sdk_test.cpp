@@ -139,7 +139,7 @@ TEST_CASE("sdk: empty lines, stop and gameover when idle produce nothing") {
   CHECK(out == std::vector<std::string>{"readyok 1"});
 }
 
-TEST_CASE("sdk: quit ends the loop; nothing after it is read") {
+TEST_CASE("sdk: quit ends the loop, nothing after it is read") {
   auto out = run_script("isready 1\nquit\nisready 2\n");
   CHECK(out == std::vector<std::string>{"readyok 1"});
   auto eof = run_script("isready 3");  // end of input without a newline or quit

@@ -431,7 +431,7 @@ TEST_CASE("cli: a database of a newer schema version is refused, untouched") {
   CHECK(rtest::read_text(db) == before);
 }
 
-TEST_CASE("cli: Ctrl-C ends a tournament cleanly; the same command resumes it") {
+TEST_CASE("cli: Ctrl-C ends a tournament cleanly, the same command resumes it") {
   rtest::TempDir dir;
   const std::string path = dir.file("slow.toml");
   const std::string db = dir.file("slow.db");
@@ -809,7 +809,7 @@ TEST_CASE("cli: two and four tournament processes at once finish exactly the sch
   }
 }
 
-TEST_CASE("cli: a process killed mid-event leaves claims that expire; the next run plays them") {
+TEST_CASE("cli: a process killed mid-event leaves claims that expire, the next run plays them") {
   rtest::TempDir dir;
   const auto file = event_file(dir, 2, 4, 10, "args = [\"--slow-ms=20\"]\n");  // 8 games
   const std::string db = dir.file("shared.db");
@@ -960,7 +960,7 @@ TEST_CASE("cli: commands that only read never create a database") {
   CHECK(std::filesystem::is_empty(dir.path()));
 }
 
-TEST_CASE("cli: a database damaged in the middle is refused before any write; verify says so") {
+TEST_CASE("cli: a database damaged in the middle is refused before any write, verify says so") {
   rtest::TempDir dir;
   const auto file = tournament_file(dir);
   const std::string db = dir.file("t.db");
@@ -1047,7 +1047,7 @@ class SmallDisk {
 
 }  // namespace
 
-TEST_CASE("cli: a full disk stops the event: one line, status 1; the next run completes it") {
+TEST_CASE("cli: a full disk stops the event: one line, status 1, the next run completes it") {
   rtest::TempDir dir;
   const std::string disk = dir.file("disk");
   std::filesystem::create_directory(disk);

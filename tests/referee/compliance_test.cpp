@@ -143,7 +143,7 @@ TEST_CASE("check-engine: an engine with the wrong turn order fails with 3, 4 and
   CHECK(two.status == 0);
 }
 
-TEST_CASE("check-engine: only declared games and values are sent; a refused declaration fails") {
+TEST_CASE("check-engine: only declared games and values are sent, a refused declaration fails") {
   rtest::TempDir dir;
   const std::string log = dir.file("sent.txt");
   auto declared = check_engine(

@@ -174,7 +174,7 @@ TEST_CASE("export cli: bad options are one line and status 2") {
   CHECK(contains(r.err, "no database"));
 }
 
-TEST_CASE("bench --ratings: a small run prints every figure; bad arguments are one-line errors") {
+TEST_CASE("bench --ratings: a small run prints every figure, bad arguments are one-line errors") {
   auto r = referee_cmd({"bench", "--ratings", "400", "6", "--seed", "3"});
   INFO(r.err);
   REQUIRE(r.status == 0);

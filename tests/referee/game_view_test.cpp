@@ -81,7 +81,7 @@ TEST_CASE("ply view: the position, each clock replayed from the stored times, th
   CHECK(v->go_line == "go player 2 p1time 10200 p2time 10100 p1inc 500 p2inc 500");
 }
 
-TEST_CASE("ply view: the lines stored in the transcript win; a different rebuilt go is kept") {
+TEST_CASE("ply view: the lines stored in the transcript win, a different rebuilt go is kept") {
   const auto g = stored_game(4, 0);
   std::string position = "position startpos moves";
   for (const auto& m : first_moves(g, 2)) position += " " + m;
@@ -107,7 +107,7 @@ TEST_CASE("ply view: the lines stored in the transcript win; a different rebuilt
   CHECK(w->rebuilt_go.empty());
 }
 
-TEST_CASE("ply view: no engine was asked at an opening move; plies out of range are refused") {
+TEST_CASE("ply view: no engine was asked at an opening move, plies out of range are refused") {
   const auto g = stored_game(4, 2);
   auto opening = referee::view_at(g.record, g.moves, {}, 1);
   REQUIRE(opening.ok());

@@ -89,7 +89,7 @@ std::size_t count_lines(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("import: export, import into an empty database, export: the same bytes; verify passes") {
+TEST_CASE("import: export, import into an empty database, export: the same bytes, verify passes") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db"), copy = dir.file("copy.db");
   write_db(src, 1);
@@ -194,7 +194,7 @@ TEST_CASE("import: export, import into an empty database, export: the same bytes
   }
 }
 
-TEST_CASE("import: the round trip on every backend; a game begun after an import takes a new id") {
+TEST_CASE("import: the round trip on every backend, a game begun after an import takes a new id") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db");
   write_db(src, 3);
@@ -234,7 +234,7 @@ TEST_CASE("import: the round trip on every backend; a game begun after an import
     }
 }
 
-TEST_CASE("import: games of an event this database schedules are refused; nothing is written") {
+TEST_CASE("import: games of an event this database schedules are refused, nothing is written") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db"), live = dir.file("live.db");
   write_db(src, 5);
@@ -263,7 +263,7 @@ TEST_CASE("import: games of an event this database schedules are refused; nothin
   CHECK(games.value().empty());
 }
 
-TEST_CASE("import: a bad line is one error naming the file and line; nothing is imported") {
+TEST_CASE("import: a bad line is one error naming the file and line, nothing is imported") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db");
   write_db(src, 4);

@@ -190,7 +190,7 @@ TEST_CASE("match: exactly the lines the referee sends, one round trip per ply") 
   CHECK(p1[6] == "go player 1 p1time 10000 p2time 10000 p1inc 100 p2inc 100");
 }
 
-TEST_CASE("match: clocks in go lines run down as time is used; clocks recorded") {
+TEST_CASE("match: clocks in go lines run down as time is used, clocks recorded") {
   rtest::TempDir dir;
   auto p = play("awale:maxplies=10", {{"--slow-ms=25", "--log=" + dir.file("p1")}, {}}, "5+0");
   const auto& r = p.result;

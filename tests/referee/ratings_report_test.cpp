@@ -360,7 +360,7 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
   CHECK(ratings_report(referee::storage::ResultSet{}) == "no finished games\n");
 }
 
-TEST_CASE("report: CSV has one row per engine; JSON has everything") {
+TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   std::vector<GameRecord> all;
   for (int i = 0; i < 4; ++i) all.push_back(record({{"A", "B"}, {1, 2}}));
   for (int i = 0; i < 4; ++i) all.push_back(record({{"B", "A"}, {2, 1}}));

@@ -258,7 +258,7 @@ TEST_CASE("ratings: groups that never met get separate tables on their own scale
   }
 }
 
-TEST_CASE("ratings: an anchor fixes one engine; errors become relative to it") {
+TEST_CASE("ratings: an anchor fixes one engine, errors become relative to it") {
   RatingOptions o = no_seats();
   o.anchor = "B";
   o.anchor_elo = 1000;
@@ -370,7 +370,7 @@ TEST_CASE("ratings: a game with the same engine in two seats counts nothing betw
   CHECK(find(g, "A").draws == 1);
 }
 
-TEST_CASE("ratings: no games, no groups; unfinished games are ignored") {
+TEST_CASE("ratings: no games, no groups, unfinished games are ignored") {
   CHECK(rate(std::vector<RatedGame>{}, RatingOptions{}).groups.empty());
   CHECK(rate(GameTallies{}, RatingOptions{}).groups.empty());
   CHECK(rate({game({"A", "B"}, {})}, RatingOptions{}).groups.empty());

@@ -184,7 +184,7 @@ TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored
   CHECK(contains(out.out, "LLR " + fixed2(s.sprt->tally.state.llr) + " (bounds -2.94, 2.94)"));
 }
 
-TEST_CASE("sprt event: equal engines never accept H1; undecided, the event plays every game") {
+TEST_CASE("sprt event: equal engines never accept H1, undecided, the event plays every game") {
   rtest::TempDir dir;
   auto c = sprt_config(dir, mock_engine("a"), mock_engine("b"), 8);
   auto s = run(c);
@@ -202,7 +202,7 @@ TEST_CASE("sprt event: equal engines never accept H1; undecided, the event plays
   CHECK(s.sprt->tally.h.pairs.ll + s.sprt->tally.h.pairs.ww == 0);
 }
 
-TEST_CASE("sprt event: a stopped run resumes the test; a kill before the skip is repaired") {
+TEST_CASE("sprt event: a stopped run resumes the test, a kill before the skip is repaired") {
   rtest::TempDir dir;
   stats::SprtConfig sprt;
   sprt.elo1 = 100;

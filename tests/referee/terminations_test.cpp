@@ -14,7 +14,7 @@
 using namespace referee;
 using games::EndKind;
 
-TEST_CASE("terminations: each word once, found by name; old words read as new ones") {
+TEST_CASE("terminations: each word once, found by name, old words read as new ones") {
   std::set<std::string> seen;
   for (const auto& t : games::terminations()) {
     CHECK(seen.insert(t.word).second);

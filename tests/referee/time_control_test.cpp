@@ -155,7 +155,7 @@ TEST_CASE("player clock: Fischer increment is added after each move") {
   CHECK(clock.move_budget() == Millis(9950));
 }
 
-TEST_CASE("player clock: a move inside the margin stops the clock at 0; beyond it loses") {
+TEST_CASE("player clock: a move inside the margin stops the clock at 0, beyond it loses") {
   SECTION("inside the margin") {
     PlayerClock clock(parsed("1+0.1"));
     REQUIRE(clock.charge(Millis(1040)));  // 40 ms over, margin 50

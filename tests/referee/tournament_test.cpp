@@ -126,7 +126,7 @@ int count_with(const std::vector<storage::GameRecord>& games, const std::string&
 
 }  // namespace
 
-TEST_CASE("tournament: a double round robin stores every game; a second run plays nothing") {
+TEST_CASE("tournament: a double round robin stores every game, a second run plays nothing") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("m2")},
                      "awale:maxplies=20", 2);
@@ -219,7 +219,7 @@ TEST_CASE("tournament: a stopped run is completed by the next one") {
   check_database(c, 8);
 }
 
-TEST_CASE("tournament: a claim left by a killed run expires; its game is kept as interrupted") {
+TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as interrupted") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1")}, "awale:maxplies=10", 1);
   auto schedule = make_schedule(c);
@@ -268,7 +268,7 @@ TEST_CASE("tournament: a claim left by a killed run expires; its game is kept as
   check_database(c, 2);
 }
 
-TEST_CASE("tournament: an engine that crashes every game is withdrawn; the event goes on") {
+TEST_CASE("tournament: an engine that crashes every game is withdrawn, the event goes on") {
   rtest::TempDir dir;
   auto c = config_of(
       dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("crasher", {"--crash-on-go"})},
@@ -473,7 +473,7 @@ TEST_CASE("tournament: the specification stored with the event rebuilds the even
   CHECK(slots[1].seats == std::vector<std::string>{"m1", "m0"});
 }
 
-TEST_CASE("tournament: a full disk stops the event; the next run completes it exactly") {
+TEST_CASE("tournament: a full disk stops the event, the next run completes it exactly") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("m2")},
                      "awale:maxplies=20", 4);  // 24 games

@@ -39,7 +39,7 @@ TEST_CASE("transcript: below its caps every line is kept, in order, with its sea
   CHECK(t.take().empty());  // afresh
 }
 
-TEST_CASE("transcript: lines from before the game start at 0 ms; later ones count from it") {
+TEST_CASE("transcript: lines from before the game start at 0 ms, later ones count from it") {
   Transcript t;
   t.add('>', "ugi");
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -73,7 +73,7 @@ TEST_CASE("transcript: the engine's stdout keeps its head and tail, with a note 
   CHECK(got == expected);
 }
 
-TEST_CASE("transcript: stderr has caps of its own; both notes land where lines were dropped") {
+TEST_CASE("transcript: stderr has caps of its own, both notes land where lines were dropped") {
   Transcript t({room(1, 6), room(1, 6), room(1, 5), room(1, 5)});
   t.add('<', "out  0");
   t.add('!', "err 0");

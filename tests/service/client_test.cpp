@@ -16,7 +16,7 @@ rtest::RunResult client(const TempDir& dir, std::vector<std::string> args) {
 
 }  // namespace
 
-TEST_CASE("clients: submit, status, watch to the end, cancel; errors are one line") {
+TEST_CASE("clients: submit, status, watch to the end, cancel, errors are one line") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());

@@ -28,7 +28,7 @@ std::vector<std::int64_t> start_order(httplib::Client& c) {
 
 }  // namespace
 
-TEST_CASE("serve: a submitted event plays to the end; every read endpoint shows it") {
+TEST_CASE("serve: a submitted event plays to the end, every read endpoint shows it") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());
@@ -151,7 +151,7 @@ TEST_CASE("serve: a submitted event plays to the end; every read endpoint shows 
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
-TEST_CASE("serve: pause lets running games finish and starts none; resume completes the event") {
+TEST_CASE("serve: pause lets running games finish and starts none, resume completes the event") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());
@@ -183,7 +183,7 @@ TEST_CASE("serve: pause lets running games finish and starts none; resume comple
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
-TEST_CASE("serve: cancel interrupts the running games; nothing more is played") {
+TEST_CASE("serve: cancel interrupts the running games, nothing more is played") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());
@@ -260,7 +260,7 @@ TEST_CASE("serve: two events of one priority share the pool evenly") {
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
-TEST_CASE("serve: a higher priority event takes the free slots first; PATCH changes it") {
+TEST_CASE("serve: a higher priority event takes the free slots first, PATCH changes it") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());
@@ -316,7 +316,7 @@ TEST_CASE("serve: a higher priority event takes the free slots first; PATCH chan
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
-TEST_CASE("serve: submitting the same file again returns the event; a changed one is refused") {
+TEST_CASE("serve: submitting the same file again returns the event, a changed one is refused") {
   TempDir dir;
   Daemon d(dir, {"-c", "1"});
   REQUIRE(d.ready());

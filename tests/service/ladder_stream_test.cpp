@@ -147,7 +147,7 @@ std::vector<int> check_game_order(const std::vector<SseMessage>& ms, std::int64_
 
 }  // namespace
 
-TEST_CASE("serve: registered engines join the ladder at once; a retired one plays no new game") {
+TEST_CASE("serve: registered engines join the ladder at once, a retired one plays no new game") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());
@@ -198,7 +198,7 @@ TEST_CASE("serve: registered engines join the ladder at once; a retired one play
     if (e["name"] == "delta") CHECK(e["retired"] == true);
 }
 
-TEST_CASE("serve: the live stream of a game is in order; Last-Event-ID resumes after that id") {
+TEST_CASE("serve: the live stream of a game is in order, Last-Event-ID resumes after that id") {
   TempDir dir;
   Daemon d(dir, {"-c", "1"});
   REQUIRE(d.ready());

@@ -123,7 +123,7 @@ TEST_CASE("serve: bad requests get a 4xx with a JSON error, and the daemon keeps
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
-TEST_CASE("serve: with a token, changes need it; reads from loopback do not") {
+TEST_CASE("serve: with a token, changes need it, reads from loopback do not") {
   TempDir dir;
   const std::string token = "0123456789abcdef0123";
   const std::string token_file = dir.file("token");
@@ -184,7 +184,7 @@ TEST_CASE("serve: refuses to start on bad addresses and token files") {
     CHECK(rtest::lines_of(r.err).size() == 1);
 }
 
-TEST_CASE("serve: SIGTERM lets running games finish and exits 0; the next start completes") {
+TEST_CASE("serve: SIGTERM lets running games finish and exits 0, the next start completes") {
   TempDir dir;
   const std::string db = dir.file("serve.db");
   std::int64_t under_way = 0;

@@ -25,7 +25,7 @@ std::string sprt_toml(const std::string& name, const std::string& b_args, int ma
 }  // namespace
 
 TEST_CASE(
-    "serve: an sprt event decides, skips the games left and finishes; its JSON has the test") {
+    "serve: an sprt event decides, skips the games left and finishes, its JSON has the test") {
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
   REQUIRE(d.ready());

@@ -96,7 +96,7 @@ TEST_CASE("ladder: close ratings and wide error bars are worth more") {
   CHECK(pair_information(a, b) == Approx(pair_information(b, a)));
 }
 
-TEST_CASE("ladder: a new engine is paired first; pairs spread over the engines") {
+TEST_CASE("ladder: a new engine is paired first, pairs spread over the engines") {
   std::vector<LadderEntrant> entrants = {
       {"a", 50, 60, 200}, {"b", 0, 60, 200}, {"c", -50, 60, 200}, {"new", 0, 0, 0}};
   auto pairs = choose_pairs(entrants, {}, 3);
@@ -161,7 +161,7 @@ TEST_CASE("broadcaster: a reader that falls behind the ring loses the oldest, an
   CHECK(cursor == 10);
 }
 
-TEST_CASE("broadcaster: publishing never waits for readers; close wakes them") {
+TEST_CASE("broadcaster: publishing never waits for readers, close wakes them") {
   Broadcaster b(8);
   std::atomic<int> woke{0};
   std::vector<std::thread> readers;
@@ -187,7 +187,7 @@ TEST_CASE("broadcaster: publishing never waits for readers; close wakes them") {
   CHECK(b.wait(cursor, 0, std::chrono::seconds(5)).closed);
 }
 
-TEST_CASE("auth: tokens compare whole, in constant time; loopback addresses") {
+TEST_CASE("auth: tokens compare whole, in constant time, loopback addresses") {
   CHECK(token_matches("s3cret-token-0123", "s3cret-token-0123"));
   CHECK_FALSE(token_matches("s3cret-token-0123", "s3cret-token-012"));
   CHECK_FALSE(token_matches("s3cret-token-0123", "s3cret-token-01234"));
@@ -246,7 +246,7 @@ TEST_CASE("auth: token files are refused when missing, empty, short or world-rea
   CHECK(read_token_file(path).ok());
 }
 
-TEST_CASE("log: journald lines carry a priority, other lines a UTC timestamp; one line each") {
+TEST_CASE("log: journald lines carry a priority, other lines a UTC timestamp, one line each") {
   CHECK(Log::format(LogLevel::Info, "event 3 submitted", true, 0) == "<6>event 3 submitted");
   CHECK(Log::format(LogLevel::Error, "disk\nfull", true, 0) == "<3>disk full");
   CHECK(Log::format(LogLevel::Warning, "x", false, 1795000000123LL) ==

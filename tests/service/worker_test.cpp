@@ -3,7 +3,10 @@
 // (tests/storage/backends.h); they are killed with kill -9 at random and started again while a
 // 500-game event is played. Exactly the scheduled slots finish, each once; the games a killed
 // worker left are kept as interrupted; `referee verify` passes; no engine process outlives the
-// run. Then the smaller behaviours: --exit-when-done, --queue, bad options.
+// run. On PostgreSQL as root each worker runs in its own network namespace and reaches the server
+// over TCP through a veth pair (netns.h), proven from pg_stat_activity; otherwise one
+// `SKIPPED netns: <why>` line and the Unix socket. Then the smaller behaviours: --exit-when-done,
+// --queue, bad options.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,6 +16,8 @@
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <filesystem>
+#include <functional>
+#include <iostream>
 #include <map>
 #include <random>
 #include <set>
@@ -21,12 +26,16 @@
 #include "event/event_spec.h"
 #include "referee/service/worker.h"
 #include "storage/backends.h"
+#include "storage/sql/pg_connection.h"
 #include "storage/store.h"
 #include "tests/service/daemon_util.h"
+#include "tests/service/netns.h"
+#include "tests/service/worker_process.h"
 
 using stest::contains;
 using stest::TempDir;
 using stest::wait_until;
+using stest::WorkerProcess;
 using SteadyClock = std::chrono::steady_clock;
 
 namespace {
@@ -40,54 +49,6 @@ bool mock_alive(pid_t pid) {
   if (stat[close + 2] == 'Z' || stat[close + 2] == 'X') return false;
   return contains(rtest::read_text(proc + "/cmdline"), "mock_engine");
 }
-
-// One `referee worker` process in its own directory; SIGKILLed if still running when destroyed.
-class WorkerProcess {
- public:
-  WorkerProcess(const std::string& dir, std::vector<std::string> args) : dir_(dir) {
-    std::vector<std::string> text = {REFEREE_BIN, "worker"};
-    text.insert(text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const std::string out = dir + "/out", err = dir + "/err";
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int in = ::open("/dev/null", O_RDONLY);
-      int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      ::dup2(in, 0);
-      ::dup2(o, 1);
-      ::dup2(e, 2);
-      if (::chdir(dir.c_str()) != 0) ::_exit(126);
-      ::execv(REFEREE_BIN, argv.data());
-      ::_exit(127);
-    }
-  }
-  ~WorkerProcess() {
-    if (running()) {
-      ::kill(pid_, SIGKILL);
-      wait();
-    }
-  }
-  WorkerProcess(const WorkerProcess&) = delete;
-  WorkerProcess& operator=(const WorkerProcess&) = delete;
-
-  bool running() { return stest::child_running(pid_, exited_, status_); }
-  int wait() { return stest::child_wait(pid_, exited_, status_); }
-  void terminate() { ::kill(pid_, SIGTERM); }
-  void kill9() {
-    ::kill(pid_, SIGKILL);
-    wait();
-  }
-  std::string err() const { return rtest::read_text(dir_ + "/err"); }
-
- private:
-  std::string dir_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-  int status_ = -1;
-};
 
 // A tournament file of two mock engines that write their pids to `pids`: `cycles` cycles of
 // awale:maxplies=`plies` (two games a cycle: one opening, both seatings).
@@ -122,9 +83,26 @@ std::vector<pid_t> read_pids(const std::string& file) {
 
 namespace {
 
-// The proof on one database (a SQLite file or a PostgreSQL URL): four workers in their own
-// directories, kill -9 at random and restart, then every check on what was recorded.
-void kill_and_restart_proof(const std::string& db) {
+// Where the workers of the proof run and how they reach the database: worker i's --db URL, the
+// command prefix it runs under, and a look at the database taken now and then while games go on.
+struct Placement {
+  std::function<std::string(int)> url;
+  std::function<std::vector<std::string>(int)> prefix = [](int) {
+    return std::vector<std::string>{};
+  };
+  std::function<void()> observe = [] {};
+};
+
+Placement local_placement(const std::string& db) {
+  Placement place;
+  place.url = [db](int) { return db; };
+  return place;
+}
+
+// The proof on one database (`db`, a SQLite file or a PostgreSQL URL the test reads through):
+// four workers in their own directories, kill -9 at random and restart, then every check on what
+// was recorded.
+void kill_and_restart_proof(const std::string& db, const Placement& place) {
   TempDir dir;
   const std::string pids = dir.file("pids");
   rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 24, pids, 4));
@@ -132,7 +110,7 @@ void kill_and_restart_proof(const std::string& db) {
 
   auto args_of = [&](int i) {
     return std::vector<std::string>{"--db",
-                                    db,
+                                    place.url(i),
                                     "--concurrency",
                                     "2",
                                     "--lease",
@@ -150,7 +128,7 @@ void kill_and_restart_proof(const std::string& db) {
   for (int i = 0; i < 4; ++i) {
     dirs.push_back(dir.file("w" + std::to_string(i)));
     std::filesystem::create_directories(dirs.back());
-    workers.push_back(std::make_unique<WorkerProcess>(dirs.back(), args_of(i)));
+    workers.push_back(std::make_unique<WorkerProcess>(dirs.back(), args_of(i), place.prefix(i)));
   }
 
   auto done_slots = [&] {
@@ -165,16 +143,27 @@ void kill_and_restart_proof(const std::string& db) {
   const auto until = SteadyClock::now() + std::chrono::seconds(60);
   while (kills < 8 && SteadyClock::now() < until && done_slots() < 450) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200 + rng() % 600));
+    place.observe();
     const auto i = static_cast<std::size_t>(rng() % 4);
     workers[i]->kill9();
     ++kills;
-    workers[i] = std::make_unique<WorkerProcess>(dirs[i], args_of(static_cast<int>(i)));
+    workers[i] = std::make_unique<WorkerProcess>(dirs[i], args_of(static_cast<int>(i)),
+                                                 place.prefix(static_cast<int>(i)));
   }
   CHECK(kills >= 3);
   // Every worker stops by itself once the event is finished.
+  auto last_look = SteadyClock::now();
   for (std::size_t i = 0; i < workers.size(); ++i) {
     INFO("worker " << i << ": " << workers[i]->err());
-    REQUIRE(wait_until([&] { return !workers[i]->running(); }, 90));
+    REQUIRE(wait_until(
+        [&] {
+          if (SteadyClock::now() - last_look > std::chrono::milliseconds(300)) {
+            place.observe();
+            last_look = SteadyClock::now();
+          }
+          return !workers[i]->running();
+        },
+        90));
     CHECK(workers[i]->wait() == 0);
   }
 
@@ -232,12 +221,64 @@ void kill_and_restart_proof(const std::string& db) {
   CHECK(alive.empty());
 }
 
+// On PostgreSQL as root, each worker runs in its own network namespace and reaches the server
+// over TCP through a veth pair (netns.h); the test proves it from pg_stat_activity: every
+// connection of worker i (application_name wi) comes from namespace i's address. Without
+// namespaces (not root, or refused), one loud line, and the workers use the Unix socket.
+void postgres_proof() {
+  stest::NetNamespaces nets(4);
+  if (!nets.available()) {
+    const std::string why = "SKIPPED netns: " + nets.reason() +
+                            " (the PostgreSQL workers use the server's Unix socket instead)";
+    std::cerr << why << "\n";
+    WARN(why);
+    storage_test::TestDb db("postgresql");
+    kill_and_restart_proof(db.url(), local_placement(db.url()));
+    return;
+  }
+  storage_test::PgServer::Options options;
+  for (int i = 0; i < 4; ++i) options.tcp_addresses.push_back(nets.root_address(i));
+  options.tcp_clients = nets.clients();
+  storage_test::PgServer server(options);
+  INFO(server.reason());
+  REQUIRE(server.available());
+  const std::string db = server.new_database();
+  const std::string name = storage_test::PgServer::database_of(db);
+  auto admin = referee::storage::sql::open_postgres(server.url("postgres"));
+  REQUIRE(admin);
+  // application_name -> the client addresses its connections came from ("local": Unix socket)
+  std::map<std::string, std::set<std::string>> seen;
+  Placement place;
+  place.url = [&](int i) {
+    return server.tcp_url(name, nets.root_address(i)) + "?application_name=w" + std::to_string(i);
+  };
+  place.prefix = [&](int i) { return nets.exec_prefix(i); };
+  place.observe = [&] {
+    auto rows = (*admin)->prepare(
+        "SELECT application_name, coalesce(host(client_addr), 'local') FROM pg_stat_activity "
+        "WHERE datname = '" +
+        name + "'");
+    while (rows->step()) seen[rows->text(0)].insert(rows->text(1));
+  };
+  kill_and_restart_proof(db, place);
+  for (int i = 0; i < 4; ++i) {
+    const std::string worker = "w" + std::to_string(i);
+    INFO(worker << " in " << nets.ns(i));
+    REQUIRE(seen.count(worker) == 1);
+    CHECK(seen[worker] == std::set<std::string>{nets.address(i)});
+  }
+}
+
 }  // namespace
 
 TEST_CASE("worker: four workers killed with kill -9 and restarted finish every slot once") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
-      storage_test::TestDb db(backend);
-      kill_and_restart_proof(db.url());
+      if (backend == "postgresql") {
+        postgres_proof();
+      } else {
+        storage_test::TestDb db(backend);
+        kill_and_restart_proof(db.url(), local_placement(db.url()));
+      }
     }
 }
 

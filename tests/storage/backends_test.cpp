@@ -77,7 +77,7 @@ std::string export_all(Store& store, ExportFormat format, bool finished_only) {
 
 }  // namespace
 
-TEST_CASE("sql: ? and ?N become $N the way SQLite numbers them; quoted text is kept") {
+TEST_CASE("sql: ? and ?N become $N the way SQLite numbers them, quoted text is kept") {
   using referee::storage::sql::rewrite_placeholders;
   CHECK(rewrite_placeholders("SELECT ? , ?") == "SELECT $1 , $2");
   CHECK(rewrite_placeholders("a = ?2 AND b = ?1 AND c = ?") == "a = $2 AND b = $1 AND c = $3");
@@ -217,7 +217,7 @@ TEST_CASE("backends: the same games export byte for byte the same and count the 
   CHECK(a.games(GameFilter{})->size() == b.games(GameFilter{})->size());
 }
 
-TEST_CASE("backends: round trips counted per ply; a batch of moves is one transaction") {
+TEST_CASE("backends: round trips counted per ply, a batch of moves is one transaction") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       TestDb db(backend);
       Store store = open_ok(db.url());

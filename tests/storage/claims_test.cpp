@@ -90,7 +90,7 @@ std::string slot_state(Store& store, std::int64_t event, std::int64_t slot) {
 
 }  // namespace
 
-TEST_CASE("claims: an event is created once with its slots; reopening returns it unchanged") {
+TEST_CASE("claims: an event is created once with its slots, reopening returns it unchanged") {
   storage_test::TempDir dir;
   Store store = open_ok(dir.file("c.db"));
   auto first = store.open_event("ev", "{\"a\":1}", "{}", slots_of(6));
@@ -154,7 +154,7 @@ TEST_CASE("claims: owners take distinct slots in schedule order, excluded engine
     }
 }
 
-TEST_CASE("claims: an expired lease is taken over; the late finish is kept unfinished, unrated") {
+TEST_CASE("claims: an expired lease is taken over, the late finish is kept unfinished, unrated") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
@@ -194,7 +194,7 @@ TEST_CASE("claims: an expired lease is taken over; the late finish is kept unfin
     }
 }
 
-TEST_CASE("claims: renewed leases are not taken; stopping an owner releases its claims") {
+TEST_CASE("claims: renewed leases are not taken, stopping an owner releases its claims") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
@@ -217,7 +217,7 @@ TEST_CASE("claims: renewed leases are not taken; stopping an owner releases its 
     }
 }
 
-TEST_CASE("claims: an interrupted game releases its slot; a released slot is claimed again") {
+TEST_CASE("claims: an interrupted game releases its slot, a released slot is claimed again") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
@@ -262,7 +262,7 @@ TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
   CHECK(sql.execAndGet("SELECT state FROM tournaments").getString() == "finished");
 }
 
-TEST_CASE("claims: a finish without every move stored is refused; a second finish is impossible") {
+TEST_CASE("claims: a finish without every move stored is refused, a second finish is impossible") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       const auto path = dir_db.url();

@@ -130,7 +130,7 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
     }
 }
 
-TEST_CASE("daemon store: states change only from the allowed ones; paused events are not claimed") {
+TEST_CASE("daemon store: states change only from the allowed ones, paused events are not claimed") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());

@@ -74,7 +74,7 @@ TEST_CASE("logs: any text round-trips through a transcript") {
   }
 }
 
-TEST_CASE("migration: v2 events keep their games; slots finished twice keep the first finish") {
+TEST_CASE("migration: v2 events keep their games, slots finished twice keep the first finish") {
   storage_test::TempDir dir;
   const auto path = dir.file("v2.db");
   const char* game = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";

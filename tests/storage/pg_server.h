@@ -3,7 +3,10 @@
 //
 // - Binaries: $REFEREE_PG_BIN, else the directory of `initdb` on PATH, else the newest
 //   /usr/lib/postgresql/<version>/bin.
-// - Connections: a Unix socket in the temporary directory only (listen_addresses = ''), no TCP.
+// - Connections: a Unix socket in the temporary directory; no TCP unless Options::tcp_addresses
+//   names addresses to listen on (a free port is picked; pg_hba lets `referee` in from
+//   Options::tcp_clients without a password). PgServer::get() is the Unix-socket-only server;
+//   a test that needs TCP builds its own PgServer(options), stopped when it goes out of scope.
 // - As root (initdb refuses root) the server runs as `nobody` through setpriv; the directory is
 //   given to that user.
 // - Roles: `referee` (trust) for the tests; `secret_user` with password "right" (scram) to test
@@ -11,9 +14,15 @@
 // - When no server can be started, available() is false and reason() says why: the tests of the
 //   PostgreSQL backend are then skipped with a WARN, unless REFEREE_REQUIRE_POSTGRES=1, which
 //   makes them fail (test.sh sets it, so CI never skips).
+// - No server is left behind when the test program dies by a signal (SIGKILL, abort, a ctest
+//   timeout): before initdb a Watchdog (watchdog.h) is started that, once the test process is
+//   gone, stops the server with `pg_ctl stop -m immediate` if it still runs and removes the
+//   directory.
 #pragma once
 
+#include <netinet/in.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -26,16 +35,25 @@
 #include <vector>
 
 #include "storage/sql/pg_connection.h"
+#include "storage/watchdog.h"
 
 namespace storage_test {
 
 class PgServer {
  public:
+  struct Options {
+    std::vector<std::string> tcp_addresses;  // IPv4 addresses to listen on (none: no TCP)
+    std::string tcp_clients;                 // CIDR allowed in over TCP as `referee`, trust
+  };
+
   // The server of this test program (started on the first call); never null.
   static PgServer& get() {
     static PgServer server;
     return server;
   }
+  // A server of its own (see Options); stopped and removed when destroyed.
+  explicit PgServer(Options options) : options_(std::move(options)) { start(); }
+
   bool available() const { return running_; }
   const std::string& reason() const { return reason_; }
   static bool required() {
@@ -50,6 +68,14 @@ class PgServer {
     return running_ && run(pg_ctl_ + " -D " + data_ + " -l " + dir_ +
                            "/server.log -w -t 60 -m fast restart >/dev/null 2>&1");
   }
+  const std::string& dir() const { return dir_; }
+  int port() const { return port_; }
+  // The postmaster's pid (first line of postmaster.pid), 0 when not running.
+  pid_t postmaster_pid() const {
+    std::ifstream in(data_ + "/postmaster.pid");
+    long pid = 0;
+    return (in >> pid) ? static_cast<pid_t>(pid) : 0;
+  }
 
   // The URL of a new empty database (user referee).
   std::string new_database() {
@@ -63,7 +89,16 @@ class PgServer {
   std::string url(const std::string& database, const std::string& user = "referee",
                   const std::string& password = "") const {
     return "postgresql://" + user + (password.empty() ? "" : ":" + password) + "@/" + database +
-           "?host=" + socket_dir_;
+           "?host=" + socket_dir_ + "&port=" + std::to_string(port_);
+  }
+  // The URL of `database` over TCP to `address` (one of Options::tcp_addresses).
+  std::string tcp_url(const std::string& database, const std::string& address) const {
+    return "postgresql://referee@" + address + ":" + std::to_string(port_) + "/" + database;
+  }
+  // The database name of a URL from new_database().
+  static std::string database_of(const std::string& url) {
+    const auto slash = url.find("@/");
+    return url.substr(slash + 2, url.find('?') - slash - 2);
   }
 
   ~PgServer() {
@@ -72,12 +107,15 @@ class PgServer {
       std::error_code ec;
       std::filesystem::remove_all(dir_, ec);
     }
+    watchdog_.release();  // nothing left for it to do
   }
   PgServer(const PgServer&) = delete;
   PgServer& operator=(const PgServer&) = delete;
 
  private:
-  PgServer() {
+  PgServer() { start(); }
+
+  void start() {
     namespace fs = std::filesystem;
     const std::string bin = find_bin();
     if (bin.empty()) {
@@ -107,6 +145,19 @@ class PgServer {
                  " --regid=" + std::to_string(nobody->pw_gid) + " --clear-groups ";
       pg_ctl_ = as_user_ + bin + "/pg_ctl";
     }
+    watchdog_ = Watchdog("if [ -f " + data_ + "/postmaster.pid ]; then " + pg_ctl_ + " -D " +
+                         data_ + " -m immediate -w stop; fi; rm -rf " + dir_);
+    if (!watchdog_.started()) {
+      reason_ = "cannot start the watchdog process";
+      return;
+    }
+    if (!options_.tcp_addresses.empty()) {
+      port_ = free_port();
+      if (port_ == 0) {
+        reason_ = "no free TCP port";
+        return;
+      }
+    }
     const std::string pwfile = dir_ + "/pw";
     { std::ofstream(pwfile) << "unused\n"; }
     if (::geteuid() == 0) {
@@ -126,11 +177,15 @@ class PgServer {
     {
       std::ofstream hba(data_ + "/pg_hba.conf", std::ios::trunc);
       hba << "local all secret_user scram-sha-256\nlocal all all trust\n";
+      if (!options_.tcp_clients.empty())
+        hba << "host all referee " << options_.tcp_clients << " trust\n";
     }
+    std::string listen;
+    for (const auto& address : options_.tcp_addresses)
+      listen += (listen.empty() ? "" : ",") + address;
     if (!run(pg_ctl_ + " -D " + data_ + " -l " + dir_ + "/server.log -w -t 60 -o \"-k " +
-             socket_dir_ +
-             " -c listen_addresses='' -F -c fsync=off -c max_connections=50\" start >/dev/null "
-             "2>&1")) {
+             socket_dir_ + " -p " + std::to_string(port_) + " -c listen_addresses='" + listen +
+             "' -F -c fsync=off -c max_connections=50\" start >/dev/null 2>&1")) {
       reason_ = "pg_ctl start failed (see " + dir_ + "/server.log)";
       return;
     }
@@ -149,6 +204,22 @@ class PgServer {
   }
 
   static bool run(const std::string& command) { return std::system(command.c_str()) == 0; }
+
+  // A TCP port nothing listens on now (the kernel's choice for an ephemeral bind).
+  static int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    socklen_t size = sizeof address;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), size) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0)
+      port = ntohs(address.sin_port);
+    ::close(fd);
+    return port;
+  }
 
   static std::string find_bin() {
     namespace fs = std::filesystem;
@@ -176,7 +247,10 @@ class PgServer {
     return best.empty() ? best : best + "/bin";
   }
 
+  Options options_;
   std::string dir_, data_, socket_dir_, pg_ctl_, as_user_, reason_;
+  int port_ = 5432;
+  Watchdog watchdog_;
   bool running_ = false;
   int count_ = 0;
   std::mutex mutex_;

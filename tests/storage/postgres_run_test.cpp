@@ -32,7 +32,7 @@ std::pair<int, std::string> run(const std::string& command) {
 
 }  // namespace
 
-TEST_CASE("postgres: two tournament processes share one event; verify and export read it") {
+TEST_CASE("postgres: two tournament processes share one event, verify and export read it") {
   storage_test::PgServer& pg = storage_test::PgServer::get();
   if (!pg.available()) {
     if (storage_test::PgServer::required()) FAIL(pg.reason());

@@ -74,7 +74,7 @@ TEST_CASE("recorder: queued moves, logs and results are all committed by flush")
     }
 }
 
-TEST_CASE("recorder: a failed write is a storage failure, told once; later writes are dropped") {
+TEST_CASE("recorder: a failed write is a storage failure, told once, later writes are dropped") {
   storage_test::TempDir dir;
   const auto path = dir.file("r.db");
   std::atomic<int> told{0};

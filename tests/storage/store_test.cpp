@@ -134,7 +134,7 @@ TEST_CASE("store: move_sequence puts the opening first unless it was recorded as
         std::vector<std::string>{"1", "7", "2"});
 }
 
-TEST_CASE("store: data survives closing and reopening; the schema is migrated once") {
+TEST_CASE("store: data survives closing and reopening, the schema is migrated once") {
   TempDir dir;
   const std::string path = dir.file("referee.db");
   std::int64_t id = 0;
@@ -151,7 +151,7 @@ TEST_CASE("store: data survives closing and reopening; the schema is migrated on
   CHECK(raw.execAndGet("PRAGMA journal_mode").getString() == "wal");
 }
 
-TEST_CASE("store: engines are upserted; empty fields keep what is known") {
+TEST_CASE("store: engines are upserted, empty fields keep what is known") {
   TempDir dir;
   Store store = open_ok(dir.file("referee.db"));
   auto first = store.upsert_engine({"alpha", "./alpha", "", ""});
@@ -482,7 +482,7 @@ TEST_CASE("store: add_move is cheap (each one committed)") {
   CHECK(store.moves(id)->size() == static_cast<std::size_t>(kMoves));
 }
 
-TEST_CASE("store: transcript lines keep microseconds; rows of the old format read too") {
+TEST_CASE("store: transcript lines keep microseconds, rows of the old format read too") {
   TempDir dir;
   const auto path = dir.file("referee.db");
   std::int64_t id = 0;
