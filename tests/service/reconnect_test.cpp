@@ -89,7 +89,7 @@ std::int64_t done_slots(const std::string& db, std::int64_t event) {
 
 }  // namespace
 
-TEST_CASE("worker: the PostgreSQL server restarts mid-event; the worker reconnects and finishes",
+TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnects and finishes",
           "[postgres]") {
   storage_test::PgServer& pg = storage_test::PgServer::get();
   if (!pg.available()) {
@@ -173,7 +173,7 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event; the worker reconnec
   CHECK(verify.status == 0);
 }
 
-TEST_CASE("worker: --commit-interval defaults to the database's choice; bad values are errors") {
+TEST_CASE("worker: --commit-interval defaults to the database's choice, bad values are errors") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb test_db(backend);
       TempDir dir;
@@ -209,7 +209,7 @@ TEST_CASE("worker: --commit-interval defaults to the database's choice; bad valu
   CHECK_FALSE(std::filesystem::exists(dir.file("x.db")));
 }
 
-TEST_CASE("serve: the PostgreSQL server restarts; the daemon reconnects on the same port",
+TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the same port",
           "[postgres]") {
   storage_test::PgServer& pg = storage_test::PgServer::get();
   if (!pg.available()) {
