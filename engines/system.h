@@ -7,8 +7,6 @@
 
 #include "games/expected.h"
 
-#include "games/expected.h"
-
 namespace referee::engines {
 
 struct Usage {
@@ -21,6 +19,14 @@ struct Usage {
 
 // CPU time and peak memory of this process alone (engines are children: not included).
 Usage self_usage();
+// CPU time and context switches of the calling thread alone (RUSAGE_THREAD; peak_rss_kb is the
+// process's).
+Usage thread_usage();
+// The CPUs this process may run on (sched_getaffinity), in increasing order; never empty.
+std::vector<int> allowed_cpus();
+// Pins the calling thread to these CPUs; processes it forks afterwards (engines) inherit the pin.
+// False when the system refuses (no CPU of the list is allowed).
+bool pin_this_thread(const std::vector<int>& cpus);
 // Runs argv[0] (a path) with `argv`, its standard output into the file `stdout_path`, waits for
 // it and returns its own CPU time and peak memory (a benchmark measures a command as a user runs
 // it). An error when it cannot start or does not exit with status 0.

@@ -18,10 +18,10 @@ Recorder::~Recorder() {
   thread_.join();
 }
 
-void Recorder::enqueue(Write write, bool urgent, bool alone) {
+void Recorder::enqueue(Write write, bool urgent, Call call, Settle settle) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Queued{std::move(write), alone, 0, {}});
+    queue_.push_back(Queued{std::move(write), call, std::move(settle), 0, {}});
     ++queued_;
     urgent_ = urgent_ || urgent;
   }
@@ -31,7 +31,7 @@ void Recorder::enqueue(Write write, bool urgent, bool alone) {
 void Recorder::add_move(std::int64_t game_id, MoveRecord move) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Queued{{}, false, game_id, std::move(move)});
+    queue_.push_back(Queued{{}, Call::No, {}, game_id, std::move(move)});
     ++queued_;
   }  // no wake-up: moves wait for the next tick
 }
@@ -45,7 +45,7 @@ void Recorder::finish_game(std::int64_t game_id, GameRecord result) {
 }
 
 Expected<std::int64_t> Recorder::begin_game(const GameRecord& game) {
-  return call<std::int64_t>([&](Store& s) { return s.begin_game(game); });
+  return call_in_batch<std::int64_t>([&](Store& s) { return s.begin_game(game); });
 }
 
 void Recorder::flush() {
@@ -104,28 +104,47 @@ void Recorder::run() {
     std::vector<std::string> failures;
     std::size_t i = 0;
     while (i < batch.size()) {
-      if (batch[i].alone) {
+      if (batch[i].call == Call::Alone) {
         auto status = batch[i].write(store_);
         if (!status) fail(failures, status.error());
         ++i;
         continue;
       }
+      // A group: the writes up to the next Alone call, in one transaction.
+      const std::size_t begin = i;
       std::size_t end = i;
-      while (end < batch.size() && !batch[end].alone) ++end;
+      while (end < batch.size() && batch[end].call != Call::Alone) ++end;
       const bool grouped = end - i > 1 && store_.begin_batch().ok();
+      // Consecutive moves go in multi-row INSERTs (Store::add_moves).
+      auto write_moves = [&] {
+        if (moves_.empty()) return;
+        auto status = store_.add_moves(moves_);
+        if (!status) fail(failures, status.error());
+        moves_.clear();
+      };
       for (; i < end; ++i) {
-        // After a failure, queued writes are dropped: a game's moves in the file stay a
-        // contiguous prefix (never a later move without the one before it).
-        // first_error_ is written on this thread only: read here without the lock.
-        if (!first_error_.empty()) continue;
         Queued& q = batch[i];
-        auto status = q.write ? q.write(store_) : store_.add_move(q.game_id, q.move);
+        // After a failure, queued writes are dropped: a game's moves in the file stay a
+        // contiguous prefix (never a later move without the one before it). Calls still run.
+        // first_error_ is written on this thread only: read here without the lock.
+        if (!first_error_.empty() && q.call == Call::No) continue;
+        if (!q.write) {
+          moves_.emplace_back(q.game_id, &q.move);
+          continue;
+        }
+        write_moves();
+        if (!first_error_.empty() && q.call == Call::No) continue;
+        auto status = q.write(store_);
         if (!status) fail(failures, status.error());
       }
+      write_moves();
+      Status committed = Ok{};
       if (grouped) {
-        auto status = store_.commit_batch();
-        if (!status) fail(failures, status.error());
+        committed = store_.commit_batch();
+        if (!committed) fail(failures, committed.error());
       }
+      for (std::size_t k = begin; k < end; ++k)
+        if (batch[k].settle) batch[k].settle(committed);
     }
     const std::size_t written = batch.size();
     batch.clear();

@@ -19,6 +19,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -136,15 +137,20 @@ struct Store::Impl {
   std::unique_ptr<sql::Connection> connection;
   std::optional<sql::Transaction> batch;  // begin_batch .. commit_batch
   // The frequent statements, prepared once (destroyed before the connection: declared after it).
-  std::unique_ptr<sql::Statement> insert_move, insert_log, insert_game, ensure_engine,
+  std::unique_ptr<sql::Statement> insert_move, insert_moves, insert_log, insert_game, ensure_engine,
       insert_player;
 
   sql::Connection& db() { return *connection; }
 
   void prepare() {
-    insert_move = db().prepare(
-        "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, "
-        "source, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const std::string insert =
+        "INSERT INTO moves (game_id, ply, player, move, time_ms, clock_ms, info, source, note) "
+        "VALUES ";
+    const std::string row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    insert_move = db().prepare(insert + row);
+    std::string rows = insert + row;
+    for (std::size_t r = 1; r < kMovesPerInsert; ++r) rows += ", " + row;
+    insert_moves = db().prepare(rows);
     insert_log =
         db().prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game = db().prepare(
@@ -429,19 +435,54 @@ Status Store::commit_batch() {
   }
 }
 
+namespace {
+
+// Binds one moves row at parameter `first` (9 parameters).
+void bind_move(sql::Statement& q, int first, std::int64_t game_id, const MoveRecord& move) {
+  q.bind(first, game_id);
+  q.bind(first + 1, move.ply);
+  q.bind(first + 2, move.player);
+  q.bind(first + 3, move.move);
+  q.bind(first + 4, static_cast<std::int64_t>(move.time_ms));
+  q.bind(first + 5, static_cast<std::int64_t>(move.clock_ms));
+  q.bind(first + 6, move.info);
+  q.bind(first + 7, move.source);
+  q.bind(first + 8, move.note);
+}
+
+}  // namespace
+
+Status Store::add_moves(const std::vector<std::pair<std::int64_t, const MoveRecord*>>& moves) {
+  std::size_t i = 0;
+  while (moves.size() - i >= kMovesPerInsert) {
+    try {
+      // A failed statement aborts PostgreSQL's whole transaction: there it gets a savepoint, so
+      // that the moves can be tried one by one after it. SQLite undoes the statement alone.
+      std::optional<sql::Transaction> savepoint;
+      if (impl_->db().backend() == sql::Backend::PostgreSQL) savepoint.emplace(impl_->db());
+      auto& q = *impl_->insert_moves;
+      q.reset();
+      for (std::size_t r = 0; r < kMovesPerInsert; ++r)
+        bind_move(q, static_cast<int>(r * 9 + 1), moves[i + r].first, *moves[i + r].second);
+      q.exec();
+      if (savepoint) savepoint->commit();
+      i += kMovesPerInsert;
+    } catch (const std::exception&) {
+      impl_->insert_moves->reset();
+      impl_->insert_moves->clear_bindings();
+      break;  // the statement wrote nothing: one by one from here, to name the culprit
+    }
+  }
+  for (; i < moves.size(); ++i)
+    if (auto st = add_move(moves[i].first, *moves[i].second); !st) return st;
+  return Ok{};
+}
+
 Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
   try {
     auto& q = *impl_->insert_move;
     q.reset();
-    q.bind(1, static_cast<std::int64_t>(game_id));
-    q.bind(2, move.ply);
-    q.bind(3, move.player);
-    q.bind(4, move.move);
-    q.bind(5, static_cast<std::int64_t>(move.time_ms));
-    q.bind(6, static_cast<std::int64_t>(move.clock_ms));
-    q.bind(7, move.info);
-    q.bind(8, move.source);
-    q.bind(9, move.note);
+    bind_move(q, 1, game_id, move);
     q.exec();
     return Ok{};
   } catch (const std::exception& e) {
@@ -456,9 +497,16 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
   if (lines.empty()) return Ok{};
   // One transcript row per seat, lines in the order given.
   std::map<int, std::string> transcripts;
+  {
+    std::map<int, std::size_t> sizes;
+    for (const LogLine& line : lines) sizes[line.seat] += line.text.size() + 24;  // "ms.uuu d \n"
+    for (const auto& [seat, size] : sizes) transcripts[seat].reserve(size);
+  }
   for (const LogLine& line : lines) {
     std::string& t = transcripts[line.seat];
-    t += std::to_string(line.at_ms);
+    char number[24];
+    const auto end = std::to_chars(number, number + sizeof number, line.at_ms).ptr;
+    t.append(number, static_cast<std::size_t>(end - number));
     const int us = std::clamp(line.at_us, 0, 999);
     t += '.';
     t += static_cast<char>('0' + us / 100);
@@ -467,14 +515,16 @@ Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) 
     t += ' ';
     t += line.direction;
     t += ' ';
-    for (char c : line.text) {
-      if (c == '\\')
-        t += "\\\\";
-      else if (c == '\n')
-        t += "\\n";
-      else
-        t += c;
+    // Escapes '\\' and '\n', appending the runs between them whole.
+    const char* run = line.text.data();
+    const char* const stop = run + line.text.size();
+    for (const char* c = run; c < stop; ++c) {
+      if (*c != '\\' && *c != '\n') continue;
+      t.append(run, static_cast<std::size_t>(c - run));
+      t += *c == '\\' ? "\\\\" : "\\n";
+      run = c + 1;
     }
+    t.append(run, static_cast<std::size_t>(stop - run));
     t += '\n';
   }
   try {

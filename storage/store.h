@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "games/expected.h"
@@ -298,6 +299,10 @@ class Store {
 
   Expected<std::int64_t> begin_game(const GameRecord& game);
   Status add_move(std::int64_t game_id, const MoveRecord& move);  // committed at once
+  // Moves of any games, in order: kMovesPerInsert rows per INSERT, the rest one by one. On a
+  // failure the moves before the failing one are written and the error is add_move's for it.
+  static constexpr std::size_t kMovesPerInsert = 16;
+  Status add_moves(const std::vector<std::pair<std::int64_t, const MoveRecord*>>& moves);
   Status add_logs(std::int64_t game_id, const std::vector<LogLine>& lines);
   // Records ranks, scores, termination, reason, finished_at and plies. The game becomes
   // "unfinished" when result.status says so (an interrupted game, replayed on resume), else

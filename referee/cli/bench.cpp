@@ -3,7 +3,8 @@
 //     temporary database: the referee's own CPU per ply (user+sys of this process, every thread,
 //     the database writer's included; engines are children and excluded), its context switches
 //     per ply, games per second, engine round trips per ply, peak RSS. The figures are noisy on a
-//     shared machine: compare several runs taken in one sitting.
+//     shared machine: compare several runs taken in one sitting. The CPU is split by thread: the
+//     game threads (RUSAGE_THREAD as each ends), the writer (after its last write), the rest.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
 //  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
 //  4. With --ratings N ENGINES, only the ratings and export figures on N stored games
@@ -30,7 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 
 int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
-                     bool keep_logs, const std::string& database) {
+                     bool keep_logs, bool pin_cpus, const std::string& database) {
   const fs::path dir = engines::make_temp_dir("referee-bench-");
   TournamentConfig config;
   config.name = "bench";
@@ -53,6 +54,7 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   config.openings.random_plies = 2;  // different games, not one game replayed
   RunOptions options;
   options.keep_logs = keep_logs;
+  options.pin_cpus = pin_cpus;
   const auto cpu0 = engines::self_usage();
   const auto wall0 = std::chrono::steady_clock::now();
   auto summary = run_tournament(config, options);
@@ -68,14 +70,25 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   }
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
   const double plies = static_cast<double>(std::max<std::int64_t>(1, summary->plies));
-  std::printf("tournament: %lld %s games of random engines, concurrency %d\n",
-              static_cast<long long>(summary->played), game.c_str(), concurrency);
+  std::printf("tournament: %lld %s games of random engines, concurrency %d%s%s\n",
+              static_cast<long long>(summary->played), game.c_str(), concurrency,
+              keep_logs ? "" : ", no transcripts", pin_cpus ? ", games pinned to CPUs" : "");
   std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
   std::printf(
       "  referee CPU per ply        %.1f us (user %.1f + sys %.1f): getrusage of the referee's\n"
       "                             process (game threads, database writer, main thread) over\n"
       "                             the run, divided by the plies; the engines are excluded\n",
       cpu * 1e6 / plies, user * 1e6 / plies, sys * 1e6 / plies);
+  const auto& g = summary->game_threads_cpu;
+  const auto& w = summary->writer_cpu;
+  const double others = cpu - g.user - g.system - w.user - w.system;
+  std::printf(
+      "    game threads             %.1f us (user %.1f + sys %.1f)\n"
+      "    database writer          %.1f us (user %.1f + sys %.1f)\n"
+      "    main thread and others   %.1f us (heartbeat, engine check, opening the database)\n",
+      (g.user + g.system) * 1e6 / plies, g.user * 1e6 / plies, g.system * 1e6 / plies,
+      (w.user + w.system) * 1e6 / plies, w.user * 1e6 / plies, w.system * 1e6 / plies,
+      others * 1e6 / plies);
   std::printf(
       "  context switches per ply   %.2f waiting + %.2f preempted (the referee's threads)\n",
       static_cast<double>(cpu1.voluntary_switches - cpu0.voluntary_switches) / plies,
@@ -126,7 +139,7 @@ int bench(const Args& args) {
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
-  bool skip_tournament = false, no_logs = false, floods = false;
+  bool skip_tournament = false, no_logs = false, floods = false, pin_cpus = false;
   std::string mock, ratings_db;
   std::vector<long> ratings;
   std::uint64_t seed = 1;
@@ -144,6 +157,8 @@ int bench(const Args& args) {
       "no-tournament", po::bool_switch(&skip_tournament), "perft figures only")(
       "no-logs", po::bool_switch(&no_logs),
       "do not store the lines exchanged (to measure their cost)")(
+      "pin-cpus", po::bool_switch(&pin_cpus),
+      "pin each game thread and its engines to one CPU (as `tournament --pin-cpus`)")(
       "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
       "mock", po::value(&mock)->value_name("CMD"),
       "the test engine for --floods (default: the build's)")(
@@ -181,7 +196,7 @@ int bench(const Args& args) {
     engine =
         (fs::path(engines::executable_dir()).parent_path() / "engines" / "random_engine").string();
   if (!skip_tournament) {
-    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, ratings_db))
+    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, pin_cpus, ratings_db))
       return rc;
   }
   if (perft_games.empty())

@@ -36,7 +36,7 @@ bool parse_or_help(const Args& args, po::options_description& desc, po::variable
 // game an engine does not declare, an engine withdrawn); 130 interrupted (Ctrl-C). With `debug`,
 // every line exchanged with the engines goes to stderr as it happens, and the progress is printed
 // as lines (a line rewritten in place would be torn by them).
-int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
+int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool pin_cpus,
                    double lease_seconds = 30) {
   engines::InterruptWatch interrupt;
   DebugLog debug_log(std::cerr);
@@ -46,6 +46,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
   options.debug = debug ? &debug_log : nullptr;
   options.stop = &interrupt.flag();
   options.lease_ms = static_cast<long>(lease_seconds * 1000);
+  options.pin_cpus = pin_cpus;
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
               << " engines, database " << storage::database_name(config.database) << "\n";
@@ -99,7 +100,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug,
 int tournament(const Args& args) {
   std::string file, db;
   int concurrency = 0;
-  bool quiet = false, debug = false;
+  bool quiet = false, debug = false, pin_cpus = false;
   double lease = 30;
   po::options_description desc;
   desc.add_options()("concurrency,c", po::value(&concurrency)->value_name("N"),
@@ -109,7 +110,9 @@ int tournament(const Args& args) {
       "debug", po::bool_switch(&debug),
       "print every line exchanged with the engines to stderr, as it happens")(
       "lease", po::value(&lease)->value_name("S")->default_value(lease),
-      "seconds a claimed game stays reserved without a heartbeat");
+      "seconds a claimed game stays reserved without a heartbeat")(
+      "pin-cpus", po::bool_switch(&pin_cpus),
+      "pin each game and its engines to one CPU (single-threaded engines; README.md, Benchmarks)");
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;
@@ -138,7 +141,7 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
     return 2;
   }
-  return run_and_report(*config, quiet, debug, lease);
+  return run_and_report(*config, quiet, debug, pin_cpus, lease);
 }
 
 namespace {
@@ -193,7 +196,7 @@ int match(const Args& args) {
   std::string tc, db, name, book;
   int cycles = 1, concurrency = 0, plies = kMatchRandomPlies;
   unsigned long long seed = 1;
-  bool quiet = false, debug = false;
+  bool quiet = false, debug = false, pin_cpus = false;
   std::string sprt;
   po::options_description desc;
   desc.add_options()("engine,e",
@@ -222,7 +225,9 @@ int match(const Args& args) {
       "event name, the resume key (default: 'match', the engines and the games)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(
       "debug", po::bool_switch(&debug),
-      "print every line exchanged with the engines to stderr, as it happens");
+      "print every line exchanged with the engines to stderr, as it happens")(
+      "pin-cpus", po::bool_switch(&pin_cpus),
+      "pin each game and its engines to one CPU (single-threaded engines; README.md, Benchmarks)");
   po::variables_map vm;
   const CommandHelp help{
       "referee match --engine NAME=CMD --engine NAME=CMD [options]",
@@ -257,7 +262,7 @@ int match(const Args& args) {
     std::cerr << "referee match: " << checked.error() << "\n";
     return 2;
   }
-  return run_and_report(*config, quiet, debug);
+  return run_and_report(*config, quiet, debug, pin_cpus);
 }
 
 int verify(const Args& args) {

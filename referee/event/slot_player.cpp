@@ -322,7 +322,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.termination = result.termination;
   rec.reason = result.reason;
   rec.plies = static_cast<std::int64_t>(result.moves.size());
-  auto end = recorder_.call<storage::ClaimEnd>(
+  auto end = recorder_.call_in_batch<storage::ClaimEnd>(
       [&](storage::Store& s) { return s.finish_claimed(*id, rec, owner_); });
 
   // Engines that failed are restarted for their next game; repeated failures withdraw them.

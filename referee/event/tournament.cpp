@@ -133,9 +133,13 @@ class Worker {
     player_.adopt(config, std::move(session));
   }
 
+  // Pins this thread (and the engines it starts from now on) to `cpus`.
+  void pin(std::vector<int> cpus) { cpus_ = std::move(cpus); }
+
   void run() {
+    if (!cpus_.empty()) engines::pin_this_thread(cpus_);
     while (!sh_.halt.load()) {
-      auto claims = sh_.recorder.call<std::vector<storage::Claim>>([&](storage::Store& s) {
+      auto claims = sh_.recorder.call_in_batch<std::vector<storage::Claim>>([&](storage::Store& s) {
         return s.claim_slots(sh_.owner, sh_.event, 1, sh_.options.lease_ms,
                              sh_.roster.excluded_names());
       });
@@ -152,8 +156,11 @@ class Worker {
       play(claims->front());
     }
     player_.close();
+    const auto cpu = engines::thread_usage();
     std::lock_guard lock(sh_.mutex);
     sh_.summary.round_trips += player_.round_trips();
+    sh_.summary.game_threads_cpu.user += cpu.user_seconds;
+    sh_.summary.game_threads_cpu.system += cpu.system_seconds;
   }
 
  private:
@@ -257,6 +264,7 @@ class Worker {
 
   Shared& sh_;
   SlotPlayer player_;
+  std::vector<int> cpus_;  // empty: not pinned
 };
 
 // Starts every engine that has games left, once: handshake, declared games, rejected options.
@@ -440,10 +448,14 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (config.sprt && options.progress) *options.progress << "sprt: " << sprt_text << "\n";
 
   // The engine check, before the first game.
+  // With pin_cpus, the engines the check starts go to the first worker: they start on its CPU.
+  const std::vector<int> cpus = engines::allowed_cpus();
   std::map<int, EngineSession> checked;
   if (!open_slots.empty()) {
+    if (options.pin_cpus) engines::pin_this_thread({cpus.front()});
     std::vector<std::pair<std::vector<std::int64_t>, std::string>> skips;
     checked = check_engines(sh, open_slots, skips);
+    if (options.pin_cpus) engines::pin_this_thread(cpus);
     for (const auto& [slots, reason] : skips)
       recorder.call<int>([&](storage::Store& s) { return s.skip_slots(sh.event, slots, reason); });
     if (options.progress)
@@ -458,7 +470,10 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads),
                                                    std::max<std::size_t>(1, open_slots.size())));
   std::vector<std::unique_ptr<Worker>> workers;
-  for (int t = 0; t < threads; ++t) workers.push_back(std::make_unique<Worker>(sh));
+  for (int t = 0; t < threads; ++t) {
+    workers.push_back(std::make_unique<Worker>(sh));
+    if (options.pin_cpus) workers.back()->pin({cpus[static_cast<std::size_t>(t) % cpus.size()]});
+  }
   for (auto& [e, session] : checked)
     workers.front()->adopt(config.engines[static_cast<std::size_t>(e)].config, std::move(session));
   checked.clear();
@@ -505,6 +520,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     sh.summary.db_statements = trips->statements;
     sh.summary.db_transactions = trips->transactions;
   }
+  if (auto cpu = recorder.call<engines::Usage>(
+          [](storage::Store&) -> Expected<engines::Usage> { return engines::thread_usage(); }))
+    sh.summary.writer_cpu = {cpu->user_seconds, cpu->system_seconds};
   auto final_slots = recorder.call<std::vector<storage::SlotRecord>>(
       [&](storage::Store& s) { return s.slots(sh.event); });
   if (config.sprt) {

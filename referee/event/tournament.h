@@ -42,6 +42,15 @@ struct RunOptions {
   DebugLog* debug = nullptr;                // --debug: every line exchanged, as it happens
   long lease_ms = 30000;                    // a claim's lease; renewed every lease/4
   storage::OpenOptions store_options;       // test hooks (max_page_count)
+  // Pins game thread k and the engines it starts to one CPU (the k-th allowed one, round robin):
+  // a game's referee thread and engines take turns, so on one CPU their wake-ups stay local.
+  // For single-threaded engines; a multi-threaded engine would be held to one CPU.
+  bool pin_cpus = false;
+};
+
+// CPU time (user and system seconds) of some of the run's threads.
+struct ThreadCpu {
+  double user = 0, system = 0;
 };
 
 // The live test of an event with an `sprt` table, at the end of the run (event/sprt_event.h).
@@ -63,6 +72,9 @@ struct RunSummary {
   std::int64_t round_trips = 0;   // request/reply exchanges with engines during this run
   // Statements and transactions the run's database connection sent (its open included).
   std::int64_t db_statements = 0, db_transactions = 0;
+  // Where the run's CPU went: the game threads together (measured as each ends) and the database
+  // writer (measured after the last write); the rest of the process is main and heartbeat.
+  ThreadCpu game_threads_cpu, writer_cpu;
   bool interrupted = false;          // stopped by the stop flag before the event was complete
   std::string storage_error;         // a storage failure stopped the event (one line)
   std::vector<std::string> engines;  // the engine check: one line per engine

@@ -1,5 +1,7 @@
 // SQLite connection of the SQL layer: SQLiteCpp's Database and Statement, statements cached by
-// their text.
+// their text. Connections are opened without SQLite's per-connection mutex (SQLITE_OPEN_NOMUTEX):
+// like every Connection, one is used by one thread at a time. SQLite's allocation statistics are
+// turned off once, before the first connection (they take a global mutex per allocation).
 #include "storage/sql/sqlite_connection.h"
 
 #include <sqlite3.h>
@@ -7,6 +9,7 @@
 #include <SQLiteCpp/Exception.h>
 
 #include <map>
+#include <mutex>
 #include <vector>
 
 namespace referee::storage::sql {
@@ -134,7 +137,13 @@ class SqliteConnection final : public Connection {
 }  // namespace
 
 std::unique_ptr<Connection> open_sqlite(const std::string& name, int flags, int busy_timeout_ms) {
-  return std::make_unique<SqliteConnection>(name, flags, busy_timeout_ms);
+  // SQLite counts every allocation under a global mutex, for sqlite3_memory_used(), which nothing
+  // here reads: off, before SQLite initializes (a no-op, SQLITE_MISUSE, if it already has).
+  static std::once_flag no_memstatus;
+  std::call_once(no_memstatus, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+  // A connection is used by one thread at a time (a Store belongs to one thread, or is lent under
+  // a lock): SQLite's own lock around every call (bind, step, reset) would be pure cost.
+  return std::make_unique<SqliteConnection>(name, flags | SQLITE_OPEN_NOMUTEX, busy_timeout_ms);
 }
 
 SQLite::Database& sqlite_database(Connection& connection) {

@@ -1,5 +1,7 @@
 // engines/system: this process's usage, a measured child run, temporary directories, the
-// executable's directory, another process's usage, whether stderr is the journal.
+// executable's directory, another process's usage, whether stderr is the journal, one thread's
+// usage, CPU pinning.
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -7,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
+#include "engines/process.h"
 #include "engines/system.h"
 
 using namespace referee::engines;
@@ -19,6 +23,57 @@ TEST_CASE("system: usage grows with work and counts memory") {
   const Usage after = self_usage();
   CHECK(after.user_seconds + after.system_seconds > before.user_seconds + before.system_seconds);
   CHECK(after.peak_rss_kb > 0);
+}
+
+TEST_CASE("system: a thread's usage counts its own work, not another thread's") {
+  Usage busy_thread{}, idle_thread{};
+  std::thread busy([&] {
+    const Usage before = thread_usage();
+    volatile double x = 0;
+    for (int i = 0; i < 30000000; ++i) x = x + i * 0.5;
+    const Usage after = thread_usage();
+    busy_thread.user_seconds = after.user_seconds - before.user_seconds;
+  });
+  busy.join();
+  std::thread idle([&] {
+    idle_thread = thread_usage();  // a new thread: next to nothing yet
+  });
+  idle.join();
+  CHECK(busy_thread.user_seconds > 0.005);
+  CHECK(idle_thread.user_seconds + idle_thread.system_seconds < busy_thread.user_seconds);
+}
+
+TEST_CASE("system: a pinned thread and the engines it starts run on that CPU only") {
+  const std::vector<int> cpus = allowed_cpus();
+  REQUIRE(!cpus.empty());
+  const int last = cpus.back();
+  CHECK_FALSE(pin_this_thread({}));
+  CHECK_FALSE(pin_this_thread({-1}));
+  // Catch's assertions are not thread-safe: the thread records, the test checks.
+  bool pinned = false, spawned = false;
+  std::vector<int> seen_thread, seen_engine;
+  std::thread worker([&] {
+    pinned = pin_this_thread({last});
+    seen_thread = allowed_cpus();
+    SpawnSpec spec;
+    spec.command = "/bin/sleep";
+    spec.args = {"5"};
+    auto engine = Process::spawn(spec);
+    if (!engine) return;
+    spawned = true;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(engine->pid(), sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) seen_engine.push_back(c);
+    engine->shut_down(std::chrono::milliseconds(0), std::chrono::milliseconds(500));
+  });
+  worker.join();
+  REQUIRE(pinned);
+  REQUIRE(spawned);
+  CHECK(seen_thread == std::vector<int>{last});
+  CHECK(seen_engine == std::vector<int>{last});
+  CHECK(allowed_cpus() == cpus);  // the other threads keep theirs
 }
 
 TEST_CASE("system: temporary directories are new and empty") {

@@ -588,7 +588,9 @@ TEST_CASE("cli: match --help shows every default") {
         "                              engines and the games)\n"
         "  -q [ --quiet ]              no progress line\n"
         "  --debug                     print every line exchanged with the engines to \n"
-        "                              stderr, as it happens\n");
+        "                              stderr, as it happens\n"
+        "  --pin-cpus                  pin each game and its engines to one CPU \n"
+        "                              (single-threaded engines; README.md, Benchmarks)\n");
 }
 
 TEST_CASE("cli: match plays random opening plies by default, new ones every cycle") {

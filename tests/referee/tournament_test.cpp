@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engines/system.h"
 #include "games/game.h"
 #include "referee/event/event_spec.h"
 #include "referee/event/schedule.h"
@@ -175,6 +176,32 @@ TEST_CASE("tournament: two games at once") {
   CHECK(s.played == 12);
   CHECK(s.not_played == 0);
   check_database(c, 12);
+}
+
+TEST_CASE("tournament: games pinned to CPUs are played and stored alike; the CPU is split") {
+  rtest::TempDir dir;
+  auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("m2")},
+                     "awale:maxplies=20", 2);
+  c.concurrency = 3;  // more games than CPUs on a small machine: they share them round robin
+  RunOptions o;
+  o.pin_cpus = true;
+  const auto cpus = engines::allowed_cpus();
+  const auto before = engines::self_usage();
+  auto s = run_tournament(c, o);
+  const auto after = engines::self_usage();
+  REQUIRE(s.ok());
+  CHECK(s->played == 12);
+  CHECK(s->not_played == 0);
+  check_database(c, 12);
+  CHECK(s->game_threads_cpu.user + s->game_threads_cpu.system > 0);
+  CHECK(s->writer_cpu.user + s->writer_cpu.system > 0);
+  // Every thread's time is part of the process's: the split cannot exceed what the run used.
+  const double whole =
+      after.user_seconds + after.system_seconds - before.user_seconds - before.system_seconds;
+  CHECK(s->game_threads_cpu.user + s->game_threads_cpu.system + s->writer_cpu.user +
+            s->writer_cpu.system <=
+        whole + 0.01);
+  CHECK(engines::allowed_cpus() == cpus);  // the calling thread is not left pinned
 }
 
 TEST_CASE("tournament: a stopped run is completed by the next one") {

@@ -219,3 +219,61 @@ TEST_CASE("recorder: moves of many batches, queued around synchronous calls, all
     CHECK(m.info == "info depth " + std::to_string(i + 1) + " a line longer than a short string's");
   }
 }
+
+TEST_CASE("recorder: a call in batch shares the transaction of the writes queued before it") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Recorder recorder(open_store(path), std::chrono::milliseconds(1000));
+      auto id = recorder.begin_game(game_of("a", "b"));
+      REQUIRE(id.ok());
+      auto trips = [&] {
+        auto t = recorder.call<RoundTrips>(
+            [](Store& s) -> referee::Expected<RoundTrips> { return s.round_trips(); });
+        REQUIRE(t.ok());
+        return *t;
+      };
+      const RoundTrips before = trips();
+      for (int ply = 1; ply <= 30; ++ply)
+        recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+      auto seen =
+          recorder.call_in_batch<std::size_t>([&](Store& s) -> referee::Expected<std::size_t> {
+            auto m = s.moves(*id);  // its own connection sees the queued moves
+            if (!m) return referee::Error{m.error()};
+            return m->size();
+          });
+      REQUIRE(seen.ok());
+      CHECK(*seen == 30);
+      // One commit for the moves and the call (a plain call commits them first: two).
+      CHECK(trips().transactions - before.transactions == 1);
+      // Committed once the call has returned: another connection sees every move.
+      Store reader = open_store(path);
+      auto stored = reader.moves(*id);
+      REQUIRE(stored.ok());
+      CHECK(stored->size() == 30);
+    }
+}
+
+TEST_CASE("recorder: a call in batch that fails is a storage failure; the writes before it stay") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("r.db");
+  std::atomic<int> told{0};
+  Recorder recorder(open_store(path), std::chrono::milliseconds(1000),
+                    [&](const std::string&) { ++told; });
+  auto id = recorder.begin_game(game_of("a", "b"));
+  REQUIRE(id.ok());
+  for (int ply = 1; ply <= 5; ++ply) recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
+  auto refused = recorder.call_in_batch<int>([&](Store& s) -> referee::Expected<int> {
+    // A write of the call that the schema refuses (a sixth move at ply 1), then its error.
+    if (auto st = s.add_move(*id, move_of(1, 1, "2")); !st) return referee::Error{st.error()};
+    return 1;
+  });
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().find("record move 1 of game") != std::string::npos);
+  CHECK(recorder.failed());
+  CHECK(told == 1);
+  Store reader = open_store(path);
+  auto stored = reader.moves(*id);
+  REQUIRE(stored.ok());
+  CHECK(stored->size() == 5);
+}

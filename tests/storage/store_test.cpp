@@ -268,6 +268,59 @@ TEST_CASE("store: filters by tournament, game name and status") {
     }
 }
 
+TEST_CASE("store: add_moves writes moves of several games in order, 16 rows a statement") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const std::string path = dir_db.url();
+      Store store = open_ok(path);
+      const auto a = *store.begin_game(two_player(std::nullopt, -1));
+      const auto b = *store.begin_game(two_player(std::nullopt, -1));
+      // 37 moves, a and b interleaved: two full statements and 5 rows one by one.
+      std::vector<MoveRecord> records;
+      std::vector<std::pair<std::int64_t, const MoveRecord*>> rows;
+      for (int i = 0; i < 37; ++i)
+        records.push_back(mv(i / 2 + 1, i / 2 % 2 + 1, std::to_string(i % 12 + 1), i, 100 - i,
+                             "info " + std::to_string(i)));
+      for (int i = 0; i < 37; ++i) rows.emplace_back(i % 2 ? b : a, &records[std::size_t(i)]);
+      const auto before = store.round_trips().statements;
+      REQUIRE(store.add_moves(rows).ok());
+      CHECK(store.round_trips().statements - before <= 2 + 5 + 4);  // PostgreSQL: savepoints
+      auto in_a = store.moves(a), in_b = store.moves(b);
+      REQUIRE(in_a.ok());
+      REQUIRE(in_b.ok());
+      REQUIRE(in_a->size() == 19);
+      REQUIRE(in_b->size() == 18);
+      for (int i = 0; i < 37; ++i) {
+        const auto& got = (i % 2 ? *in_b : *in_a)[std::size_t(i / 2)];
+        CHECK(got.move == records[std::size_t(i)].move);
+        CHECK(got.time_ms == i);
+        CHECK(got.clock_ms == 100 - i);
+        CHECK(got.info == "info " + std::to_string(i));
+      }
+    }
+}
+
+TEST_CASE("store: add_moves stops at a refused move: those before it stay, the error names it") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const std::string path = dir_db.url();
+      Store store = open_ok(path);
+      const auto id = *store.begin_game(two_player(std::nullopt, -1));
+      std::vector<MoveRecord> records;
+      for (int ply = 1; ply <= 20; ++ply) records.push_back(mv(ply, (ply - 1) % 2 + 1, "1"));
+      records[9].ply = 9;  // the 10th move repeats ply 9: refused by the primary key
+      std::vector<std::pair<std::int64_t, const MoveRecord*>> rows;
+      for (const auto& r : records) rows.emplace_back(id, &r);
+      auto st = store.add_moves(rows);
+      REQUIRE_FALSE(st.ok());
+      CHECK(st.error().rfind(path + ": cannot record move 9 of game " + std::to_string(id), 0) ==
+            0);
+      auto stored = store.moves(id);
+      REQUIRE(stored.ok());
+      CHECK(stored->size() == 9);  // plies 1 to 9, nothing after the refused one
+    }
+}
+
 TEST_CASE("store: bad writes are one-line errors naming the file") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
