@@ -178,7 +178,7 @@ TEST_CASE("tournament: two games at once") {
   check_database(c, 12);
 }
 
-TEST_CASE("tournament: games pinned to CPUs are played and stored alike; the CPU is split") {
+TEST_CASE("tournament: games pinned to CPUs are played and stored alike, the CPU is split") {
   rtest::TempDir dir;
   auto c = config_of(dir, {mock_engine("m0"), mock_engine("m1"), mock_engine("m2")},
                      "awale:maxplies=20", 2);

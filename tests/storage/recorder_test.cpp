@@ -254,7 +254,7 @@ TEST_CASE("recorder: a call in batch shares the transaction of the writes queued
     }
 }
 
-TEST_CASE("recorder: a call in batch that fails is a storage failure; the writes before it stay") {
+TEST_CASE("recorder: a call in batch that fails is a storage failure, the writes before it stay") {
   storage_test::TempDir dir;
   const auto path = dir.file("r.db");
   std::atomic<int> told{0};
