@@ -19,55 +19,13 @@
 #include "storage/backends.h"
 #include "storage/store.h"
 #include "tests/service/daemon_util.h"
+#include "tests/service/worker_process.h"
 
 using stest::contains;
 using stest::TempDir;
 using stest::wait_until;
 
 namespace {
-
-// `referee worker ARGS` in `dir`, its output in dir/out and dir/err; SIGKILLed if still running
-// when destroyed.
-class Worker {
- public:
-  Worker(const std::string& dir, std::vector<std::string> args) : dir_(dir) {
-    std::vector<std::string> text = {REFEREE_BIN, "worker"};
-    text.insert(text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const std::string out = dir + "/out", err = dir + "/err";
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int in = ::open("/dev/null", O_RDONLY);
-      int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      ::dup2(in, 0);
-      ::dup2(o, 1);
-      ::dup2(e, 2);
-      if (::chdir(dir.c_str()) != 0) ::_exit(126);
-      ::execv(REFEREE_BIN, argv.data());
-      ::_exit(127);
-    }
-  }
-  ~Worker() {
-    if (running()) {
-      ::kill(pid_, SIGKILL);
-      wait();
-    }
-  }
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  bool running() { return stest::child_running(pid_, exited_, status_); }
-  int wait() { return stest::child_wait(pid_, exited_, status_); }
-  std::string err() const { return rtest::read_text(dir_ + "/err"); }
-
- private:
-  std::string dir_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-  int status_ = -1;
-};
 
 // `cycles` cycles of awale:maxplies=`plies` between two mock engines (two games a cycle).
 std::string event_toml(const std::string& name, int cycles, int plies, int slow_ms) {
@@ -108,7 +66,7 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
     REQUIRE(row);
     event = row->id;
   }
-  Worker worker(dir.path(), {"--db", db, "--concurrency", "2", "--lease", "2", "--idle-max", "1",
+  stest::WorkerProcess worker(dir.path(), {"--db", db, "--concurrency", "2", "--lease", "2", "--idle-max", "1",
                              "--drain-seconds", "5", "--exit-when-done", "--name", "w"});
   REQUIRE(wait_until([&] { return done_slots(db, event) >= 6; }, 90));
   REQUIRE(pg.restart());
@@ -282,7 +240,7 @@ TEST_CASE("worker: a storage failure other than a lost connection still stops it
     REQUIRE(row);
     event = row->id;
   }
-  Worker worker(dir.path(), {"--db", db, "--concurrency", "2", "--exit-when-done"});
+  stest::WorkerProcess worker(dir.path(), {"--db", db, "--concurrency", "2", "--exit-when-done"});
   REQUIRE(wait_until([&] { return done_slots(db, event) >= 2; }, 90));
   {
     // From now on no move can be stored: an error of the data, not of the connection.
