@@ -279,9 +279,9 @@ Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
   // A server that stops answering (a network cut with no reset) is noticed within about 30 s
   // instead of the system's TCP timeouts (minutes); parameters given in the URL win. Unix
   // sockets ignore the TCP ones.
-  for (const char* parameter : {"connect_timeout=10", "keepalives=1", "keepalives_idle=10",
-                                "keepalives_interval=5", "keepalives_count=3",
-                                "tcp_user_timeout=30000"}) {
+  for (const char* parameter :
+       {"connect_timeout=10", "keepalives=1", "keepalives_idle=10", "keepalives_interval=5",
+        "keepalives_count=3", "tcp_user_timeout=30000"}) {
     const std::string p = parameter;
     if (target.find(p.substr(0, p.find('=') + 1)) != std::string::npos) continue;
     target += (target.find('?') == std::string::npos ? "?" : "&") + p;

@@ -35,7 +35,7 @@ TEST_CASE("terminations: the moves alone end a game by the rules, but not by agr
 }
 
 TEST_CASE("terminations: every fault name is a word of the vocabulary") {
-  const Fault faults[] = {Fault::NoStart, Fault::Timeout, Fault::Crash,  Fault::Stall,
+  const Fault faults[] = {Fault::NoStart,  Fault::Timeout, Fault::Crash,  Fault::Stall,
                           Fault::Protocol, Fault::Illegal, Fault::Resign, Fault::Unsupported};
   for (Fault f : faults) {
     INFO(fault_name(f));

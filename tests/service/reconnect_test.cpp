@@ -66,8 +66,9 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
     REQUIRE(row);
     event = row->id;
   }
-  stest::WorkerProcess worker(dir.path(), {"--db", db, "--concurrency", "2", "--lease", "2", "--idle-max", "1",
-                             "--drain-seconds", "5", "--exit-when-done", "--name", "w"});
+  stest::WorkerProcess worker(dir.path(),
+                              {"--db", db, "--concurrency", "2", "--lease", "2", "--idle-max", "1",
+                               "--drain-seconds", "5", "--exit-when-done", "--name", "w"});
   REQUIRE(wait_until([&] { return done_slots(db, event) >= 6; }, 90));
   REQUIRE(pg.restart());
   REQUIRE(wait_until([&] { return contains(worker.err(), "reconnected to"); }, 60));
