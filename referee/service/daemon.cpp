@@ -180,7 +180,11 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   hub_done = true;
   heartbeat.join();
   hub.join();
-  core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  // A failed release is told: its claims then wait for their leases to expire.
+  if (auto released =
+          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+      !released)
+    log.error(released.error());
   core->recorder->flush();
   core->stream.close();
   server.stop();

@@ -189,7 +189,11 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   done = true;
   heartbeat.join();
   refresher.join();
-  core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  // A failed release is told: its claims then wait for their leases to expire.
+  if (auto released =
+          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+      !released)
+    log.error(released.error());
   core->recorder->flush();
   const bool failed = core->failed.load();
   core->recorder.reset();
