@@ -49,23 +49,13 @@ std::int64_t done_slots(const std::string& db, std::int64_t event) {
 
 TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnects and finishes",
           "[postgres]") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  if (server == nullptr) return;
+  storage_test::PgServer& pg = *server;
   TempDir dir;
   const std::string db = pg.new_database();
   rtest::write_text(dir.file("event.toml"), event_toml("restart", 30, 30, 5));
-  std::int64_t event = 0;
-  {
-    auto store = referee::storage::Store::open(db);
-    REQUIRE(store);
-    auto row = referee::service::queue_event(*store, dir.file("event.toml"));
-    REQUIRE(row);
-    event = row->id;
-  }
+  const std::int64_t event = stest::queue_file(db, dir.file("event.toml"));
   stest::WorkerProcess worker(dir.path(),
                               {"--db", db, "--concurrency", "2", "--lease", "2", "--idle-max", "1",
                                "--drain-seconds", "5", "--exit-when-done", "--name", "w"});
@@ -170,12 +160,9 @@ TEST_CASE("worker: --commit-interval defaults to the database's choice, bad valu
 
 TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the same port",
           "[postgres]") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  if (server == nullptr) return;
+  storage_test::PgServer& pg = *server;
   TempDir dir;
   const std::string db = pg.new_database();
   stest::Daemon daemon(dir, {"--db", db, "--concurrency", "2", "--lease", "2"});
@@ -224,23 +211,13 @@ TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the s
 
 TEST_CASE("worker: a storage failure other than a lost connection still stops it (status 1)",
           "[postgres]") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  if (server == nullptr) return;
+  storage_test::PgServer& pg = *server;
   TempDir dir;
   const std::string db = pg.new_database();
   rtest::write_text(dir.file("event.toml"), event_toml("refused", 20, 30, 5));
-  std::int64_t event = 0;
-  {
-    auto store = referee::storage::Store::open(db);
-    REQUIRE(store);
-    auto row = referee::service::queue_event(*store, dir.file("event.toml"));
-    REQUIRE(row);
-    event = row->id;
-  }
+  const std::int64_t event = stest::queue_file(db, dir.file("event.toml"));
   stest::WorkerProcess worker(dir.path(), {"--db", db, "--concurrency", "2", "--exit-when-done"});
   REQUIRE(wait_until([&] { return done_slots(db, event) >= 2; }, 90));
   {

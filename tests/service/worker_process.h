@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "referee/service/worker.h"
+#include "storage/store.h"
 #include "tests/service/daemon_util.h"
 
 namespace stest {
@@ -65,5 +67,14 @@ class WorkerProcess {
   bool exited_ = false;
   int status_ = -1;
 };
+
+// Queues the event of the tournament file `file` in `db` (as `referee worker --queue`); its id.
+inline std::int64_t queue_file(const std::string& db, const std::string& file) {
+  auto store = referee::storage::Store::open(db);
+  REQUIRE(store);
+  auto row = referee::service::queue_event(*store, file);
+  REQUIRE(row);
+  return row->id;
+}
 
 }  // namespace stest

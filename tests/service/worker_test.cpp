@@ -64,14 +64,6 @@ std::string event_toml(const std::string& name, int cycles, int plies, const std
   return text;
 }
 
-std::int64_t queue(const std::string& db, const std::string& file) {
-  auto store = referee::storage::Store::open(db);
-  REQUIRE(store);
-  auto row = referee::service::queue_event(*store, file);
-  REQUIRE(row);
-  return row->id;
-}
-
 std::vector<pid_t> read_pids(const std::string& file) {
   std::vector<pid_t> pids;
   for (const auto& line : rtest::read_lines(file))
@@ -106,7 +98,7 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   TempDir dir;
   const std::string pids = dir.file("pids");
   rtest::write_text(dir.file("event.toml"), event_toml("proof", 250, 24, pids, 4));
-  const std::int64_t event = queue(db, dir.file("event.toml"));
+  const std::int64_t event = stest::queue_file(db, dir.file("event.toml"));
 
   auto args_of = [&](int i) {
     return std::vector<std::string>{"--db",
@@ -380,7 +372,7 @@ TEST_CASE("worker: an engine whose binary differs from its pin is never claimed 
   const std::string db = dir.file("pin.db");
   const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
   rtest::write_text(dir.file("e.toml"), pinned_toml("pinned", std::string(64, '0')));
-  const std::int64_t event = queue(db, dir.file("e.toml"));
+  const std::int64_t event = stest::queue_file(db, dir.file("e.toml"));
   std::filesystem::create_directories(dir.file("w"));
   WorkerProcess w(dir.file("w"), {"--db", db, "--idle-max", "1", "--name", "pinner"});
   auto done = [&] {
@@ -460,7 +452,7 @@ void workers_api_check(const std::string& db) {
   auto client = daemon.client();
   // A slow event queued in the database for the worker (the daemon may play some of it too).
   rtest::write_text(dir.file("e.toml"), event_toml("slow", 20, 40, dir.file("pids"), 30));
-  queue(db, dir.file("e.toml"));
+  stest::queue_file(db, dir.file("e.toml"));
   std::filesystem::create_directories(dir.file("w"));
   WorkerProcess w(dir.file("w"), {"--db", db, "-c", "2", "--lease", "1", "--name", "box2"});
 

@@ -31,6 +31,17 @@ inline std::vector<std::string> backends() {
   return out;
 }
 
+// The test server for a PostgreSQL-only test, or null when none could be started: then the test
+// fails under REFEREE_REQUIRE_POSTGRES=1, or says loudly that it skipped (return at once on null).
+inline PgServer* postgres_or_skip() {
+  PgServer& pg = PgServer::get();
+  if (pg.available()) return &pg;
+  if (PgServer::required())
+    FAIL("REFEREE_REQUIRE_POSTGRES=1 but no PostgreSQL server could be started: " + pg.reason());
+  WARN("SKIPPED: " + pg.reason());
+  return nullptr;
+}
+
 // A fresh database of one backend for one test: a file in its own directory, or a new database
 // on the test server.
 class TestDb {

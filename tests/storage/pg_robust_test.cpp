@@ -187,12 +187,9 @@ TEST_CASE("stream: more games than one chunk of rows come in order on every back
 }
 
 TEST_CASE("store: a lost connection to the server is a one-line error, and a new Store works") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  if (server == nullptr) return;
+  storage_test::PgServer& pg = *server;
   // A database of the user with a password, so that the messages can be seen to hide it.
   const std::string plain = pg.new_database();
   const std::size_t start = plain.find("@/") + 2;  // postgresql://referee@/NAME?host=...
@@ -265,12 +262,9 @@ TEST_CASE("store: a writer commits every 2 ms on a file and every 100 ms on a se
 }
 
 TEST_CASE("claims: a finish locks its slot before its game (the order a claim takes them)") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  if (server == nullptr) return;
+  storage_test::PgServer& pg = *server;
   const std::string url = pg.new_database();
   auto store = Store::open(url);
   REQUIRE(store);
