@@ -129,18 +129,44 @@ const char* const kGameWhere =
     " AND (?3 = 0 OR g.status = 'finished')"
     " AND (CAST(?4 AS BIGINT) IS NULL OR g.id = ?4)";
 
+void finish_event_if_complete(sql::Connection& cache, std::int64_t event);
+
 }  // namespace
 
 struct Store::Impl {
   std::string path;  // for messages: a file, or the URL without its password
   bool read_only = false;
   std::unique_ptr<sql::Connection> connection;
-  std::optional<sql::Transaction> batch;  // begin_batch .. commit_batch
+  std::optional<sql::Transaction> batch;      // begin_batch .. commit_batch
+  std::vector<std::int64_t> events_to_check;  // event_may_be_complete, after the commit
   // The frequent statements, prepared once (destroyed before the connection: declared after it).
   std::unique_ptr<sql::Statement> insert_move, insert_moves, insert_log, insert_game, ensure_engine,
       insert_player;
 
   sql::Connection& db() { return *connection; }
+
+  // A slot of `event` ended in the open transaction. SQLite serializes the writers: the check
+  // runs in it. PostgreSQL (read committed) runs writers side by side: two transactions ending the
+  // last two slots each saw the other's slot still claimed, and the event stayed running for
+  // ever. There the check runs after the commit (check_events), so the later of the two sees both.
+  void event_may_be_complete(std::int64_t event) {
+    if (db().backend() == sql::Backend::SQLite)
+      finish_event_if_complete(db(), event);
+    else
+      events_to_check.push_back(event);
+  }
+  // After a commit outside a batch, or of the batch. A failure here loses nothing: the slots are
+  // committed, and the next claim that finds nothing to play in the event finishes it.
+  void check_events() {
+    if (batch) return;
+    auto events = std::move(events_to_check);
+    events_to_check.clear();
+    for (std::int64_t event : events) try {
+        sql::CachedScope resets(db());
+        finish_event_if_complete(db(), event);
+      } catch (const std::exception&) {
+      }
+  }
 
   void prepare() {
     const std::string insert =
@@ -428,9 +454,11 @@ Status Store::commit_batch() {
     if (!impl_->batch) return Error{impl_->path + ": no batch of writes is open"};
     impl_->batch->commit();
     impl_->batch.reset();
+    impl_->check_events();
     return Ok{};
   } catch (const std::exception& e) {
     impl_->batch.reset();  // rolled back
+    impl_->events_to_check.clear();
     return impl_->fail("commit a batch of writes", e);
   }
 }
@@ -847,7 +875,7 @@ const char* const kSlotColumns =
 
 // Marks a tournament or an sprt event finished once no slot is left to play (an sprt event's
 // whole schedule is made at once, its test skipping what it need not play); ladders, which get
-// new slots while they run, finish otherwise.
+// new slots while they run, finish otherwise. Store::Impl::event_may_be_complete says when.
 void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
   auto& q = cache.cached(
       "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
@@ -1074,6 +1102,15 @@ Expected<std::vector<Claim>> Store::claim_slots(std::int64_t owner,
           found.push_back(std::move(c));
         }
       }
+      if (found.empty()) {
+        // Nothing to play: an event left running with every slot ended (its check after the
+        // commit failed, or a referee before that check wrote it) is finished now.
+        auto& open = impl_->db().cached(
+            "SELECT 1 FROM slots WHERE tournament_id = ? AND state IN ('pending', 'claimed')"
+            " LIMIT 1");
+        open.bind(1, static_cast<std::int64_t>(e));
+        if (!open.step()) finish_event_if_complete(impl_->db(), e);
+      }
       std::sort(found.begin(), found.end(),
                 [](const Claim& a, const Claim& b) { return a.slot.slot < b.slot.slot; });
       for (auto& c : found)
@@ -1200,9 +1237,10 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
       up.bind(2, static_cast<std::int64_t>(event));
       up.bind(3, static_cast<std::int64_t>(slot));
       up.exec();
-      if (end == ClaimEnd::Done) finish_event_if_complete(impl_->db(), event);
+      if (end == ClaimEnd::Done) impl_->event_may_be_complete(event);
     }
     tx.commit();
+    impl_->check_events();
     return end;
   } catch (const std::exception& e) {
     return impl_->fail(what, e);
@@ -1242,8 +1280,9 @@ Expected<int> Store::skip_slots(std::int64_t event, const std::vector<std::int64
       q.bind(3, static_cast<std::int64_t>(slot));
       n += q.exec();
     }
-    finish_event_if_complete(impl_->db(), event);
+    impl_->event_may_be_complete(event);
     tx.commit();
+    impl_->check_events();
     return n;
   } catch (const std::exception& e) {
     return impl_->fail("skip games of event " + std::to_string(event), e);

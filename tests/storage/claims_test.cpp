@@ -2,10 +2,12 @@
 // in schedule order by one owner at a time; leases expire and are renewed; finishing a game checks
 // the claim in the same transaction (a lost claim is never rated); interrupted games release their
 // slot; skipped slots are never claimed; a second finished game for one slot is impossible in the
-// database itself; threads with their own connections claim every slot exactly once.
+// database itself; threads with their own connections claim every slot exactly once; the last
+// two slots ended at once by two owners finish the event.
 #include <SQLiteCpp/Database.h>
 
 #include <catch2/catch.hpp>
+#include <future>
 #include <latch>
 #include <map>
 #include <mutex>
@@ -352,4 +354,63 @@ TEST_CASE("claims: threads with their own connections claim every slot exactly o
       Store store = open_ok(path);
       CHECK(store.games({})->size() == 40);
     }
+}
+
+TEST_CASE("claims: the last two slots finished at once by two owners finish the event") {
+  // PostgreSQL runs them side by side (read committed): each finish saw the other's slot still
+  // claimed, and the event stayed running for ever (CI saw serve_pg_test wait for it). Owner a's
+  // finish is held open in a batch while owner b finishes the other slot on its own connection,
+  // then a commits.
+  auto* pg = storage_test::postgres_or_skip();
+  if (!pg) return;
+  const std::string url = pg->new_database();
+  Store a_store = open_ok(url);
+  Store b_store = open_ok(url);
+  const auto event = event_of(a_store, 3);
+  const auto a = owner_of(a_store, "a"), b = owner_of(b_store, "b");
+  // A first game makes its result kind: a second new one would wait for the first's commit.
+  auto first = a_store.claim_slots(a, event, 1, 60000, {});
+  REQUIRE(*a_store.finish_claimed(begin(a_store, first->front(), a), won(), a) == ClaimEnd::Done);
+  auto a_claim = a_store.claim_slots(a, event, 1, 60000, {});
+  auto b_claim = b_store.claim_slots(b, event, 1, 60000, {});
+  REQUIRE(a_claim->size() == 1);
+  REQUIRE(b_claim->size() == 1);
+  const auto a_game = begin(a_store, a_claim->front(), a);
+  const auto b_game = begin(b_store, b_claim->front(), b);
+
+  REQUIRE(a_store.begin_batch().ok());
+  REQUIRE(*a_store.finish_claimed(a_game, won(), a) == ClaimEnd::Done);
+  std::promise<std::string> b_done;
+  auto b_result = b_done.get_future();
+  std::thread b_thread([&] {
+    auto end = b_store.finish_claimed(b_game, won(), b);
+    b_done.set_value(!end ? end.error() : *end == ClaimEnd::Done ? "done" : "not done");
+  });
+  // b ends its slot while a's is still uncommitted (a bound: b may wait for a on some backend).
+  b_result.wait_for(std::chrono::milliseconds(300));
+  REQUIRE(a_store.commit_batch().ok());
+  b_thread.join();
+  CHECK(b_result.get() == "done");
+  CHECK(a_store.event(event)->state == "finished");
+}
+
+TEST_CASE("claims: an event left running with every slot done is finished by the next claim") {
+  // A database written before the fix above can hold such an event; nothing else would end it.
+  storage_test::TempDir dir;
+  const auto path = dir.file("c.db");
+  Store store = open_ok(path);
+  const auto event = event_of(store, 1);
+  const auto a = owner_of(store, "a");
+  auto claim = store.claim_slots(a, event, 1, 60000, {});
+  REQUIRE(*store.finish_claimed(begin(store, claim->front(), a), won(), a) == ClaimEnd::Done);
+  REQUIRE(store.event(event)->state == "finished");
+  {
+    SQLite::Database sql(path, SQLite::OPEN_READWRITE);
+    sql.exec("UPDATE tournaments SET state = 'running', finished_at = ''");
+  }
+  REQUIRE(store.event(event)->state == "running");
+  auto none = store.claim_slots(a, std::nullopt, 4, 60000, {});
+  REQUIRE(none.ok());
+  CHECK(none->empty());
+  CHECK(store.event(event)->state == "finished");
 }
