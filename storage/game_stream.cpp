@@ -44,7 +44,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
                          StoreAccess::engine_hashes_column(store) + " FROM games g" + index +
-                         " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
+                         " LEFT JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat",
                      sql::Rows::Many);
     where.bind(games);
@@ -115,6 +115,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         if (!games.is_null(13)) g.owner = games.int64(13);
         g.engine_hashes = engine_hashes_from_json(games.text(17));
       }
+      if (games.is_null(14)) continue;  // a game with no players (LEFT JOIN): still visited
       g.players.push_back(games.text(14));
       if (games.is_null(15))
         rank_missing = true;

@@ -11,6 +11,8 @@
 //   when moves are wanted, games joined with their moves (one row per ply), both in the same
 //   order and with the same filter. They advance in step: no query per game, no game kept after
 //   it was visited. Both are sql::Rows::Many: on PostgreSQL, server-side cursors read in chunks.
+// - Players are LEFT JOINed: a damaged game with no player rows is still visited (verify must
+//   see every game; it then has no players).
 #pragma once
 
 #include <functional>
