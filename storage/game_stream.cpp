@@ -32,8 +32,10 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
-    const std::string order = " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
-    const std::string index = sql::indexed_by(b, "games_by_tournament");
+    const std::string order =
+        options.by_id ? " ORDER BY g.id"
+                      : " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string index = options.by_id ? "" : sql::indexed_by(b, "games_by_tournament");
     std::map<std::int64_t, std::string> tournaments;  // few: read once, not joined per row
     {
       sql::Query t(db, "SELECT id, name FROM tournaments");

@@ -4,7 +4,8 @@
 // Decisions:
 // - One ordered pass over the games and their moves (storage/game_stream.h: two cursors in step,
 //   server-side cursors on PostgreSQL): memory holds one game, whatever the archive's size, and
-//   there is no query per game. Games come in schedule order (tournament, slot, id), not by id.
+//   there is no query per game. Games come by id, as before (on PostgreSQL the moves then stream
+//   from a merge of two primary keys, where schedule order would sort them all first).
 // - The part to verify takes the filters of `ratings` and `export` (--game is the game string,
 //   as there), minus --min-games, plus --id for single games (several: repeat it). Every game
 //   status is verified (running and unfinished games need legal moves, like finished ones).
@@ -198,6 +199,7 @@ int verify(const Args& args) {
   bool stopped = false;
   Progress meter(progress || engines::stderr_is_terminal());
   storage::StreamOptions stream;  // with moves
+  stream.by_id = true;
   Status st = storage::for_each_game(
       *store, *query, stream,
       [&](const storage::GameRecord& g, const std::vector<storage::MoveRecord>& moves) -> Status {

@@ -1,8 +1,11 @@
 // Games streamed one at a time: schedule order (tournament, slot, then id; games outside a
 // tournament first), each game with exactly its own moves (games without moves in between), the
 // same games as the records the filters select, results-only passes, a visitor's error stops the
-// pass, games picked by id, and a game whose player rows are gone is still visited.
+// pass, games picked by id, in id order on request, and a game whose player rows are gone is
+// still visited.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include "storage/backends.h"
 #include "storage/game_maker.h"
@@ -34,10 +37,12 @@ std::int64_t store_made(Store& store, const storage_test::MadeGame& made,
 
 std::vector<std::pair<GameRecord, std::vector<MoveRecord>>> stream(Store& store,
                                                                    const GameQuery& query,
-                                                                   bool moves = true) {
+                                                                   bool moves = true,
+                                                                   bool by_id = false) {
   std::vector<std::pair<GameRecord, std::vector<MoveRecord>>> out;
   StreamOptions options;
   options.moves = moves;
+  options.by_id = by_id;
   REQUIRE(
       for_each_game(store, query, options,
                     [&](const GameRecord& g, const std::vector<MoveRecord>& m) -> referee::Status {
@@ -99,6 +104,19 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
           CHECK(m[p].info == want.moves[p].info);
           CHECK(m[p].source == want.moves[p].source);
         }
+      }
+      // By id: the same games, each with the same moves, in id order.
+      const auto by_id = stream(*store, GameQuery{}, true, true);
+      REQUIRE(by_id.size() == games.size());
+      std::vector<std::int64_t> ascending = order;
+      std::sort(ascending.begin(), ascending.end());
+      for (std::size_t k = 0; k < by_id.size(); ++k) {
+        CHECK(by_id[k].first.id == ascending[k]);
+        for (const auto& [g, m] : games)
+          if (g.id == by_id[k].first.id) {
+            CHECK(by_id[k].first.players == g.players);
+            CHECK(by_id[k].second.size() == m.size());
+          }
       }
       // The same games as Store::games, whatever the order.
       auto records = store->games({});
