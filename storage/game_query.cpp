@@ -56,6 +56,14 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
                     sql::in_json(b, "e.engine", "?") + ")");
     w.values.emplace_back(nlohmann::json(q.engines).dump());
   }
+  if (!q.ids.empty()) {
+    std::string in = "g.id IN (";
+    for (std::size_t k = 0; k < q.ids.size(); ++k) {
+      in += k ? ", ?" : "?";
+      w.values.emplace_back(q.ids[k]);
+    }
+    terms.push_back(in + ")");
+  }
   for (std::size_t k = 0; k < terms.size(); ++k) w.sql += (k ? " AND " : " WHERE ") + terms[k];
   return w;
 }
@@ -100,6 +108,16 @@ Expected<bool> has_tournament(Store& store, const std::string& name) {
 Expected<bool> has_time_control(Store& store, const std::string& time_control) {
   return exists(store, "SELECT 1 FROM games WHERE time_control = ? LIMIT 1", time_control,
                 "look for a time control");
+}
+
+Expected<bool> has_game(Store& store, std::int64_t id) {
+  try {
+    sql::Query q(StoreAccess::db(store), "SELECT 1 FROM games WHERE id = ?");
+    q.bind(1, id);
+    return q.step();
+  } catch (const std::exception& e) {
+    return StoreAccess::fail(store, "look for a game", e);
+  }
 }
 
 Expected<std::vector<GameRecord>> query_games(Store& store, const GameQuery& query) {

@@ -34,6 +34,7 @@ struct GameQuery {
   std::string since, until;  // on finished_at, as above; "" = open
   std::string time_control;  // as stored; "" = any
   bool finished_only = true;
+  std::vector<std::int64_t> ids;  // only these game ids (a few: one parameter each); {} = any
 };
 
 // The distinct game strings stored (with a game string filter, the caller canonicalises these).
@@ -43,6 +44,7 @@ Expected<std::vector<std::string>> stored_game_strings(Store& store);
 Expected<bool> has_engine(Store& store, const std::string& name);
 Expected<bool> has_tournament(Store& store, const std::string& name);
 Expected<bool> has_time_control(Store& store, const std::string& time_control);
+Expected<bool> has_game(Store& store, std::int64_t id);
 
 // The finished games of the query with players, ranks and scores but no moves, in schedule order
 // (game_stream.h), for the commands that need whole records (crosstable, sprt).

@@ -32,8 +32,10 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
-    const std::string order = " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
-    const std::string index = sql::indexed_by(b, "games_by_tournament");
+    const std::string order =
+        options.by_id ? " ORDER BY g.id"
+                      : " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string index = options.by_id ? "" : sql::indexed_by(b, "games_by_tournament");
     std::map<std::int64_t, std::string> tournaments;  // few: read once, not joined per row
     {
       sql::Query t(db, "SELECT id, name FROM tournaments");
@@ -44,7 +46,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
                          StoreAccess::engine_hashes_column(store) + " FROM games g" + index +
-                         " JOIN game_players p ON p.game_id = g.id" + where.sql + order +
+                         " LEFT JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat",
                      sql::Rows::Many);
     where.bind(games);
@@ -115,6 +117,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         if (!games.is_null(13)) g.owner = games.int64(13);
         g.engine_hashes = engine_hashes_from_json(games.text(17));
       }
+      if (games.is_null(14)) continue;  // a game with no players (LEFT JOIN): still visited
       g.players.push_back(games.text(14));
       if (games.is_null(15))
         rank_missing = true;

@@ -1,4 +1,4 @@
-// Subcommands around events and the database: tournament, match, verify.
+// Subcommands that run events: tournament, match (verify is in cmd_verify.cpp).
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +11,6 @@
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "games/game.h"
-#include "match/replay.h"
 #include "ratings/report.h"
 
 namespace referee::cli {
@@ -24,11 +23,6 @@ namespace {
 // that two cycles (and two pairings) do not replay the same games (an awale start has 6^4 = 1296
 // lines of four plies), few enough that the engines play nearly the whole game.
 constexpr int kMatchRandomPlies = 4;
-
-bool parse_or_help(const Args& args, po::options_description& desc, po::variables_map& vm,
-                   const po::positional_options_description* pos = nullptr) {
-  return !parse_captioned(args, desc, vm, pos).has_value();
-}
 
 // Runs the event, then prints its standings, Elo tables and a summary that adds up. Exit status:
 // 0 every scheduled game is finished, or the event's sprt test decided; 1 an error, or a storage
@@ -263,50 +257,6 @@ int match(const Args& args) {
     return 2;
   }
   return run_and_report(*config, quiet, debug, pin_cpus);
-}
-
-int verify(const Args& args) {
-  std::string db = "referee.db";
-  po::options_description desc("referee verify [--db FILE]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
-                                                 "database file or postgresql:// URL");
-  po::variables_map vm;
-  if (!parse_or_help(args, desc, vm)) return 0;
-  auto store = open_database_for_reading(db, "verify");
-  if (!store) return 1;
-  // The file's integrity first (PRAGMA integrity_check), then every game through the rules.
-  auto problems = store->integrity_problems();
-  if (!problems) {
-    std::cerr << "referee verify: " << problems.error() << "\n";
-    return 1;
-  }
-  if (store->integrity_check_name().empty()) {
-    std::cout << "integrity: skipped (a server database checks its own pages)\n";
-  } else if (problems->empty()) {
-    std::cout << "integrity: ok\n";
-  } else {
-    std::cout << "integrity: " << problems->size() << (problems->size() >= 20 ? "+" : "")
-              << " problems\n";
-    for (const auto& p : *problems) std::cout << "DAMAGED " << p << "\n";
-  }
-  storage::GameFilter filter;
-  filter.finished_only = false;
-  auto games = store->games(filter);
-  if (!games) {
-    std::cerr << "referee verify: " << games.error() << "\n";
-    return 1;
-  }
-  int bad = 0;
-  for (const auto& g : *games) {
-    auto moves = store->moves(g.id);
-    Status st = moves ? replay_check(g, *moves) : Status(Error{moves.error()});
-    if (!st) {
-      ++bad;
-      std::cout << "MISMATCH " << st.error() << "\n";
-    }
-  }
-  std::cout << games->size() << " games replayed, " << bad << " mismatches\n";
-  return bad || !problems->empty() ? 1 : 0;
 }
 
 }  // namespace referee::cli

@@ -1,14 +1,18 @@
 // Games streamed one at a time: schedule order (tournament, slot, then id; games outside a
 // tournament first), each game with exactly its own moves (games without moves in between), the
-// same games as the records the filters select, results-only passes, and a visitor's error stops
-// the pass.
+// same games as the records the filters select, results-only passes, a visitor's error stops the
+// pass, games picked by id, in id order on request, and a game whose player rows are gone is
+// still visited.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include "storage/backends.h"
 #include "storage/game_maker.h"
 #include "storage/game_query.h"
 #include "storage/game_stream.h"
 #include "storage/store.h"
+#include "storage/store_access.h"
 #include "storage/temp_dir.h"
 
 using namespace referee::storage;
@@ -33,10 +37,12 @@ std::int64_t store_made(Store& store, const storage_test::MadeGame& made,
 
 std::vector<std::pair<GameRecord, std::vector<MoveRecord>>> stream(Store& store,
                                                                    const GameQuery& query,
-                                                                   bool moves = true) {
+                                                                   bool moves = true,
+                                                                   bool by_id = false) {
   std::vector<std::pair<GameRecord, std::vector<MoveRecord>>> out;
   StreamOptions options;
   options.moves = moves;
+  options.by_id = by_id;
   REQUIRE(
       for_each_game(store, query, options,
                     [&](const GameRecord& g, const std::vector<MoveRecord>& m) -> referee::Status {
@@ -99,6 +105,19 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
           CHECK(m[p].source == want.moves[p].source);
         }
       }
+      // By id: the same games, each with the same moves, in id order.
+      const auto by_id = stream(*store, GameQuery{}, true, true);
+      REQUIRE(by_id.size() == games.size());
+      std::vector<std::int64_t> ascending = order;
+      std::sort(ascending.begin(), ascending.end());
+      for (std::size_t k = 0; k < by_id.size(); ++k) {
+        CHECK(by_id[k].first.id == ascending[k]);
+        for (const auto& [g, m] : games)
+          if (g.id == by_id[k].first.id) {
+            CHECK(by_id[k].first.players == g.players);
+            CHECK(by_id[k].second.size() == m.size());
+          }
+      }
       // The same games as Store::games, whatever the order.
       auto records = store->games({});
       REQUIRE(records.ok());
@@ -139,5 +158,36 @@ TEST_CASE("stream: unfinished games only when asked, and a visitor's error stops
       CHECK(visited == 1);
       REQUIRE_FALSE(st.ok());
       CHECK(st.error() == "disk full");
+    }
+}
+
+TEST_CASE("stream: games by id, and a game with no player rows is still visited") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      auto store = Store::open(dir_db.url());
+      REQUIRE(store.ok());
+      std::vector<std::int64_t> ids;
+      for (std::uint64_t seed = 1; seed <= 4; ++seed)
+        ids.push_back(store_made(*store, storage_test::random_game("awale", {"a", "b"}, seed),
+                                 std::nullopt, -1));
+      GameQuery some;
+      some.ids = {ids[3], ids[1]};
+      const auto picked = stream(*store, some);
+      REQUIRE(picked.size() == 2);
+      CHECK(picked[0].first.id == ids[1]);
+      CHECK(picked[1].first.id == ids[3]);
+      CHECK_FALSE(picked[0].second.empty());
+      CHECK(has_game(*store, ids[2]).value());
+      CHECK_FALSE(has_game(*store, ids[3] + 100).value());
+      // A damaged archive: the player rows of a game gone. Verify must still see the game.
+      StoreAccess::db(*store).exec("DELETE FROM game_players WHERE game_id = " +
+                                   std::to_string(ids[2]));
+      const auto all = stream(*store, GameQuery{});
+      REQUIRE(all.size() == 4);
+      CHECK(all[2].first.id == ids[2]);
+      CHECK(all[2].first.players.empty());
+      CHECK(all[2].first.ranks.empty());
+      CHECK(all[2].second.size() == static_cast<std::size_t>(all[2].first.plies));
+      CHECK(all[3].first.players == std::vector<std::string>{"a", "b"});
     }
 }
