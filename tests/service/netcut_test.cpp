@@ -22,9 +22,11 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "storage/backends.h"
 #include "storage/pg_server.h"
@@ -413,4 +415,181 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   CHECK(left.empty());
   for (long p : left) ::kill(static_cast<pid_t>(p), SIGKILL);
   if (std::getenv("NETCUT_DEBUG")) std::cerr << cut_one.err();
+}
+
+namespace {
+
+// Runs `body` on a thread of its own that entered the network namespace in `file` first (a
+// namespace is per thread: the test's other threads stay where they are). False when it could not.
+bool in_namespace(const std::string& file, const std::function<void()>& body) {
+  bool entered = false;
+  std::thread t([&] {
+    const int fd = ::open(file.c_str(), O_RDONLY);
+    entered = fd >= 0 && ::setns(fd, CLONE_NEWNET) == 0;
+    if (fd >= 0) ::close(fd);
+    if (entered) body();
+  });
+  t.join();
+  return entered;
+}
+
+// One request's fate: its status (0: no answer, `error` says why), body and how long it took.
+struct Answer {
+  int status = 0;
+  std::string body, error;
+  double seconds = 0;
+};
+
+}  // namespace
+
+TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then serves again") {
+  stest::NetNamespaces nets(1);
+  if (skipped(nets)) return;
+  auto server = server_on({nets.root_address(0)}, nets.clients());
+  if (!server) return;
+  const std::string db = server->new_database();
+  const std::string name = storage_test::PgServer::database_of(db);
+  TempDir dir;
+  stest::Daemon daemon(
+      dir,
+      {"--db",
+       server->tcp_url(name, nets.root_address(0)) + "?application_name=serve&" + kShortTimeouts,
+       "--concurrency", "2", "--lease", "1", "--drain-seconds", "1"},
+      "serve", nets.exec_prefix(0));
+  {
+    INFO(daemon.err());
+    REQUIRE(daemon.ready());
+  }
+  // The daemon listens on 127.0.0.1 of its namespace: the requests are sent from there.
+  auto request = [&](const std::string& method, const std::string& path,
+                     const std::string& body = "") {
+    Answer a;
+    const bool entered = in_namespace(nets.ns_file(0), [&] {
+      auto client = daemon.client();
+      client.set_read_timeout(20, 0);
+      const auto start = SteadyClock::now();
+      auto res = method == "POST" ? client.Post(path.c_str(), body, "application/toml")
+                                  : client.Get(path.c_str());
+      a.seconds = seconds_since(start);
+      if (res) {
+        a.status = res->status;
+        a.body = res->body;
+      } else {
+        a.error = httplib::to_string(res.error());
+      }
+    });
+    if (!entered) a.error = "cannot enter " + nets.ns(0);
+    return a;
+  };
+  const Answer submitted =
+      request("POST", "/api/events",
+              stest::tournament_toml("cut", 2, 20, 24, "args = [\"--slow-ms=20\"]\n"));
+  INFO(submitted.error << submitted.body);
+  REQUIRE(submitted.status == 201);
+  const auto event = stest::Json::parse(submitted.body)["id"].get<std::int64_t>();
+  const std::string event_path = "/api/events/" + std::to_string(event);
+  REQUIRE(wait_until(
+      [&] {
+        const Answer a = request("GET", "/api/games?status=running&event=" + std::to_string(event));
+        if (a.status != 200) return false;
+        const stest::Json page = stest::Json::parse(a.body, nullptr, false);
+        return page.is_object() && page.contains("games") && !page["games"].empty();
+      },
+      60));
+
+  REQUIRE(nets.cut(0));
+  const auto cut = SteadyClock::now();
+  // While it is cut, every read answers: 200 or 503 from the session that has not noticed yet
+  // (a read waits tcp_user_timeout at most), then 503 "unreachable" until it is back. Two
+  // unanswered requests are allowed: a connection still queued on the session's socket when it
+  // closes is reset (the 503 answerer listens beside it on the same port from the detection on).
+  // The first read goes to a pooled connection the cut made dead: it fails after the user
+  // timeout, as a storage failure (it once said 404 "no event": the event is not missing).
+  std::vector<Answer> answers = {request("GET", event_path)};
+  {
+    INFO(answers[0].status << " " << answers[0].error << " " << answers[0].body);
+    CHECK(answers[0].status == 503);
+    CHECK(contains(answers[0].body, "storage: "));
+  }
+  bool away = false;
+  while (!away && seconds_since(cut) < 60) {
+    answers.push_back(request("GET", event_path));
+    away = answers.back().status == 503 &&
+           contains(answers.back().body, "is unreachable: reconnecting");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  {
+    INFO(daemon.err());
+    REQUIRE(away);
+  }
+  std::cerr << "netcut: the daemon answered 503 'unreachable' " << seconds_since(cut)
+            << " s after the cut\n";
+  // Held well past a lease: reads keep answering 503 at once.
+  while (seconds_since(cut) < 6) {
+    answers.push_back(request("GET", "/api/events"));
+    CHECK(answers.back().status == 503);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  int refused = 0;
+  double slowest = 0;
+  for (const Answer& a : answers) {
+    INFO(a.status << " " << a.error << " " << a.body);
+    refused += a.status == 0;
+    slowest = std::max(slowest, a.seconds);
+    CHECK((a.status == 0 || a.status == 200 || a.status == 503));
+    if (a.status == 503) {
+      const stest::Json body = stest::Json::parse(a.body, nullptr, false);
+      REQUIRE(body.is_object());
+      CHECK_FALSE(contains(body.value("error", std::string("\n")), "\n"));
+    }
+  }
+  std::cerr << "netcut: " << answers.size() << " reads while cut, slowest " << slowest
+            << " s, refused " << refused << "\n";
+  CHECK(refused <= 2);
+  CHECK(slowest <= kUserTimeoutS + 5);  // one read waits a user timeout at most (+ slack)
+
+  REQUIRE(nets.restore(0));
+  const auto restored = SteadyClock::now();
+  CHECK(wait_until([&] { return request("GET", event_path).status == 200; }, 40));
+  std::cerr << "netcut: the daemon served again " << seconds_since(restored)
+            << " s after the link came back\n";
+  {
+    INFO(daemon.err());
+    CHECK(wait_until(
+        [&] {
+          const Answer a = request("GET", event_path);
+          if (a.status != 200) return false;
+          const stest::Json e = stest::Json::parse(a.body, nullptr, false);
+          return e.is_object() && e.value("state", "") == "finished";
+        },
+        120));
+  }
+  CHECK(daemon.signal_and_wait(SIGTERM) == 0);
+
+  auto store = referee::storage::Store::open(db, {true});
+  REQUIRE(store);
+  auto info = store->event(event);
+  REQUIRE(info);
+  CHECK(info->state == "finished");
+  CHECK(info->done == info->total());
+  referee::storage::GameFilter all;
+  all.tournament_id = event;
+  all.finished_only = false;
+  auto games = store->games(all);
+  REQUIRE(games);
+  std::map<std::int64_t, int> finished_per_slot;
+  int unfinished = 0;
+  for (const auto& g : *games) {
+    CHECK(g.status != "running");
+    if (g.status == "finished") ++finished_per_slot[g.slot];
+    unfinished += g.status == "unfinished";
+  }
+  CHECK(static_cast<std::int64_t>(finished_per_slot.size()) == info->total());
+  for (const auto& [slot, n] : finished_per_slot) CHECK(n == 1);
+  CHECK(unfinished >= 1);  // the games the cut stopped
+  TempDir scratch;
+  auto verify = rtest::run_program(REFEREE_BIN, {"verify", "--db", db}, scratch);
+  INFO(verify.out << verify.err);
+  CHECK(verify.status == 0);
+  CHECK(nets.pids(0).empty());
 }
