@@ -349,7 +349,8 @@ Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
              why.find("No such file or directory") != std::string::npos ||
              why.find("could not translate host name") != std::string::npos ||
              why.find("timeout expired") != std::string::npos ||
-             why.find("Network is unreachable") != std::string::npos)
+             why.find("Network is unreachable") != std::string::npos ||
+             why.find("No route to host") != std::string::npos)
       kind = "the server is unreachable";
     else if (why.find("invalid") != std::string::npos || why.find("missing") != std::string::npos)
       kind = "bad database URL";

@@ -12,7 +12,10 @@
 //   its slots are taken over by the other worker while it is cut, it reconnects once the link is
 //   back and plays again; every slot is finished once, its half-played games are kept
 //   unfinished, `referee verify` passes, and no process is left in its namespace.
-// Without root or namespaces the last two print `SKIPPED netns: <why>` and check only the reason.
+// - `referee serve` cut the same way keeps answering: 503 (a storage failure, then "unreachable:
+//   reconnecting") while it is away, never a hang past the user timeout nor a 404 for an event
+//   that exists; it serves again once the link is back and its event finishes.
+// Without root or namespaces the last three print `SKIPPED netns: <why>` and check only the reason.
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -349,7 +352,7 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
     std::cerr << "netcut: the worker reconnected " << seconds_since(restored)
               << " s after the link came back\n";
   }
-  rtest::write_text(dir.file("second.toml"), cut_event("second", 6, pids, 20));
+  rtest::write_text(dir.file("second.toml"), cut_event("second", 10, pids, 20));
   const std::int64_t second = stest::queue_file(db, dir.file("second.toml"));
   const std::string finished_events =
       "SELECT count(*) FROM tournaments WHERE state = 'finished' AND id IN (" +
@@ -524,10 +527,9 @@ TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then
   }
   std::cerr << "netcut: the daemon answered 503 'unreachable' " << seconds_since(cut)
             << " s after the cut\n";
-  // Held well past a lease: reads keep answering 503 at once.
+  // Held well past a lease: reads keep answering (checked below with the others).
   while (seconds_since(cut) < 6) {
     answers.push_back(request("GET", "/api/events"));
-    CHECK(answers.back().status == 503);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   int refused = 0;
