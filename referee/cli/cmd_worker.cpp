@@ -22,7 +22,9 @@ int worker(const Args& args) {
   po::options_description desc("referee worker --db DB [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->default_value(options.db),
-      "database the events are stored in (shared with the daemon and other workers)")(
+      "database the events are stored in (shared with the daemon and other workers); on "
+      "PostgreSQL, URL parameters such as ?tcp_user_timeout=10000&connect_timeout=5 bound how "
+      "long a silent network cut goes unnoticed (default about 30 s; storage/SCALING.md)")(
       "concurrency,c", po::value(&options.concurrency)->default_value(1), "games at once")(
       "name", po::value(&options.name), "name shown in the daemon's workers (default: host name)")(
       "lease", po::value(&lease)->default_value(30),

@@ -167,6 +167,14 @@ void post_event(Core& core, const Request& req, Response& res) {
   send(res, submit_event(core, req.body, is_json, base, priority, state));
 }
 
+// A failed read of event `id`: 404 when there is no such event, 503 when the storage failed (a
+// lost connection is not a missing event).
+void reply_event_error(Response& res, std::int64_t id, const std::string& error) {
+  if (error.find(": no event ") != std::string::npos)
+    return reply_error(res, 404, "no event " + std::to_string(id));
+  reply_error(res, 503, "storage: " + error);
+}
+
 void get_event(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto id = path_id(req, res, "event");
@@ -174,7 +182,7 @@ void get_event(Core& core, const Request& req, Response& res) {
   auto store = core.reads->get();
   if (!store) return reply_error(res, 503, "storage: " + store.error());
   auto info = (*store)->event(*id);
-  if (!info) return reply_error(res, 404, "no event " + std::to_string(*id));
+  if (!info) return reply_event_error(res, *id, info.error());
   Json body = summary_of(core, *info);
   Json spec = Json::parse(info->spec, nullptr, false);
   body["spec"] = spec.is_discarded() ? Json(nullptr) : spec;
@@ -198,7 +206,7 @@ void event_tables(Core& core, const Request& req, Response& res) {
   }
   auto store = core.reads->get();
   if (!store) return reply_error(res, 503, "storage: " + store.error());
-  if (!(*store)->event(*id)) return reply_error(res, 404, "no event " + std::to_string(*id));
+  if (auto info = (*store)->event(*id); !info) return reply_event_error(res, *id, info.error());
   storage::GameFilter filter;
   filter.tournament_id = *id;
   auto games = (*store)->games(filter);

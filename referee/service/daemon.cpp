@@ -2,6 +2,9 @@
 
 #include <httplib.h>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <thread>
 
 #include "engines/system.h"
@@ -18,6 +21,50 @@ constexpr auto kRefreshEvery = std::chrono::seconds(2);
 constexpr auto kTopUpEvery = std::chrono::seconds(1);
 constexpr std::size_t kWaitingConnections = 64;
 
+// While the database is out of reach: the daemon's port answers every request 503 with one line
+// saying so (and Retry-After), rather than refusing connections for as long as the server is
+// away. Started as soon as a session sees its connection lost, beside that session's server
+// (httplib binds with SO_REUSEPORT: the kernel spreads new connections over both), so that no
+// request is refused while the session drains; stopped once the next session has bound the port.
+class Unreachable {
+ public:
+  Unreachable(const std::string& host, int port, const std::string& db) {
+    const std::string why =
+        "the database " + storage::database_name(db) + " is unreachable: reconnecting";
+    auto answer = [why](const httplib::Request&, httplib::Response& res) {
+      res.set_header("Retry-After", "1");
+      reply_error(res, 503, why);
+    };
+    server_.Get(".*", answer);
+    server_.Post(".*", answer);
+    server_.Put(".*", answer);
+    server_.Patch(".*", answer);
+    server_.Delete(".*", answer);
+    server_.set_read_timeout(5, 0);
+    server_.set_write_timeout(5, 0);
+    if (port > 0 && server_.bind_to_port(host, port))
+      listener_ = std::thread([this] {
+        server_.listen_after_bind();
+        ended_ = true;
+      });
+  }
+  ~Unreachable() {
+    if (!listener_.joinable()) return;
+    // stop() does nothing until the listener runs.
+    while (!server_.is_running() && !ended_.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    server_.stop();
+    listener_.join();
+  }
+  Unreachable(const Unreachable&) = delete;
+  Unreachable& operator=(const Unreachable&) = delete;
+
+ private:
+  httplib::Server server_;
+  std::atomic<bool> ended_{false};
+  std::thread listener_;
+};
+
 struct SessionEnd {
   int status = 0;          // the exit status, when the daemon stops
   bool reconnect = false;  // the connection to the server was lost: open a new one and go on
@@ -26,10 +73,12 @@ struct SessionEnd {
 
 // One connection's worth of serving: registers an owner on `store`, binds `port` (0: any; set to
 // the one bound, so that a later session binds the same), serves until a signal or a storage
-// failure. `first`: the session that prints the "listening on" line.
+// failure. `first`: the session that prints the "listening on" line. `away`: the 503 answerer,
+// stopped here once the port is bound, started here when the connection is lost.
 SessionEnd serve_session(const ServeOptions& options, Log& log,
                          const engines::InterruptWatch& signals, std::ostream& out,
-                         std::optional<storage::Store>& opened, bool first, int& port) {
+                         std::optional<storage::Store>& opened, bool first, int& port,
+                         std::unique_ptr<Unreachable>& away) {
   SessionEnd end;
   end.status = 1;
   auto core = std::make_unique<Core>();
@@ -99,6 +148,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   const std::string shown_host =
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
   if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
+  away.reset();
 
   int slots = options.concurrency > 0
                   ? options.concurrency
@@ -170,6 +220,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
       failure = core->failure;
     }
     log.error("storage failure, stopping the games: " + failure);
+    if (storage::is_connection_lost(failure) && !signals.flag().load())
+      away = std::make_unique<Unreachable>(options.host, port, options.db);
   } else {
     log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
@@ -208,9 +260,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
 }  // namespace
 
 // Sessions as the worker's (worker.cpp): one that lost its connection to the server is followed
-// by another on a new connection (reconnect.h), on the same port; the HTTP server is down in
-// between (a client sees its connection refused for that long) and live streams end (clients
-// connect again).
+// by another on a new connection (reconnect.h), on the same port; in between every request is
+// answered 503 (Unreachable) and live streams end (clients connect again).
 int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
           std::ostream& out) {
   std::optional<storage::Store> store;
@@ -222,8 +273,9 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   }
   int port = options.port;
   bool first = true;
+  std::unique_ptr<Unreachable> away;
   for (;;) {
-    SessionEnd end = serve_session(options, log, signals, out, store, first, port);
+    SessionEnd end = serve_session(options, log, signals, out, store, first, port, away);
     if (!end.reconnect || signals.flag().load()) return end.status;
     first = false;
     store = reopen_store(options.db, log, signals);

@@ -39,6 +39,13 @@ Reply error_reply(int status, const std::string& text) {
   return {status, Json{{"error", text}}};
 }
 
+// A failed read of event `id`: 404 when there is no such event, 503 when the storage failed.
+Reply event_error(std::int64_t id, const std::string& error) {
+  if (error.find(": no event ") != std::string::npos)
+    return error_reply(404, "no event " + std::to_string(id));
+  return error_reply(503, "storage: " + error);
+}
+
 // A tournament document as JSON, from TOML or JSON text.
 Expected<Json> parse_document(const std::string& text, bool is_json) {
   try {
@@ -364,7 +371,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   auto store = core.reads->get();
   if (!store) return error_reply(503, "storage: " + store.error());
   auto before = (*store)->event(id);
-  if (!before) return error_reply(404, "no event " + std::to_string(id));
+  if (!before) return event_error(id, before.error());
   std::string state;
   std::vector<std::string> from;
   if (action == "pause") {
@@ -422,7 +429,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
 Reply set_priority(Core& core, std::int64_t id, int priority) {
   auto store = core.reads->get();
   if (!store) return error_reply(503, "storage: " + store.error());
-  if (!(*store)->event(id)) return error_reply(404, "no event " + std::to_string(id));
+  if (auto info = (*store)->event(id); !info) return event_error(id, info.error());
   auto set = core.recorder->call<Ok>(
       [&](storage::Store& s) { return s.set_event_priority(id, priority); });
   if (!set) return error_reply(503, "storage: " + set.error());

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace referee::storage::sql {
@@ -273,20 +275,61 @@ std::string redact_url(const std::string& url) {
   return out;
 }
 
+bool url_sets(const std::string& url, std::string_view key) {
+  const auto query = url.find('?');
+  if (query == std::string::npos) return false;
+  std::size_t start = query + 1;
+  while (start <= url.size()) {
+    std::size_t end = url.find('&', start);
+    if (end == std::string::npos) end = url.size();
+    const std::string_view item = std::string_view(url).substr(start, end - start);
+    if (item.substr(0, item.find('=')) == key) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string with_default_timeouts(const std::string& url) {
+  std::string target = url;
+  for (const auto& [key, value] : kDefaultTimeouts) {
+    if (url_sets(url, key)) continue;
+    target += (target.find('?') == std::string::npos ? "?" : "&") + std::string(key) + "=" +
+              std::string(value);
+  }
+  return target;
+}
+
+namespace {
+
+// The SET statements that give the server's end of the connection the keepalives and user timeout
+// libpq uses on ours (libpq's parsed options: the URL's or our defaults). Only digits are copied.
+std::string server_timeouts(PGconn* conn) {
+  static constexpr std::pair<std::string_view, std::string_view> kMirror[] = {
+      {"keepalives_idle", "tcp_keepalives_idle"},
+      {"keepalives_interval", "tcp_keepalives_interval"},
+      {"keepalives_count", "tcp_keepalives_count"},
+      {"tcp_user_timeout", "tcp_user_timeout"}};
+  PQconninfoOption* options = PQconninfo(conn);
+  if (!options) return "";
+  std::map<std::string, std::string> values;
+  for (PQconninfoOption* o = options; o->keyword; ++o)
+    if (o->val) values[o->keyword] = o->val;
+  PQconninfoFree(options);
+  if (values["keepalives"] == "0") return "";
+  std::string sql;
+  for (const auto& [client, server] : kMirror) {
+    const std::string& v = values[std::string(client)];
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) continue;
+    sql += "SET " + std::string(server) + " = " + v + ";";
+  }
+  return sql;
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
   const std::string name = redact_url(url);
-  std::string target = url;
-  // A server that stops answering (a network cut with no reset) is noticed within about 30 s
-  // instead of the system's TCP timeouts (minutes); parameters given in the URL win. Unix
-  // sockets ignore the TCP ones.
-  for (const char* parameter :
-       {"connect_timeout=10", "keepalives=1", "keepalives_idle=10", "keepalives_interval=5",
-        "keepalives_count=3", "tcp_user_timeout=30000"}) {
-    const std::string p = parameter;
-    if (target.find(p.substr(0, p.find('=') + 1)) != std::string::npos) continue;
-    target += (target.find('?') == std::string::npos ? "?" : "&") + p;
-  }
-  PGconn* conn = PQconnectdb(target.c_str());
+  PGconn* conn = PQconnectdb(with_default_timeouts(url).c_str());
   if (!conn) return Error{name + ": cannot connect: out of memory"};
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string why = PQerrorMessage(conn);
@@ -306,13 +349,17 @@ Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
              why.find("No such file or directory") != std::string::npos ||
              why.find("could not translate host name") != std::string::npos ||
              why.find("timeout expired") != std::string::npos ||
-             why.find("Network is unreachable") != std::string::npos)
+             why.find("Network is unreachable") != std::string::npos ||
+             why.find("No route to host") != std::string::npos)
       kind = "the server is unreachable";
     else if (why.find("invalid") != std::string::npos || why.find("missing") != std::string::npos)
       kind = "bad database URL";
     return Error{name + ": " + kind + " (" + why + ")"};
   }
   PQsetNoticeProcessor(conn, quiet, nullptr);
+  // Best effort: a server that refuses (older than 12: no tcp_user_timeout) keeps its own.
+  if (const std::string mirror = server_timeouts(conn); !mirror.empty())
+    PQclear(PQexec(conn, mirror.c_str()));
   return std::unique_ptr<Connection>(std::make_unique<PgConnection>(conn));
 }
 

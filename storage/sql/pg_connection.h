@@ -16,14 +16,24 @@
 //   be drained or cancelled before the connection can run anything else. Its cost is one round
 //   trip per kFetchRows rows. Outside a transaction (where a cursor cannot live) rows are read
 //   whole.
-// - TCP keepalives and a 30 s tcp_user_timeout are asked for unless the URL sets them, so a
-//   network cut fails the statement within about 30 s instead of hanging for minutes.
+// - TCP keepalives and a 30 s tcp_user_timeout (kDefaultTimeouts) are asked for unless the URL
+//   sets them (`?keepalives_idle=1&tcp_user_timeout=3000`: each parameter the URL names wins),
+//   so a network cut with no reset fails the statement within about 30 s instead of hanging for
+//   the system's TCP timeouts (15 minutes and more). storage/SCALING.md "A network cut" gives the
+//   detection time as a function of these.
+// - The server's end of the connection is given the same values (SET tcp_keepalives_idle, ...,
+//   tcp_user_timeout, right after connecting): a backend whose client vanished in a transaction
+//   keeps its row locks until the server notices, which by the server's defaults is hours;
+//   the claims of the vanished client (FOR UPDATE SKIP LOCKED) could not be taken over and a
+//   claim that updates its game would wait. Unix sockets ignore all of these.
 // - The connection is not re-established here: a lost one fails every statement with "the
 //   connection to the server was lost: ..." (is_connection_lost); its owner opens a new one.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "games/expected.h"
 #include "storage/sql/sql.h"
@@ -31,6 +41,17 @@
 namespace referee::storage::sql {
 
 bool is_postgres_url(const std::string& database);
+
+// libpq's connection parameters added to a URL that does not set them itself.
+inline constexpr std::pair<std::string_view, std::string_view> kDefaultTimeouts[] = {
+    {"connect_timeout", "10"},    {"keepalives", "1"},       {"keepalives_idle", "10"},
+    {"keepalives_interval", "5"}, {"keepalives_count", "3"}, {"tcp_user_timeout", "30000"}};
+
+// Whether the URL's query names the parameter `key` ("...?a=1&key=2").
+bool url_sets(const std::string& url, std::string_view key);
+
+// The URL with each of kDefaultTimeouts it does not set appended.
+std::string with_default_timeouts(const std::string& url);
 
 // The URL without its password ("postgresql://user@host/db"), for messages.
 std::string redact_url(const std::string& url);

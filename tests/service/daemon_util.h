@@ -68,9 +68,12 @@ inline int child_wait(pid_t pid, bool& exited, int& status) {
 
 class Daemon {
  public:
-  Daemon(const TempDir& dir, std::vector<std::string> args, const std::string& tag = "serve")
+  // `prefix`: a command that runs the daemon (`ip netns exec NAME`, which execs it: same pid).
+  Daemon(const TempDir& dir, std::vector<std::string> args, const std::string& tag = "serve",
+         std::vector<std::string> prefix = {})
       : out_path_(dir.file(tag + ".out")), err_path_(dir.file(tag + ".err")) {
-    std::vector<std::string> text = {REFEREE_BIN, "serve"};
+    std::vector<std::string> text = std::move(prefix);
+    text.insert(text.end(), {REFEREE_BIN, "serve"});
     bool has_listen = false, has_db = false;
     for (const auto& a : args) {
       has_listen = has_listen || a == "--listen";
@@ -90,7 +93,7 @@ class Daemon {
       ::dup2(in, 0);
       ::dup2(out, 1);
       ::dup2(err, 2);
-      ::execv(REFEREE_BIN, argv.data());
+      ::execvp(argv[0], argv.data());
       ::_exit(127);
     }
   }

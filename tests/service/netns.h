@@ -74,10 +74,33 @@ class NetNamespaces {
   std::string clients() const { return subnet_ + "0/24"; }
   // The argv prefix that runs a program in namespace i.
   std::vector<std::string> exec_prefix(int i) const { return {"ip", "netns", "exec", ns(i)}; }
+  // The file that names namespace i (for setns).
+  std::string ns_file(int i) const { return "/run/netns/" + ns(i); }
+  // The root side of pair i.
+  std::string host_link(int i) const { return prefix_ + "h" + std::to_string(i); }
+  // A silent network cut of namespace i: its pair's root side is set down, so nothing goes
+  // either way and no reset reaches anyone (the namespace side keeps its address and route: its
+  // packets are dropped, not refused). restore() sets it up again (its route comes back with it).
+  bool cut(int i) { return run("ip link set " + host_link(i) + " down"); }
+  bool restore(int i) { return run("ip link set " + host_link(i) + " up"); }
+  // The processes living in namespace i.
+  std::vector<long> pids(int i) {
+    std::vector<long> out;
+    std::string text;
+    if (!run("ip netns pids " + ns(i), false, &text)) return out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      if (end > start) out.push_back(std::stol(text.substr(start, end - start)));
+      start = end + 1;
+    }
+    return out;
+  }
 
  private:
   // Runs a command; on failure (unless `quiet`) keeps its first line of output as the reason.
-  bool run(const std::string& command, bool quiet = false) {
+  bool run(const std::string& command, bool quiet = false, std::string* output = nullptr) {
     std::string out;
     FILE* p = ::popen((command + " 2>&1").c_str(), "r");
     if (!p) {
@@ -88,6 +111,7 @@ class NetNamespaces {
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
     const int status = ::pclose(p);
+    if (output) *output = out;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
     if (!quiet && reason_.empty())
       reason_ = "'" + command + "' failed: " + out.substr(0, out.find('\n'));

@@ -60,6 +60,7 @@ class WorkerProcess {
     wait();
   }
   std::string err() const { return rtest::read_text(dir_ + "/err"); }
+  pid_t pid() const { return pid_; }
 
  private:
   std::string dir_;
