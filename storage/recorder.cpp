@@ -37,15 +37,58 @@ void Recorder::add_move(std::int64_t game_id, MoveRecord move) {
 }
 
 void Recorder::add_logs(std::int64_t game_id, std::vector<LogLine> lines) {
-  enqueue([game_id, l = std::move(lines)](Store& s) { return s.add_logs(game_id, l); }, false);
+  enqueue(
+      [this, game_id, l = std::move(lines)](Store& s) { return s.add_logs(writer_id(game_id), l); },
+      false);
 }
 
 void Recorder::finish_game(std::int64_t game_id, GameRecord result) {
-  enqueue([game_id, r = std::move(result)](Store& s) { return s.finish_game(game_id, r); }, true);
+  enqueue([this, game_id,
+           r = std::move(result)](Store& s) { return s.finish_game(writer_id(game_id), r); },
+          true);
 }
 
 Expected<std::int64_t> Recorder::begin_game(const GameRecord& game) {
   return call_in_batch<std::int64_t>([&](Store& s) { return s.begin_game(game); });
+}
+
+std::int64_t Recorder::begin_game_queued(GameRecord game) {
+  std::int64_t stand_in = 0;
+  {
+    std::lock_guard lock(mutex_);
+    stand_in = next_stand_in_--;
+  }
+  enqueue(
+      [this, stand_in, g = std::move(game)](Store& s) -> Status {
+        auto id = s.begin_game(g);
+        if (!id) return Error{id.error()};
+        std::lock_guard lock(ids_mutex_);
+        ids_[stand_in] = *id;
+        return Ok{};
+      },
+      false);
+  return stand_in;
+}
+
+std::int64_t Recorder::real_id(std::int64_t id) const {
+  if (id >= 0) return id;
+  std::lock_guard lock(ids_mutex_);
+  auto it = ids_.find(id);
+  return it == ids_.end() ? 0 : it->second;
+}
+
+void Recorder::forget(std::int64_t id) {
+  if (id >= 0) return;
+  std::lock_guard lock(ids_mutex_);
+  ids_.erase(id);  // the writer's last_id_ may keep it: stand-ins are never reused
+}
+
+std::int64_t Recorder::writer_id(std::int64_t id) {
+  if (id >= 0) return id;
+  if (last_id_.first == id) return last_id_.second;
+  const std::int64_t real = real_id(id);
+  if (real != 0) last_id_ = {id, real};
+  return real;
 }
 
 void Recorder::flush() {
@@ -129,7 +172,7 @@ void Recorder::run() {
         // first_error_ is written on this thread only: read here without the lock.
         if (!first_error_.empty() && q.call == Call::No) continue;
         if (!q.write) {
-          moves_.emplace_back(q.game_id, &q.move);
+          moves_.emplace_back(writer_id(q.game_id), &q.move);
           continue;
         }
         write_moves();

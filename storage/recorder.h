@@ -15,6 +15,9 @@
 //   on_failure callback is called once, so the runner can stop the event. The queued writes after
 //   it are dropped (a game's moves stay a contiguous prefix); synchronous calls are still tried
 //   (releasing claims, reading what was stored).
+// - A game's begin may be queued too (begin_game_queued): the game thread does not wait for a
+//   commit to learn the game's id, it gets a stand-in the writer replaces. One wake-up of the
+//   writer and one wait of the game thread fewer per game.
 // - Moves, the one write per ply, are queued as plain values (no std::function, no allocation of
 //   their own), and the queue and the batch being written are two vectors swapped and reused, so
 //   a steady run allocates nothing per move on either side. The writer stores the moves queued in
@@ -28,6 +31,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "storage/store.h"
@@ -47,6 +52,17 @@ class Recorder {
 
   // Synchronous (the game's id is needed at once); commits the writes queued before it.
   Expected<std::int64_t> begin_game(const GameRecord& game);
+  // Queued, for a game whose id nobody needs before it ends: returns at once a stand-in id
+  // (negative, unique in this recorder) that add_move, add_logs and finish_game take like a real
+  // one; the writer inserts the game with the writes queued around it and replaces the stand-in.
+  // A failed insert is a storage failure like any queued write (the game's later writes are
+  // dropped; real_id answers 0).
+  std::int64_t begin_game_queued(GameRecord game);
+  // The id in the database of `id` (itself unless it is a stand-in whose begin has been written;
+  // 0 for a stand-in not written, or whose insert failed). On the writer thread, inside a call's
+  // op, it is exact for every game begun before the call. forget drops a stand-in's entry.
+  std::int64_t real_id(std::int64_t id) const;
+  void forget(std::int64_t id);
   // Queued; committed within the interval.
   void add_move(std::int64_t game_id, MoveRecord move);
   void add_logs(std::int64_t game_id, std::vector<LogLine> lines);
@@ -117,6 +133,11 @@ class Recorder {
   bool stopping_ = false;
   std::vector<std::string> errors_;
   std::string first_error_;
+  std::int64_t next_stand_in_ = -1;
+  mutable std::mutex ids_mutex_;  // ids_: written by the writer, read by the game threads
+  std::unordered_map<std::int64_t, std::int64_t> ids_;   // stand-in -> id in the database
+  std::pair<std::int64_t, std::int64_t> last_id_{0, 0};  // the writer's: the last one resolved
+  std::int64_t writer_id(std::int64_t id);               // real_id on the writer, cached
   std::thread thread_;
 };
 

@@ -216,6 +216,14 @@ const char* const kV8 = R"sql(
 CREATE INDEX games_by_started_at ON games(started_at);
 )sql";
 
+// v9: a transcript's position lines may be stored as what they add to an earlier one ('+' lines,
+// storage/transcript_text.h). The rows already stored are valid as they are (they have no '+'
+// line); the version keeps an older referee, which would misread '+' lines, from opening the file.
+// The statement changes nothing, on either backend.
+const char* const kV9 = R"sql(
+UPDATE engine_transcripts SET text = text WHERE 1 = 0;
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -322,9 +330,9 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {
-      {1, kV1, ""},  {2, kV2, ""}, {3, kV3, ""}, {4, kV4, ""},
-      {5, v5(), ""}, {6, kV6, ""}, {7, kV7, kV7Postgres}, {8, kV8, ""}};
+  static const std::vector<Migration> all = {{1, kV1, ""},          {2, kV2, ""},  {3, kV3, ""},
+                                             {4, kV4, ""},          {5, v5(), ""}, {6, kV6, ""},
+                                             {7, kV7, kV7Postgres}, {8, kV8, ""},  {9, kV9, ""}};
   return all;
 }
 

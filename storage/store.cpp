@@ -36,6 +36,7 @@
 #include "storage/sql/pg_connection.h"
 #include "storage/sql/sqlite_connection.h"
 #include "storage/store_access.h"
+#include "storage/transcript_text.h"
 
 namespace referee::storage {
 
@@ -523,37 +524,14 @@ Status Store::add_move(std::int64_t game_id, const MoveRecord& move) {
 
 Status Store::add_logs(std::int64_t game_id, const std::vector<LogLine>& lines) {
   if (lines.empty()) return Ok{};
-  // One transcript row per seat, lines in the order given.
-  std::map<int, std::string> transcripts;
-  {
-    std::map<int, std::size_t> sizes;
-    for (const LogLine& line : lines) sizes[line.seat] += line.text.size() + 24;  // "ms.uuu d \n"
-    for (const auto& [seat, size] : sizes) transcripts[seat].reserve(size);
-  }
-  for (const LogLine& line : lines) {
-    std::string& t = transcripts[line.seat];
-    char number[24];
-    const auto end = std::to_chars(number, number + sizeof number, line.at_ms).ptr;
-    t.append(number, static_cast<std::size_t>(end - number));
-    const int us = std::clamp(line.at_us, 0, 999);
-    t += '.';
-    t += static_cast<char>('0' + us / 100);
-    t += static_cast<char>('0' + us / 10 % 10);
-    t += static_cast<char>('0' + us % 10);
-    t += ' ';
-    t += line.direction;
-    t += ' ';
-    // Escapes '\\' and '\n', appending the runs between them whole.
-    const char* run = line.text.data();
-    const char* const stop = run + line.text.size();
-    for (const char* c = run; c < stop; ++c) {
-      if (*c != '\\' && *c != '\n') continue;
-      t.append(run, static_cast<std::size_t>(c - run));
-      t += *c == '\\' ? "\\\\" : "\\n";
-      run = c + 1;
-    }
-    t.append(run, static_cast<std::size_t>(stop - run));
-    t += '\n';
+  // One transcript row per seat, lines in the order given (storage/transcript_text.h).
+  std::map<int, std::vector<const LogLine*>> by_seat;
+  for (const LogLine& line : lines) by_seat[line.seat].push_back(&line);
+  std::vector<std::pair<int, std::string>> transcripts;
+  transcripts.reserve(by_seat.size());
+  for (const auto& [seat, seat_lines] : by_seat) {
+    transcripts.emplace_back(seat, std::string());
+    encode_transcript(seat_lines, transcripts.back().second);
   }
   try {
     sql::Transaction tx(impl_->db());
@@ -793,35 +771,8 @@ Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
     std::vector<LogLine> out;
     while (q.step()) {
       const int seat = q.int32(0);
-      const std::string text = q.text(1);
-      std::size_t pos = 0;
-      while (pos < text.size()) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string::npos) end = text.size();
-        // "<at_ms>[.<us>] <dir> <escaped text>" (storage/store.h)
-        std::string_view line(text.data() + pos, end - pos);
-        pos = end + 1;
-        auto space = line.find(' ');
-        if (space == std::string_view::npos || space + 2 >= line.size() + 1) continue;
-        LogLine l;
-        l.seat = seat;
-        const std::string stamp(line.substr(0, space));
-        l.at_ms = std::atol(stamp.c_str());
-        if (auto dot = stamp.find('.'); dot != std::string::npos) {
-          const std::string us = (stamp.substr(dot + 1) + "000").substr(0, 3);
-          l.at_us = std::atoi(us.c_str());
-        }
-        l.direction = line[space + 1];
-        for (std::size_t i = space + 3; i < line.size(); ++i) {
-          if (line[i] == '\\' && i + 1 < line.size()) {
-            l.text += line[i + 1] == 'n' ? '\n' : line[i + 1];
-            ++i;
-          } else {
-            l.text += line[i];
-          }
-        }
-        out.push_back(std::move(l));
-      }
+      if (auto st = decode_transcript(q.text(1), seat, out); !st)
+        return Error{"game " + std::to_string(game_id) + ": " + st.error()};
     }
     return out;
   } catch (const std::exception& e) {

@@ -37,7 +37,7 @@
 
 namespace referee::storage {
 
-constexpr int kSchemaVersion = 8;
+constexpr int kSchemaVersion = 9;
 
 struct EngineInfo {
   std::string name;     // unique key, from the tournament file or the command line
@@ -115,6 +115,10 @@ struct MoveRecord {
 // - <text>: the line without its end of line, '\' written "\\" and a line feed "\n"; control
 //   bytes from an engine arrive escaped as \xNN already, and stderr lines over 4 KiB are cut in
 //   pieces.
+// - Since schema v9 a `position` line of the referee's may be stored as what it adds to an earlier
+//   one of the row: "<ms>.<us> + <back> <k> <rest>" is the line `back` lines above it (a '>' line)
+//   cut to its first k bytes, then <rest> (escaped as <text>); it reads back as a '>' line
+//   (storage/transcript_text.h). A 90-ply game's row is linear in its length, not quadratic.
 // - Caps, per engine and game (match/transcript.h): every line the referee wrote; of the engine's
 //   stdout the first and the last 1 MiB, of its stderr the first and the last 64 KiB, each line
 //   counting its length + 64 bytes.

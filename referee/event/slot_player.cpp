@@ -296,25 +296,31 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   if (std::any_of(hashes.begin(), hashes.end(),
                   [](const storage::EngineHash& h) { return !h.program.empty(); }))
     rec.engine_hashes = std::move(hashes);
-  auto id = recorder_.begin_game(rec);
-  if (!id) {
-    release();
-    out.kind = SlotOutcome::Kind::StorageFailure;
-    out.message = id.error();
-    return out;
+  std::int64_t id = 0;  // with !hooks.wait_for_id, the recorder's stand-in until the finish
+  if (hooks.wait_for_id) {
+    auto begun = recorder_.begin_game(rec);
+    if (!begun) {
+      release();
+      out.kind = SlotOutcome::Kind::StorageFailure;
+      out.message = begun.error();
+      return out;
+    }
+    id = *begun;
+  } else {
+    id = recorder_.begin_game_queued(rec);
   }
-  rec.id = *id;
-  if (hooks.started) hooks.started(*id, rec);
+  rec.id = id;
+  if (hooks.started) hooks.started(id, rec);
   if (result.termination.empty()) {
     MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
     for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
     setup.on_move = [&](const storage::MoveRecord& m) {
-      recorder_.add_move(*id, m);
-      if (hooks.moved) hooks.moved(*id, m);
+      recorder_.add_move(id, m);
+      if (hooks.moved) hooks.moved(id, m);
     };
     result = play_match(setup);
   }
-  for (auto* s : seats) recorder_.add_logs(*id, s->take_log());
+  for (auto* s : seats) recorder_.add_logs(id, s->take_log());
 
   rec.status = result.finished ? "finished" : "unfinished";
   rec.ranks = result.ranks;
@@ -323,7 +329,15 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.reason = result.reason;
   rec.plies = static_cast<std::int64_t>(result.moves.size());
   auto end = recorder_.call_in_batch<storage::ClaimEnd>(
-      [&](storage::Store& s) { return s.finish_claimed(*id, rec, owner_); });
+      [&](storage::Store& s) -> Expected<storage::ClaimEnd> {
+        const std::int64_t real = recorder_.real_id(id);
+        if (real == 0)
+          return Error{"slot " + std::to_string(slot.slot + 1) +
+                       ": the game's begin was not recorded: " + recorder_.first_error()};
+        return s.finish_claimed(real, rec, owner_);
+      });
+  rec.id = recorder_.real_id(id);
+  recorder_.forget(id);
 
   // Engines that failed are restarted for their next game; repeated failures withdraw them.
   for (std::size_t s = 0; s < seat_engines.size(); ++s) {

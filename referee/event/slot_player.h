@@ -78,6 +78,11 @@ class EventRoster {
 };
 
 struct SlotHooks {
+  // Whether the game's id is needed before it ends (for started and moved): then its begin
+  // waits for the database; else it is queued (storage::Recorder::begin_game_queued) and the ids
+  // given to started and moved are the recorder's stand-ins (negative). SlotOutcome::record.id is
+  // the real one either way.
+  bool wait_for_id = true;
   // The game has begun in the database (game_id); called before the first move.
   std::function<void(std::int64_t game_id, const storage::GameRecord& record)> started;
   // A move was played (and queued for the database).

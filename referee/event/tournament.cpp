@@ -179,6 +179,7 @@ class Worker {
   void play(const storage::Claim& claim) {
     const storage::SlotRecord& slot = claim.slot;
     SlotHooks hooks;
+    hooks.wait_for_id = false;  // started() does not use it
     hooks.started = [&](std::int64_t, const storage::GameRecord& rec) {
       std::lock_guard lock(sh_.mutex);
       if (!sh_.first_started) {

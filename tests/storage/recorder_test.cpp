@@ -277,3 +277,95 @@ TEST_CASE("recorder: a call in batch that fails is a storage failure, the writes
   REQUIRE(stored.ok());
   CHECK(stored->size() == 5);
 }
+
+TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games interleaved") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      const auto path = dir_db.url();
+      Recorder recorder(open_store(path));
+      const auto before = recorder.begin_game(game_of("x", "y"));  // a real id, for contrast
+      REQUIRE(before.ok());
+      const std::int64_t a = recorder.begin_game_queued(game_of("a", "b"));
+      const std::int64_t b = recorder.begin_game_queued(game_of("c", "d"));
+      CHECK(a < 0);
+      CHECK(b < 0);
+      CHECK(a != b);
+      const char* moves[] = {"1", "7", "2", "8"};
+      for (int i = 0; i < 4; ++i) {  // the two games' moves interleaved, as two threads write
+        recorder.add_move(a, move_of(i + 1, i % 2 + 1, moves[i]));
+        recorder.add_move(b, move_of(i + 1, i % 2 + 1, moves[3 - i]));
+      }
+      recorder.add_logs(a, {LogLine{1, '>', "position startpos moves 1 7 2 8", 0}});
+      // A call in the batch sees both games with their real ids.
+      auto seen =
+          recorder.call_in_batch<std::int64_t>([&](Store& s) -> referee::Expected<std::int64_t> {
+            const auto real = recorder.real_id(b);
+            auto stored = s.moves(real);
+            if (!stored) return referee::Error{stored.error()};
+            return static_cast<std::int64_t>(stored->size()) * 1000 + real;
+          });
+      REQUIRE(seen.ok());
+      CHECK(*seen / 1000 == 4);
+      GameRecord done = game_of("a", "b");
+      done.status = "finished";
+      done.ranks = {2, 1};
+      done.scores = {23, 25};
+      done.termination = "rules";
+      done.plies = 4;
+      recorder.finish_game(a, done);
+      recorder.flush();
+      CHECK(recorder.take_errors().empty());
+      const std::int64_t real_a = recorder.real_id(a), real_b = recorder.real_id(b);
+      CHECK(real_a == *before + 1);  // inserted in the order queued
+      CHECK(real_b == *before + 2);
+      CHECK(*seen % 1000 == real_b);
+      CHECK(recorder.real_id(*before) == *before);  // a real id is itself
+
+      Store reader = open_store(path);
+      auto stored_a = reader.moves(real_a), stored_b = reader.moves(real_b);
+      REQUIRE(stored_a.ok());
+      REQUIRE(stored_b.ok());
+      REQUIRE(stored_a->size() == 4);
+      REQUIRE(stored_b->size() == 4);
+      for (std::size_t i = 0; i < 4; ++i) {
+        CHECK((*stored_a)[i].move == moves[i]);
+        CHECK((*stored_b)[i].move == moves[3 - i]);
+      }
+      auto logs = reader.logs(real_a);
+      REQUIRE(logs.ok());
+      REQUIRE(logs->size() == 1);
+      CHECK(logs->front().text == "position startpos moves 1 7 2 8");
+      GameFilter all;
+      all.finished_only = false;
+      auto games = reader.games(all);
+      REQUIRE(games.ok());
+      REQUIRE(games->size() == 3);
+      for (const auto& g : *games) CHECK(g.status == (g.id == real_a ? "finished" : "running"));
+      recorder.forget(a);
+      CHECK(recorder.real_id(a) == 0);
+    }
+}
+
+TEST_CASE("recorder: a queued begin that fails is a storage failure, the game's writes dropped") {
+  storage_test::TempDir dir;
+  const auto path = dir.file("r.db");
+  std::atomic<int> told{0};
+  Recorder recorder(open_store(path), std::chrono::milliseconds(2),
+                    [&](const std::string&) { ++told; });
+  GameRecord bad = game_of("a", "b");
+  bad.tournament_id = 999;  // no such tournament: refused by the schema
+  const std::int64_t id = recorder.begin_game_queued(bad);
+  recorder.add_move(id, move_of(1, 1, "1"));
+  recorder.add_logs(id, {LogLine{1, '>', "ugi", 0}});
+  recorder.flush();
+  CHECK(recorder.failed());
+  CHECK(told == 1);
+  CHECK(recorder.take_errors().size() == 1);
+  CHECK(recorder.real_id(id) == 0);
+  Store reader = open_store(path);
+  GameFilter all;
+  all.finished_only = false;
+  auto games = reader.games(all);
+  REQUIRE(games.ok());
+  CHECK(games->empty());
+}
