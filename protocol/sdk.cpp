@@ -51,7 +51,9 @@ void read_input(Channel& ch, std::istream& in) {
     const bool quit = cmd == "quit";
     {
       std::lock_guard lock(ch.mutex);
-      const bool idle_queue = ch.searching && ch.queue.empty();
+      // Answered here only while a search runs that was not told to stop: once stopped, what
+      // follows waits for its bestmove (an isready after stop is answered after the bestmove).
+      const bool idle_queue = ch.searching && !ch.stop && ch.queue.empty();
       if (idle_queue && cmd == "stop") {
         ch.stop = true;
         continue;

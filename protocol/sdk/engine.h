@@ -12,7 +12,8 @@
 //
 // Decisions:
 // - A reader thread keeps reading input while the search runs: `stop` sets Limits::stopped(),
-//   `isready` is answered at once while searching (when nothing else is queued), `quit` and end
+//   `isready` is answered at once while searching (when nothing else is queued and no `stop`
+//   came; after a `stop` it is answered after the bestmove), `quit` and end
 //   of input stop the search; every other command waits its turn, in order. A `stop` or `quit`
 //   that arrives after a `go` but before its search starts stops that search as soon as it starts.
 // - Setup phases (State::setup_form() non-empty) are answered with State::sample_setup(seed)

@@ -302,3 +302,36 @@ TEST_CASE("sdk: a stop or quit that arrives before the search starts still ends 
       in, out);
   CHECK(lines_of(out.str()) == std::vector<std::string>{"bestmove 6", "bestmove 1"});
 }
+
+TEST_CASE("sdk: an isready after stop is answered after the stopped search's bestmove") {
+  // The search takes 50 ms to wind down after the stop; the isready that follows the stop must
+  // not overtake the bestmove (CI once saw readyok first when the stop came during the search).
+  int to_engine[2], from_engine[2];
+  REQUIRE(::pipe(to_engine) == 0);
+  REQUIRE(::pipe(from_engine) == 0);
+  std::thread engine([&] {
+    __gnu_cxx::stdio_filebuf<char> inbuf(to_engine[0], std::ios::in);
+    __gnu_cxx::stdio_filebuf<char> outbuf(from_engine[1], std::ios::out);
+    std::istream in(&inbuf);
+    std::ostream out(&outbuf);
+    sdk::run(
+        {"T", "T"},
+        [](const State& s, const Limits& lim) -> std::string {
+          lim.info("string searching");
+          const std::string move = wait_for_stop(s, lim);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          return move;
+        },
+        in, out);
+  });
+  testing::LineReader reader(from_engine[0]);
+  testing::write_all(to_engine[1], "setgame awale\nposition startpos\ngo infinite\n");
+  CHECK(reader.next() == std::optional<std::string>("info string searching"));
+  testing::write_all(to_engine[1], "stop\nisready 5\n");
+  CHECK(reader.next() == std::optional<std::string>("bestmove 1"));
+  CHECK(reader.next() == std::optional<std::string>("readyok 5"));
+  testing::write_all(to_engine[1], "quit\n");
+  engine.join();
+  ::close(to_engine[1]);
+  ::close(from_engine[0]);
+}

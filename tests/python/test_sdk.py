@@ -233,6 +233,19 @@ class ProtocolLoopTest(unittest.TestCase):
         self.assertIn("readyok 7", lines)
         self.assertEqual(lines[-1], "bestmove 1")
 
+    def test_an_isready_after_stop_is_answered_after_the_bestmove(self):
+        e = self.engine("slow")
+        e.handshake()
+        e.send("setgame awale", "position startpos", "go infinite")
+        self.assertTrue(e.read().startswith("info nodes"))
+        e.send("stop", "isready 8")  # the search sees the stop within 10 ms
+        lines = [line for line in e.until("readyok") if not line.startswith("info")]
+        self.assertEqual(lines, ["bestmove 1", "readyok 8"])
+        # Right behind its go, the same.
+        e.send("position startpos", "go infinite", "stop", "isready 9")
+        lines = [line for line in e.until("readyok") if not line.startswith("info")]
+        self.assertEqual(lines, ["bestmove 1", "readyok 9"])
+
     def test_quit_and_end_of_input_end_a_search_and_the_process(self):
         e = self.engine("slow")
         e.handshake()

@@ -18,7 +18,8 @@ build/python); any object with the module's `games()` and `game(spec)` can stand
 
 Decisions (as in the C++ SDK, protocol/sdk/engine.h):
 - A reader thread keeps reading input while the search runs: `stop` sets Limits.stopped(),
-  `isready` is answered at once while searching (when nothing else is queued), `quit` and end of
+  `isready` is answered at once while searching (when nothing else is queued and no `stop` came;
+  after a `stop` it is answered after the bestmove), `quit` and end of
   input stop the search; every other command waits its turn, in order. A `stop`, `isready` or
   `quit` that arrives together with its `go` (before the search began) counts as arriving
   during the search, so `go infinite` followed at once by `stop` or `quit` does not hang.
@@ -281,7 +282,9 @@ def _read_input(ch, stream):
         words = line.split()
         cmd = words[0] if words else ""
         with ch.lock:
-            idle_queue = ch.searching and not ch.queue
+            # Answered here only while a search runs that was not told to stop: once stopped,
+            # what follows waits for its bestmove (an isready after stop comes after it).
+            idle_queue = ch.searching and not ch.queue and not ch.stop.is_set()
             if idle_queue and cmd == "stop":
                 ch.stop.set()
                 continue
@@ -471,7 +474,7 @@ class _Session:
                 words = ch.queue[0].split()
                 if words[:1] == ["stop"]:
                     ch.stop.set()
-                elif words[:1] == ["isready"] and len(words) <= 2:
+                elif words[:1] == ["isready"] and len(words) <= 2 and not ch.stop.is_set():
                     ch.write(" ".join(["readyok"] + words[1:]))
                 else:
                     break
