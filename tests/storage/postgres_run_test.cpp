@@ -66,7 +66,7 @@ TEST_CASE("postgres: two tournament processes share one event, verify and export
   REQUIRE(store.ok());
   auto games = store->games(GameFilter{});
   REQUIRE(games.ok());
-  CHECK(games->size() == 18);  // 3 engines, 3 pairs x 2 seats x 3 cycles
+  REQUIRE(games->size() == 18);  // 3 engines, 3 pairs x 2 seats x 3 cycles
   std::set<std::int64_t> slots;
   std::set<std::int64_t> owners;
   for (const auto& g : *games) {
