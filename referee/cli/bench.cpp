@@ -30,8 +30,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Plays the tournament and prints its figures; the referee's CPU per ply in `cpu_per_ply_us`.
 int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
-                     bool keep_logs, bool pin_cpus, const std::string& database) {
+                     bool keep_logs, bool pin_cpus, const std::string& database,
+                     double& cpu_per_ply_us) {
   const fs::path dir = engines::make_temp_dir("referee-bench-");
   TournamentConfig config;
   config.name = "bench";
@@ -70,9 +72,11 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   }
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
   const double plies = static_cast<double>(std::max<std::int64_t>(1, summary->plies));
+  cpu_per_ply_us = cpu * 1e6 / plies;
   std::printf("tournament: %lld %s games of random engines, concurrency %d%s%s\n",
               static_cast<long long>(summary->played), game.c_str(), concurrency,
-              keep_logs ? "" : ", no transcripts", pin_cpus ? ", games pinned to CPUs" : "");
+              keep_logs ? "" : ", no transcripts",
+              pin_cpus ? ", games pinned to CPUs" : ", not pinned");
   std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
   std::printf(
       "  referee CPU per ply        %.1f us (user %.1f + sys %.1f): getrusage of the referee's\n"
@@ -139,7 +143,7 @@ int bench(const Args& args) {
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
-  bool skip_tournament = false, no_logs = false, floods = false, pin_cpus = false;
+  bool skip_tournament = false, no_logs = false, floods = false, pin_cpus = false, no_pin = false;
   std::string mock, ratings_db;
   std::vector<long> ratings;
   std::uint64_t seed = 1;
@@ -158,7 +162,10 @@ int bench(const Args& args) {
       "no-logs", po::bool_switch(&no_logs),
       "do not store the lines exchanged (to measure their cost)")(
       "pin-cpus", po::bool_switch(&pin_cpus),
-      "pin each game thread and its engines to one CPU (as `tournament --pin-cpus`)")(
+      "only the tournament with each game thread and its engines pinned to one CPU (as "
+      "`tournament --pin-cpus`; default: both, pinned and not)")(
+      "no-pin", po::bool_switch(&no_pin),
+      "only the tournament not pinned (the default of `tournament`)")(
       "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
       "mock", po::value(&mock)->value_name("CMD"),
       "the test engine for --floods (default: the build's)")(
@@ -195,9 +202,25 @@ int bench(const Args& args) {
   if (engine.empty())
     engine =
         (fs::path(engines::executable_dir()).parent_path() / "engines" / "random_engine").string();
+  if (pin_cpus && no_pin) {
+    std::cerr << "referee bench: --pin-cpus and --no-pin exclude each other\n";
+    return 2;
+  }
   if (!skip_tournament) {
-    if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, pin_cpus, ratings_db))
-      return rc;
+    // Pinned and not pinned differ by the cross-CPU wake-ups of every ply (README.md, Benchmarks):
+    // both are shown unless one is asked for.
+    double pinned = 0, unpinned = 0;
+    if (!no_pin)
+      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, true, ratings_db,
+                                    pinned))
+        return rc;
+    if (!pin_cpus)
+      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, false, ratings_db,
+                                    unpinned))
+        return rc;
+    if (!pin_cpus && !no_pin)
+      std::printf("referee CPU per ply: %.1f us with games pinned to CPUs, %.1f us not pinned\n",
+                  pinned, unpinned);
   }
   if (perft_games.empty())
     for (const auto& e : games::registry()) perft_games.push_back(e.name);

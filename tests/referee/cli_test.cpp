@@ -100,6 +100,30 @@ TEST_CASE("cli: perft prints one line per depth") {
   CHECK(from.out == "1 " + std::to_string(state->perft(1)) + "\n");
 }
 
+TEST_CASE("cli: bench plays its tournament pinned and not pinned, or the one asked for") {
+  auto both = referee_cmd({"bench", "-n", "6", "--perft", "awale", "--perft-seconds", "0.01"});
+  INFO(both.err);
+  REQUIRE(both.status == 0);
+  CHECK(contains(both.out, "concurrency 2, games pinned to CPUs\n"));
+  CHECK(contains(both.out, "concurrency 2, not pinned\n"));
+  CHECK(contains(both.out, "referee CPU per ply: "));
+  CHECK(contains(both.out, " us not pinned\n"));
+  CHECK(contains(both.out, "perft awale"));
+  auto pinned = referee_cmd(
+      {"bench", "-n", "4", "--pin-cpus", "--perft", "awale", "--perft-seconds", "0.01"});
+  REQUIRE(pinned.status == 0);
+  CHECK(contains(pinned.out, "games pinned to CPUs"));
+  CHECK_FALSE(contains(pinned.out, "not pinned"));
+  auto unpinned =
+      referee_cmd({"bench", "-n", "4", "--no-pin", "--perft", "awale", "--perft-seconds", "0.01"});
+  REQUIRE(unpinned.status == 0);
+  CHECK(contains(unpinned.out, "not pinned"));
+  CHECK_FALSE(contains(unpinned.out, "games pinned to CPUs"));
+  auto clash = referee_cmd({"bench", "--pin-cpus", "--no-pin"});
+  CHECK(clash.status == 2);
+  one_error_line(clash, "--pin-cpus and --no-pin exclude each other");
+}
+
 TEST_CASE("cli: perft errors name the culprit") {
   auto bad_move = referee_cmd({"perft", "awale", "2", "--moves", "1", "99"});
   CHECK(bad_move.status == 1);
