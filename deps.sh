@@ -9,7 +9,7 @@ packages+=(python3-dev pybind11-dev)  # the Python module referee_games (referee
 packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
 packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)  # the fuzz build (tests/fuzz)
 # PostgreSQL: the client library of the storage layer, and the server the storage tests start.
-packages+=(libpq-dev libpqxx-dev postgresql)
+packages+=(libpq-dev postgresql)
 packages+=(iproute2)  # `ip netns`: the worker proof puts each worker in its own network namespace
 packages+=(libssl-dev)  # libcrypto: SHA-256 of engine binaries (engines/engine_hash.h)
 missing=()

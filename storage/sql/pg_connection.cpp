@@ -2,6 +2,16 @@
 // with text parameters, results fetched whole or, for Rows::Many inside a transaction, through a
 // server-side cursor kFetchRows at a time; server-side prepared statements for the ones run more
 // than once.
+//
+// Why libpq and not libpqxx: the layer's interface (bind by index, step, read a column, nested
+// transactions as savepoints, a statement cache, round-trip counters) is shared with SQLite, and
+// the Store drives BEGIN, SAVEPOINT and COMMIT itself. libpqxx's transaction objects own those
+// and refuse other statements on the connection while they live, so it would have been driven
+// against its grain (our BEGIN run through a nontransaction per statement). What the daemon needs
+// besides (the parsed connection options for the server-side keepalives, cursors declared in our
+// own transactions, the SQLSTATE of every failure) libpq gives directly; libpqxx 6.4 (Debian
+// bookworm) only through its raw-connection escape hatch. libpq is PostgreSQL's own client
+// library from Debian (libpq-dev): nothing of the wire protocol is written here.
 #include "storage/sql/pg_connection.h"
 
 #include <libpq-fe.h>
