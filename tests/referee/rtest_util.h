@@ -86,6 +86,13 @@ inline bool contains(const std::string& text, const std::string& piece) {
   return text.find(piece) != std::string::npos;
 }
 
+// `text` with every `from` replaced by `to`.
+inline std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 inline referee::engines::SpawnSpec mock_spec(std::vector<std::string> flags) {
   referee::engines::SpawnSpec spec;
   spec.command = kMock;
