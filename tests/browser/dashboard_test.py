@@ -32,11 +32,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
-try:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError as e:
-    browser.skip(f"python3-selenium is not installed ({e}); ./deps.sh installs it")
+browser.preflight()
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 
 def event_file(mock, random_engine):

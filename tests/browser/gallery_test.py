@@ -25,6 +25,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
+browser.preflight()
+
 VARIANTS = ["oware:players=3", "oware:players=4", "oware:players=6", "perali-kotuma:huffing=on"]
 # Positions random plies do not reach: pallankuli's second round with blind holes.
 POSITIONS = [("pallankuli", "blind", "2,6,6,6,6,6,6/6,6,6,2,x,x,x:26,0:1:2:1:0:0")]
