@@ -245,12 +245,12 @@ def run(args, timeout=60, ok=(0,)):
 
 
 class Daemon:
-    """`referee serve` on a free loopback port with a database in a temporary folder; use as a
-    context manager. `url` is its address; api(path) and post(path, body) talk to it."""
+    """`referee serve` on a free loopback port with a database in a temporary folder (or `db`);
+    use as a context manager. `url` is its address; api(path) and post(path, body) talk to it."""
 
-    def __init__(self, referee, concurrency=2, extra=()):
+    def __init__(self, referee, concurrency=2, extra=(), db=None):
         self.dir = tempfile.mkdtemp(prefix="referee-serve-")
-        self.db = os.path.join(self.dir, "serve.db")
+        self.db = db or os.path.join(self.dir, "serve.db")
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
         self.proc = subprocess.Popen(
             [os.path.abspath(referee), "serve", "--db", self.db, "--listen", "127.0.0.1:0",

@@ -15,7 +15,7 @@ daemon serves:
   position (from `referee export` on the database and `referee show` replaying the stored moves);
 - pause and resume work from the event page once a token is set in the settings;
 - a ladder of two registered engines shows its standings on the ladder page;
-- the gallery page draws the latest stored game of each game from the database;
+- the gallery page draws the latest stored game of each board (game) from the database;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
@@ -413,7 +413,7 @@ def main():
         b.screenshot(None, shot("ladder-desktop.png"))
         print(f"ladder: standings with {ladder_games()} games")
 
-        # The gallery served by the daemon draws the latest stored game of each game, at its
+        # The gallery served by the daemon draws the latest stored game of each board (game), at its
         # start and its last ply, each board showing its position.
         b.driver.get(f"{d.url}/static/gallery.html")
         b.wait("the gallery from the database", lambda: b.js("return document.body.dataset.ready;") == "1")

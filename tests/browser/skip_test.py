@@ -48,7 +48,8 @@ def main():
         with open(os.path.join(fake, "__init__.py"), "w") as f:
             f.write('raise ImportError("selenium hidden by skip_test.py")\n')
         artifacts = os.path.join(tmp, "artifacts")
-        args = {"gallery_test.py": ["--referee", a.referee, "--artifacts", artifacts],
+        args = {"gallery_test.py": ["--referee", a.referee, "--random", a.random,
+                                    "--artifacts", artifacts],
                 "dashboard_test.py": ["--referee", a.referee, "--mock", a.mock, "--random", a.random,
                                       "--artifacts", artifacts],
                 "sprt_test.py": ["--referee", a.referee, "--mock", a.mock, "--artifacts", artifacts]}
