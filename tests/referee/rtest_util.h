@@ -93,6 +93,19 @@ inline std::string replace_all(std::string text, const std::string& from, const 
   return text;
 }
 
+// The absolute path of `program` in the first directory of $PATH that has it as an executable;
+// "" when none has.
+inline std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const std::string candidate = (std::filesystem::path(dir) / program).string();
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
 inline referee::engines::SpawnSpec mock_spec(std::vector<std::string> flags) {
   referee::engines::SpawnSpec spec;
   spec.command = kMock;
