@@ -5,8 +5,9 @@ screenshot is not blank (its PNG decoded here: zlib and the five PNG filters, no
 
 Decisions:
 - Skip (exit status SKIP, ctest's SKIP_RETURN_CODE) only when the browser cannot be started:
-  Selenium missing, no chromium or chromedriver binary, or the driver refusing to start. Every
-  other failure is a test failure. REFEREE_REQUIRE_BROWSER=1 turns the skip into a failure.
+  Selenium missing, no chromium or chromedriver binary (preflight(), which each test calls before
+  it starts anything), or the driver refusing to start. Every other failure is a test failure.
+  REFEREE_REQUIRE_BROWSER=1 turns the skip into a failure (skip_test.py checks both).
 - Every wait polls a condition with a generous deadline (the machine is shared and slow).
 """
 
@@ -39,6 +40,22 @@ def skip(reason):
     sys.exit(SKIP)
 
 
+def preflight():
+    """Each test calls this first, before it starts anything: a (loud) skip, or a failure under
+    REFEREE_REQUIRE_BROWSER=1, when Selenium cannot be imported or Chromium or its driver is
+    missing. After it, `from selenium... import ...` succeeds."""
+    try:
+        from selenium import webdriver  # noqa: F401
+        from selenium.webdriver.chrome.service import Service  # noqa: F401
+        from selenium.webdriver.common.by import By  # noqa: F401
+        from selenium.webdriver.common.keys import Keys  # noqa: F401
+    except ImportError as e:
+        skip(f"python3-selenium is not installed ({e}); ./deps.sh installs it")
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            skip(f"{path} is missing; ./deps.sh installs chromium and chromium-driver")
+
+
 def fail(message):
     print(f"FAILED: {message}", flush=True)
     sys.exit(1)
@@ -48,14 +65,9 @@ class Browser:
     """A headless Chromium with its own temporary profile; use as a context manager."""
 
     def __init__(self, size=DESKTOP):
-        try:
-            from selenium import webdriver
-            from selenium.webdriver.chrome.service import Service
-        except ImportError as e:
-            skip(f"python3-selenium is not installed ({e}); ./deps.sh installs it")
-        for path in (CHROMIUM, CHROMEDRIVER):
-            if not os.access(path, os.X_OK):
-                skip(f"{path} is missing; ./deps.sh installs chromium and chromium-driver")
+        preflight()
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
         self.profile = tempfile.mkdtemp(prefix="referee-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -233,12 +245,12 @@ def run(args, timeout=60, ok=(0,)):
 
 
 class Daemon:
-    """`referee serve` on a free loopback port with a database in a temporary folder; use as a
-    context manager. `url` is its address; api(path) and post(path, body) talk to it."""
+    """`referee serve` on a free loopback port with a database in a temporary folder (or `db`);
+    use as a context manager. `url` is its address; api(path) and post(path, body) talk to it."""
 
-    def __init__(self, referee, concurrency=2, extra=()):
+    def __init__(self, referee, concurrency=2, extra=(), db=None):
         self.dir = tempfile.mkdtemp(prefix="referee-serve-")
-        self.db = os.path.join(self.dir, "serve.db")
+        self.db = db or os.path.join(self.dir, "serve.db")
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
         self.proc = subprocess.Popen(
             [os.path.abspath(referee), "serve", "--db", self.db, "--listen", "127.0.0.1:0",

@@ -15,7 +15,7 @@ daemon serves:
   position (from `referee export` on the database and `referee show` replaying the stored moves);
 - pause and resume work from the event page once a token is set in the settings;
 - a ladder of two registered engines shows its standings on the ladder page;
-- the gallery page draws the latest stored game of each game from the database;
+- the gallery page draws the latest stored game of each board (game) from the database;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
@@ -32,11 +32,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
-try:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError as e:
-    browser.skip(f"python3-selenium is not installed ({e}); ./deps.sh installs it")
+browser.preflight()
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 
 def event_file(mock, random_engine):
@@ -415,7 +413,7 @@ def main():
         b.screenshot(None, shot("ladder-desktop.png"))
         print(f"ladder: standings with {ladder_games()} games")
 
-        # The gallery served by the daemon draws the latest stored game of each game, at its
+        # The gallery served by the daemon draws the latest stored game of each board (game), at its
         # start and its last ply, each board showing its position.
         b.driver.get(f"{d.url}/static/gallery.html")
         b.wait("the gallery from the database", lambda: b.js("return document.body.dataset.ready;") == "1")

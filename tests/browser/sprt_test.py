@@ -17,10 +17,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
-try:
-    from selenium.webdriver.common.by import By
-except ImportError as e:
-    browser.skip(f"python3-selenium is not installed ({e}); ./deps.sh installs it")
+browser.preflight()
+from selenium.webdriver.common.by import By  # noqa: E402
 
 
 def sprt_file(mock):

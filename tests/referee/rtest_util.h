@@ -86,6 +86,26 @@ inline bool contains(const std::string& text, const std::string& piece) {
   return text.find(piece) != std::string::npos;
 }
 
+// `text` with every `from` replaced by `to`.
+inline std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// The absolute path of `program` in the first directory of $PATH that has it as an executable;
+// "" when none has.
+inline std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const std::string candidate = (std::filesystem::path(dir) / program).string();
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
 inline referee::engines::SpawnSpec mock_spec(std::vector<std::string> flags) {
   referee::engines::SpawnSpec spec;
   spec.command = kMock;

@@ -2,7 +2,8 @@
 // `curl` block, with the TOML body that follows it) is parsed out of the page and sent, in the
 // page's order, to a daemon holding the page's state (event 1 the finished "demo", event 2 the
 // ladder of gamma and delta); the reply must succeed and carry every key the documented reply
-// shows (JSON), or begin like it (CSV, PGN). A changed API or a changed page breaks this test.
+// shows (JSON), or begin like it (CSV, PGN), or be HTML holding each line it shows (the
+// dashboard's page). A changed API or a changed page breaks this test.
 // The live stream's example (curl -N) is left to ladder_stream_test.cpp.
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -121,12 +122,6 @@ void keys_of(const Json& j, std::set<std::string>& out) {
   }
 }
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
-}
-
 httplib::Result send(httplib::Client& c, const Request& r) {
   const std::string type = r.content_type.empty() ? "application/json" : r.content_type;
   if (r.method == "GET") return c.Get(r.path);
@@ -163,7 +158,7 @@ TEST_CASE("API.md: every example request gets a reply with the documented fields
   // The page documents every endpoint group; a page that lost its examples fails here.
   REQUIRE(examples.size() >= 20);
   for (auto& e : examples)
-    e.request.body = replace_all(e.request.body, "/opt/engines/mock_engine", kMock);
+    e.request.body = rtest::replace_all(e.request.body, "/opt/engines/mock_engine", kMock);
 
   TempDir dir;
   Daemon d(dir, {"-c", "2"});
@@ -188,7 +183,7 @@ TEST_CASE("API.md: every example request gets a reply with the documented fields
   REQUIRE(reg);
   REQUIRE(reg->status == 201);
   Request delta = gamma;
-  delta.body = replace_all(gamma.body, "\"gamma\"", "\"delta\"");
+  delta.body = rtest::replace_all(gamma.body, "\"gamma\"", "\"delta\"");
   reg = send(c, delta);
   REQUIRE(reg);
   REQUIRE(reg->status == 201);
@@ -212,6 +207,16 @@ TEST_CASE("API.md: every example request gets a reply with the documented fields
       for (const auto& key : documented_keys(e.reply.text)) {
         INFO("documented key '" << key << "'");
         CHECK(have.count(key) == 1);
+      }
+    } else if (e.reply.lang == "html") {
+      // A page: HTML, holding every line the page shows of it (the markers of the dashboard).
+      CHECK(contains(res->get_header_value("Content-Type"), "text/html"));
+      const auto markers = rtest::lines_of(e.reply.text);
+      CHECK_FALSE(markers.empty());
+      const std::string page = "\n" + res->body;
+      for (const auto& line : markers) {
+        INFO("documented line '" << line << "'");
+        CHECK(contains(page, "\n" + line + "\n"));
       }
     } else {
       // A text export: the reply begins with the page's first line.

@@ -1,7 +1,8 @@
 // The command-line clients (referee submit/status/pause/resume/cancel/watch) against a real
 // daemon: a file submitted with its directory, status of all events and of one, watch following
 // the live stream to the end (through standings of two unconnected groups at first), and
-// the clients' errors on a refused request or an unreachable server.
+// the clients' errors on a refused request or an unreachable server; pause, resume and cancel
+// that succeed, each seen in the event's state through the API afterwards.
 #include <catch2/catch.hpp>
 
 #include "tests/service/daemon_util.h"
@@ -51,4 +52,48 @@ TEST_CASE("clients: submit, status, watch to the end, cancel, errors are one lin
   CHECK(gone.status == 1);
   CHECK(rtest::lines_of(gone.err).size() == 1);
   CHECK(contains(gone.err, d.url()));
+}
+
+TEST_CASE("clients: pause, resume and cancel succeed, the event's state follows") {
+  TempDir dir;
+  Daemon d(dir, {"-c", "2"});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  // 12 games of a few seconds each: the event is still under way when it is cancelled.
+  const auto id = submit_ok(c, tournament_toml("steered", 2, 6, 60, "args = [\"--slow-ms=40\"]\n"));
+  const std::string eid = std::to_string(id);
+  REQUIRE(wait_until([&] { return event_of(c, id)["running"] == 2; }));
+  auto run = [&](const std::string& action) {
+    auto r = client(dir, {action, eid, "--server", d.url()});
+    INFO(action << ": " << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    return r.out;
+  };
+
+  CHECK(run("pause") == "event " + eid + " \"steered\": paused\n");
+  CHECK(event_of(c, id)["state"] == "paused");
+  // Paused: the games under way finish, none starts.
+  REQUIRE(wait_until([&] { return event_of(c, id)["running"] == 0; }));
+  const auto paused_at = event_of(c, id)["finished"].get<int>();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CHECK(event_of(c, id)["finished"] == paused_at);
+  CHECK(event_of(c, id)["running"] == 0);
+
+  CHECK(run("resume") == "event " + eid + " \"steered\": running\n");
+  CHECK(event_of(c, id)["state"] == "running");
+  REQUIRE(wait_until([&] { return event_of(c, id)["running"] == 2; }));
+
+  CHECK(run("cancel") == "event " + eid + " \"steered\": cancelled\n");
+  REQUIRE(wait_until([&] { return get_json(c, "/api/health")["slots"]["busy"] == 0; }, 10));
+  const auto event = event_of(c, id);
+  CHECK(event["state"] == "cancelled");
+  CHECK(event["running"] == 0);
+  CHECK(event["finished"].get<int>() < 12);
+  CHECK(get_json(c, "/api/games?event=" + eid + "&status=running")["total"] == 0);
+  // What status prints agrees.
+  auto status = client(dir, {"status", eid, "--server", d.url()});
+  CHECK(status.status == 0);
+  CHECK(contains(status.out, "event " + eid + " cancelled: ["));
+  CHECK(d.signal_and_wait(SIGTERM) == 0);
 }

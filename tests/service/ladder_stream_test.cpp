@@ -1,8 +1,11 @@
 // `referee serve` as a real process: the ladder over HTTP (registered engines join its pairings at
 // once; a retired one gets no new games and its past games stay rated) and the live stream of one
 // game (game_started, its moves in ply order, game_finished; ids increasing; a reconnection with
-// Last-Event-ID goes on after that id, with nothing the ring still holds left out).
+// Last-Event-ID goes on after that id, with nothing the ring still holds left out); the
+// `standings` messages of an event as its games finish (its id, the same table as GET standings,
+// the wins, draws and losses of its finished games).
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <map>
 #include <mutex>
@@ -254,4 +257,79 @@ TEST_CASE("serve: the live stream of a game is in order, Last-Event-ID resumes a
   check_game_order(rest, it->first, it->second, false);
   ++it;
   check_game_order(rest, it->first, it->second, true);
+}
+
+TEST_CASE("serve: finished games send standings messages of their event, as GET standings") {
+  TempDir dir;
+  Daemon d(dir, {"-c", "2"});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  constexpr std::int64_t kGames = 4;  // two engines, two cycles of a game pair
+  // Read until a standings message counts every game of the event (the first event: id 1).
+  auto all_counted = [&](const std::vector<SseMessage>& ms) {
+    for (const auto& m : ms)
+      if (m.type == "standings" && m.data["tables"].size() == 1 &&
+          m.data["tables"][0]["games"] == kGames)
+        return true;
+    return false;
+  };
+  StreamReader reader(d.port(), "/api/stream", 0, all_counted);
+  REQUIRE(wait_until([&] { return get_json(c, "/api/health")["stream_clients"] == 1; }));
+  const auto id = submit_ok(c, tournament_toml("ranked", 2, 2, 12, "args = [\"--slow-ms=5\"]\n"));
+  REQUIRE(id == 1);
+  REQUIRE(wait_state(c, id, "finished"));
+  const bool done = wait_until([&] { return reader.done() || reader.ended(); }, 30);
+  if (!done) d.signal_and_wait(SIGKILL);
+  const auto all = reader.messages();
+  INFO(all.size() << " messages, " << count_type(all, "standings") << " standings");
+  REQUIRE(reader.done());
+
+  // Every standings message names the event, and comes after a game of it finished; the counts
+  // only grow.
+  std::uint64_t first_finish = 0;
+  std::int64_t counted = 0;
+  std::vector<Json> standings;
+  for (const auto& m : all) {
+    if (m.type == "game_finished" && first_finish == 0) first_finish = m.id;
+    if (m.type != "standings") continue;
+    standings.push_back(m.data);
+    CHECK(m.data["event_id"] == id);
+    CHECK(first_finish > 0);
+    CHECK(m.id > first_finish);
+    REQUIRE(m.data["tables"].size() == 1);
+    const auto games = m.data["tables"][0]["games"].get<std::int64_t>();
+    CHECK(games >= counted);
+    counted = games;
+  }
+  REQUIRE_FALSE(standings.empty());
+  CHECK(counted == kGames);
+
+  // The last one is the table GET gives, and it adds up the stored games' results.
+  const Json last = standings.back();
+  CHECK(last == get_json(c, "/api/events/" + std::to_string(id) + "/standings"));
+  std::map<std::string, std::array<double, 3>> wdl;  // engine -> wins, draws, losses
+  const Json games = get_json(c, "/api/games?event=" + std::to_string(id))["games"];
+  REQUIRE(games.size() == kGames);
+  for (const auto& g : games) {
+    REQUIRE(g["status"] == "finished");
+    const auto players = g["players"].get<std::vector<std::string>>();
+    const auto ranks = g["ranks"].get<std::vector<int>>();
+    REQUIRE(players.size() == 2);
+    REQUIRE(ranks.size() == 2);
+    for (std::size_t seat = 0; seat < 2; ++seat) {
+      const int mine = ranks[seat], theirs = ranks[1 - seat];
+      wdl[players[seat]][mine < theirs ? 0 : mine == theirs ? 1 : 2] += 1;
+    }
+  }
+  const auto& rows = last["tables"][0]["rows"];
+  REQUIRE(rows.size() == 2);
+  for (const auto& row : rows) {
+    const std::string engine = row["engine"];
+    INFO(engine);
+    CHECK(row["games"] == kGames);
+    CHECK(row["w"].get<double>() == wdl[engine][0]);
+    CHECK(row["d"].get<double>() == wdl[engine][1]);
+    CHECK(row["l"].get<double>() == wdl[engine][2]);
+  }
+  CHECK(d.signal_and_wait(SIGTERM) == 0);
 }

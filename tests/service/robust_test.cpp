@@ -3,11 +3,13 @@
 // parameters each get a 4xx with a JSON error body and the daemon keeps serving; a missing or
 // wrong token is refused, and so is a non-loopback address without one (at start); SIGTERM drains
 // (running games finish, or are interrupted at the deadline) and exits 0, and the next start
-// completes the event; kill -9 at moments during an event, then a restart, leaves each game once.
+// completes the event; kill -9 at moments during an event, then a restart, leaves each game once;
+// SIGHUP after the log file was moved away (logrotate) goes on in a new file of the same name.
 #include <SQLiteCpp/Database.h>
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <random>
 
 #include "tests/service/daemon_util.h"
@@ -222,6 +224,37 @@ TEST_CASE("serve: SIGTERM lets running games finish and exits 0, the next start 
   REQUIRE(wait_state(c, 1, "finished"));
   CHECK(d.signal_and_wait(SIGTERM) == 0);
   check_exactly_once(db, 6);
+}
+
+TEST_CASE("serve: SIGHUP after the log file was renamed goes on in a new file of that name") {
+  TempDir dir;
+  const std::string log = dir.file("serve.log"), rotated = dir.file("serve.log.1");
+  Daemon d(dir, {"-c", "1", "--log", log});
+  REQUIRE(d.ready());
+  INFO(d.err());
+  CHECK(contains(rtest::read_text(log), "info: serving "));
+  // logrotate's way: the file is renamed (the daemon still writes to it), then SIGHUP.
+  REQUIRE(std::rename(log.c_str(), rotated.c_str()) == 0);
+  ::kill(d.pid(), SIGHUP);
+  REQUIRE(wait_until([&] { return contains(rtest::read_text(log), "info: log reopened"); }, 10));
+  // The daemon keeps serving, and what it logs from now on goes to the new file only.
+  auto c = d.client();
+  const auto id = submit_ok(c, tournament_toml("after hup", 2, 1, 6));
+  REQUIRE(wait_state(c, id, "finished"));
+  CHECK(d.running());
+  CHECK(d.signal_and_wait(SIGTERM) == 0);
+  const std::string fresh = rtest::read_text(log), old = rtest::read_text(rotated);
+  INFO("new file:\n" << fresh << "old file:\n" << old);
+  CHECK(contains(fresh, "event 1 submitted"));
+  CHECK(contains(fresh, "info: stopped"));
+  CHECK_FALSE(contains(fresh, "info: serving "));
+  CHECK(contains(old, "info: serving "));
+  CHECK_FALSE(contains(old, "log reopened"));
+  CHECK_FALSE(contains(old, "event 1 submitted"));
+  // Every line of both files is one timestamped line (a file log, not the journal's form).
+  for (const auto& line : rtest::lines_of(old + fresh)) CHECK(line.rfind("20", 0) == 0);
+  // Nothing was written to stderr instead.
+  CHECK(d.err().empty());
 }
 
 TEST_CASE("serve: killed with kill -9 at moments during an event, restarted: each game once") {

@@ -2,7 +2,7 @@
 // play) with board.js, one card per view. The views come as JSON from `?data=URL`, or from a
 // script calling window.showGallery(data) (the browser test does, and screenshots each card), or
 // else, served by `referee serve`, from its database: the start and last positions of the latest
-// stored game of each game.
+// stored game of each board (each game, and oware for each number of players).
 import { boardFigure } from "./board.js";
 
 function card(board, index) {
@@ -11,6 +11,9 @@ function card(board, index) {
   div.id = `card-${index}`;
   div.dataset.game = board.game || "";
   div.dataset.family = board.view.family;
+  div.dataset.stage = board.stage || "";
+  if (board.gameId !== undefined) div.dataset.gameId = board.gameId;  // a stored game's, at a ply
+  if (board.ply !== undefined) div.dataset.ply = board.ply;
   const h = document.createElement("h3");
   h.textContent = board.title || board.game || board.view.family;
   const fam = document.createElement("span");
@@ -55,20 +58,29 @@ async function getJson(url) {
   return r.json();
 }
 
-// The daemon's latest game of each game (by name), at its start and at its last ply.
+// What tells boards apart: the game's name, and its number of players where it has that
+// parameter (oware with 3, 4 or 6 players is another board); other parameters do not change it.
+function boardKey(game) {
+  const [name, params = ""] = game.split(":");
+  const players = params.split(",").find((p) => p.startsWith("players="));
+  return players ? `${name}:${players}` : name;
+}
+
+// The daemon's latest game of each board (boardKey), at its start and at its last ply.
 async function fromDaemon() {
   const list = (await getJson("/api/games?limit=500")).games || [];
   const latest = new Map();
   for (const g of list) {
-    const name = g.game.split(":")[0];
-    if (!latest.has(name)) latest.set(name, g);
+    const key = boardKey(g.game);
+    if (!latest.has(key)) latest.set(key, g);
   }
   const boards = [];
-  for (const [name, g] of [...latest.entries()].sort()) {
+  for (const [key, g] of [...latest.entries()].sort()) {
     for (const [stage, suffix] of [["start", "?ply=0"], ["last", ""]]) {
       const p = await getJson(`/api/games/${g.id}/position${suffix}`);
       if (p.view)
-        boards.push({ title: `${name} · game ${g.id} · ply ${p.ply}`, game: g.game, stage, view: p.view, position: p.position });
+        boards.push({ title: `${key} · game ${g.id} · ply ${p.ply}`, game: g.game, stage, view: p.view,
+                      position: p.position, gameId: g.id, ply: p.ply });
     }
   }
   return boards;
