@@ -70,4 +70,20 @@ void drop_rare(const storage::ResultSet& results, std::vector<std::size_t>& list
   }
 }
 
+std::map<std::string, std::set<std::string>> kept_engines(const storage::ResultSet& results,
+                                                          int min_games) {
+  const Variants variants = variants_of(results);
+  std::map<std::string, std::set<std::string>> out;
+  for (auto& table : pattern_tables(results, variants, "")) {
+    if (table.title == "all games") continue;
+    drop_rare(results, table.patterns, min_games);
+    auto& kept = out[table.title];
+    for (std::size_t k : table.patterns) {
+      const auto& p = results.patterns[k];
+      for (std::uint32_t s = 0; s < p.players; ++s) kept.insert(results.engines[p.engines[s]]);
+    }
+  }
+  return out;
+}
+
 }  // namespace referee

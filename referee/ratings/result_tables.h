@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,11 @@ std::vector<PatternTable> pattern_tables(const storage::ResultSet& results,
 // N-1 per player), until every engine left has min_games (a fixpoint).
 void drop_rare(const storage::ResultSet& results, std::vector<std::size_t>& patterns,
                int min_games);
+
+// The engines each canonical game string's table keeps under --min-games (drop_rare): what an
+// export with --min-games keeps. Only the tables per game string, never "all games": every game
+// belongs to exactly one of them.
+std::map<std::string, std::set<std::string>> kept_engines(const storage::ResultSet& results,
+                                                          int min_games);
 
 }  // namespace referee

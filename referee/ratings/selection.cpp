@@ -115,6 +115,27 @@ Expected<std::string> name_problem(storage::Store& store, const GameSelection& s
   return std::string();
 }
 
+SelectionQuery selection_query(storage::Store& store, GameSelection& s) {
+  SelectionQuery out;
+  auto fail = [&](const std::string& error, bool bad_option) {
+    out.error = error;
+    out.bad_option = bad_option;
+    return out;
+  };
+  if (auto ok = normalise_selection(s); !ok) return fail(ok.error(), true);
+  auto problem = name_problem(store, s);
+  if (!problem) return fail(problem.error(), false);
+  if (!problem->empty()) return fail(*problem, true);
+  std::vector<std::string> stored;
+  if (!s.game.empty()) {
+    auto strings = storage::stored_game_strings(store);
+    if (!strings) return fail(strings.error(), false);
+    stored = std::move(*strings);
+  }
+  out.query = game_query(s, stored);
+  return out;
+}
+
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,
                                                      const GameSelection& s) {
   std::map<std::string, std::string> canonical;

@@ -16,6 +16,7 @@
 //   engine left has N (a fixpoint); the report applies it per table.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,16 @@ storage::GameQuery game_query(const GameSelection& selection,
 // must each be in some stored game. Returns the problem ("" when there is none), or an error when
 // the database cannot be read.
 Expected<std::string> name_problem(storage::Store& store, const GameSelection& selection);
+
+// The selection as a database query, every filter but --min-games: normalise_selection, then
+// name_problem, then --game as the stored strings it matches. On failure `error` is one line and
+// `bad_option` tells a bad filter (a usage error) from a database that could not be read.
+struct SelectionQuery {
+  std::optional<storage::GameQuery> query;
+  std::string error;
+  bool bad_option = false;
+};
+SelectionQuery selection_query(storage::Store& store, GameSelection& selection);
 
 // Every filter but --min-games (each distinct game string goes through the rules library once).
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,
