@@ -119,6 +119,15 @@ TEST_CASE("ratings cli: one table per canonical game string, and --game canonica
   auto none = referee_cmd({"ratings", "--db", db, "--game", "kalaha"});
   CHECK(none.status == 0);
   CHECK(none.out == "no finished games\n");
+  CHECK(none.err.empty());
+  auto no_cross = referee_cmd({"crosstable", "--db", db, "--game", "kalaha"});
+  CHECK(no_cross.status == 0);
+  CHECK(no_cross.out == "no finished games\n");
+  // A game the rules library does not know is a usage error, as a bad parameter is.
+  usage_error({"ratings", "--db", db, "--game", "nosuchgame"}, "--game: unknown game 'nosuchgame'");
+  usage_error({"crosstable", "--db", db, "--game", "nosuchgame"}, "--game: unknown game");
+  usage_error({"ratings", "--db", db, "--game", "oware:players=5"}, "--game: ");
+  CHECK(none.out == "no finished games\n");
 }
 
 TEST_CASE("ratings cli: filters by tournament, engine, date and minimum games") {
