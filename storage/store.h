@@ -429,13 +429,4 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 // players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
 Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
 
-// Exports (PGN, JSON Lines, CSV): storage/export.h streams them. These three make the whole text
-// of a few games at once (for pages of a bounded size); moves[i] are the moves of games[i]; PGN
-// writes games of more than two players pairwise; CSV without games is its header.
-std::string export_pgn(const std::vector<GameRecord>& games,
-                       const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_jsonl(const std::vector<GameRecord>& games,
-                         const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_csv(const std::vector<GameRecord>& games);
-
 }  // namespace referee::storage
