@@ -73,6 +73,25 @@ Pairing pair_games(const std::vector<const storage::GameRecord*>& games) {
   return out;
 }
 
+PairCount pairs_between(const PairCounts& counts, const std::string& a, const std::string& b) {
+  PairCount out;
+  const bool a_low = a < b;
+  for (const auto& [key, c] : counts) {
+    const auto& [game, lo, hi] = key;
+    if (lo != std::min(a, b) || hi != std::max(a, b)) continue;
+    const auto& p = c.pairs;
+    auto& q = out.pairs;
+    q.ll += a_low ? p.ll : p.ww;
+    q.ld += a_low ? p.ld : p.wd;
+    q.wl += p.wl;
+    q.dd += p.dd;
+    q.wd += a_low ? p.wd : p.ld;
+    q.ww += a_low ? p.ww : p.ll;
+    out.unpaired += c.unpaired;
+  }
+  return out;
+}
+
 PairCounts count_pairs(const std::vector<const storage::GameRecord*>& games) {
   PairCounts out;
   const Pairing pairing = pair_games(games);

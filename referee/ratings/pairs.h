@@ -101,6 +101,9 @@ struct PairCount {
 };
 using PairCounts = std::map<std::tuple<std::string, std::string, std::string>, PairCount>;
 
+// The pairs between engines a and b over every game string, from a's side.
+PairCount pairs_between(const PairCounts& counts, const std::string& a, const std::string& b);
+
 // From records (any order).
 PairCounts count_pairs(const std::vector<const storage::GameRecord*>& games);
 // From the database, streamed: memory grows with the games waiting for a partner within one

@@ -324,6 +324,29 @@ TEST_CASE("cli: match runs engines given on the command line") {
   one_error_line(tc, "'fast'");
 }
 
+TEST_CASE("cli: a two-engine event's summary gives its game pairs as pentanomial counts") {
+  rtest::TempDir dir;
+  auto run = [&](const std::vector<std::string>& engines, const std::string& db) {
+    std::vector<std::string> args = {"match"};
+    for (const auto& e : engines) args.insert(args.end(), {"--engine", e});
+    args.insert(args.end(), {"--game", "awale:maxplies=8", "--tc", "5+0", "--cycles", "3", "--db",
+                             dir.file(db), "-q"});
+    auto r = referee_cmd(args);
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    return r.out;
+  };
+  // b resigns at once: every pair is won twice by a (WW from a's side, LL from b's).
+  const std::string resigns = "b=" + rtest::kMock + " --always-resign";
+  CHECK(contains(run({"a=" + rtest::kMock, resigns}, "ab.db"),
+                 "\npairs: 3, Ptnml(0-2): [0, 0, 0, 0, 3] from a's side\n"));
+  CHECK(contains(run({resigns, "a=" + rtest::kMock}, "ba.db"),
+                 "\npairs: 3, Ptnml(0-2): [3, 0, 0, 0, 0] from b's side\n"));
+  // Three engines: no such line (pairs are per two engines: `referee crosstable`).
+  CHECK_FALSE(
+      contains(run({"a=" + rtest::kMock, resigns, "c=" + rtest::kMock}, "abc.db"), "Ptnml"));
+}
+
 TEST_CASE("cli: an engine that cannot start: status 3, the reason per engine, nothing stored") {
   rtest::TempDir dir;
   const auto file = tournament_file(dir, "", dir.file("no-such-engine"));

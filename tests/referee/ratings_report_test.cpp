@@ -10,6 +10,7 @@
 #include "ratings/pairs.h"
 #include "ratings/report.h"
 #include "ratings/selection.h"
+#include "ratings/sprt_games.h"
 
 using namespace referee;
 using storage::GameRecord;
@@ -395,4 +396,27 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   CHECK(g["los"]["B"]["A"].get<double>() ==
         Approx(1 - g["los"]["A"]["B"].get<double>()).margin(1e-12));
   CHECK(g["draws"]["observed"] == 0);
+}
+
+TEST_CASE("pairs: fastchess's Ptnml(0-2) text, and the pairs of two engines from either side") {
+  stats::Pentanomial p;
+  p.ll = 1;
+  p.ld = 2;
+  p.wl = 3;
+  p.dd = 4;
+  p.wd = 5;
+  p.ww = 6;
+  CHECK(ptnml_text(p) == "Ptnml(0-2): [1, 2, 7, 5, 6]");
+  PairCounts counts;
+  counts[{"awale", "A", "B"}] = {p, 2};
+  counts[{"kalaha", "A", "B"}] = {p, 1};
+  counts[{"awale", "A", "C"}] = {p, 9};
+  const PairCount ab = pairs_between(counts, "A", "B");
+  CHECK(ptnml_text(ab.pairs) == "Ptnml(0-2): [2, 4, 14, 10, 12]");
+  CHECK(ab.unpaired == 3);
+  const PairCount ba = pairs_between(counts, "B", "A");
+  CHECK(ptnml_text(ba.pairs) == "Ptnml(0-2): [12, 10, 14, 4, 2]");
+  CHECK(ba.pairs.wl == 6);
+  CHECK(ba.pairs.dd == 8);
+  CHECK(pairs_between(counts, "B", "C").pairs.total() == 0);
 }
