@@ -6,6 +6,7 @@
 #include <set>
 
 #include "games/game.h"
+#include "match/time_control.h"
 
 namespace referee {
 
@@ -58,6 +59,11 @@ Status normalise_selection(GameSelection& s) {
   }
   if (!s.since.empty() && !s.until.empty() && s.until < s.since.substr(0, s.until.size()))
     return Error{"--until " + s.until + " is before --since " + s.since};
+  if (!s.tc.empty()) {
+    auto tc = parse_time_control(s.tc);
+    if (!tc) return Error{"--tc '" + s.tc + "': " + tc.error()};
+    s.tc = tc->to_string();  // as every game is stored
+  }
   if (s.min_games < 0) return Error{"--min-games must be 0 or more"};
   return Ok{};
 }

@@ -192,6 +192,13 @@ TEST_CASE("ratings cli: every bad option is one error line with status 2") {
   usage_error({"ratings", "--db", db, "--engine", "Z"}, "no stored game has an engine named 'Z'");
   usage_error({"ratings", "--db", db, "--tournament", "nope"}, "tournament named 'nope'");
   usage_error({"ratings", "--db", db, "--tc", "1+1"}, "time control '1+1'");
+  usage_error({"ratings", "--db", db, "--tc", "fast"}, "--tc 'fast': ");
+  usage_error({"export", "--format", "csv", "--db", db, "--tc", "10+x"}, "--tc '10+x': ");
+  // --tc is canonicalised as the games are stored (10+0.1): another spelling finds them.
+  auto spelled = referee_cmd({"ratings", "--db", db, "--tc", "10+0.100", "--format", "csv"});
+  CHECK(spelled.status == 0);
+  CHECK(spelled.out == referee_cmd({"ratings", "--db", db, "--format", "csv"}).out);
+  CHECK(rtest::lines_of(spelled.out).size() > 5);
   usage_error({"ratings", "--db", db, "--anchor", "Z=100"}, "--anchor: no stored game");
   usage_error({"ratings", "--db", db, "--anchor", "B"}, "must be NAME=ELO");
   usage_error({"ratings", "--db", db, "--anchor", "B=strong"}, "must be NAME=ELO");
