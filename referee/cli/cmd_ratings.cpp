@@ -117,7 +117,7 @@ int ratings(const Args& args) {
   const auto reports = rating_reports(std::move(*results), options);
   results.reset();
   if (format == "csv")
-    std::cout << report_csv(reports);
+    std::cout << report_csv(reports, options);
   else if (format == "json")
     std::cout << report_json(reports, options);
   else

@@ -309,21 +309,25 @@ std::string report_text(const std::vector<RatingReport>& reports, const ReportOp
   return out;
 }
 
-std::string report_csv(const std::vector<RatingReport>& reports) {
+std::string report_csv(const std::vector<RatingReport>& reports, const ReportOptions& options) {
+  const RatingOptions& o = options.rating;
   std::string out = text::csv_row({"table", "group", "rank", "name", "elo", "bound", "error",
-                                   "games", "wins", "draws", "losses", "score", "los"});
+                                   "games", "wins", "draws", "losses", "score", "los", "confidence",
+                                   "prior", "anchor", "anchor_elo"});
   for (const auto& r : reports)
     for (std::size_t k = 0; k < r.table.groups.size(); ++k) {
       const auto& g = r.table.groups[k];
       for (std::size_t i = 0; i < g.ratings.size(); ++i) {
         const Rating& x = g.ratings[i];
         const bool finite = x.bound == Bound::kNone;
-        out += text::csv_row({r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
-                              x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2),
-                              bound_name(x.bound), finite ? text::fixed(x.error, 2) : "",
-                              std::to_string(x.games), count_text(x.wins), count_text(x.draws),
-                              count_text(x.losses), text::fixed(x.score, 4),
-                              std::isnan(x.los) ? "" : text::fixed(x.los, 4)});
+        out += text::csv_row(
+            {r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
+             x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2), bound_name(x.bound),
+             finite ? text::fixed(x.error, 2) : "", std::to_string(x.games), count_text(x.wins),
+             count_text(x.draws), count_text(x.losses), text::fixed(x.score, 4),
+             std::isnan(x.los) ? "" : text::fixed(x.los, 4), text::number(100 * o.confidence),
+             text::number(o.prior_draws), g.anchored ? o.anchor : "",
+             g.anchored ? text::number(o.anchor_elo) : ""});
       }
     }
   return out;

@@ -174,7 +174,16 @@ TEST_CASE("ratings cli: --anchor, --prior, --confidence, --los and the formats")
   CHECK(csv.status == 0);
   const auto rows = rtest::lines_of(csv.out);
   REQUIRE(rows.size() == 3);
-  CHECK(rows[0] == "table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los\r");
+  CHECK(rows[0] ==
+        "table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,confidence,"
+        "prior,anchor,anchor_elo\r");
+  auto csv_anchored = referee_cmd({"ratings", "--db", db, "--game", "oware", "--anchor", "B=2000",
+                                   "--confidence", "99", "--prior", "1", "--format", "csv"});
+  CHECK(csv_anchored.status == 0);
+  const auto anchored_rows = rtest::lines_of(csv_anchored.out);
+  REQUIRE(anchored_rows.size() == 3);
+  CHECK(contains(anchored_rows[1], ",99,1,B,2000\r"));
+  CHECK(contains(anchored_rows[2], ",99,1,B,2000\r"));
   auto json = referee_cmd({"ratings", "--db", db, "--format", "json"});
   CHECK(json.status == 0);
   const auto parsed = nlohmann::json::parse(json.out);

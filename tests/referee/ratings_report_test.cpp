@@ -371,13 +371,28 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   options.rating.fit_seats = false;
   const auto reports = rating_reports(pointers(all), options);
   // 8 of 12: 400·log10(2) = 120.41, centred ±60.21.
-  const std::string csv = report_csv(reports);
+  const std::string csv = report_csv(reports, options);
   const std::string title = text::csv_field(canonical("awale"));
-  CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los\r\n",
+  CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,"
+                  "confidence,prior,anchor,anchor_elo\r\n",
                   0) == 0);
   CHECK(contains(csv, title + ",1,1,A,60.21,,"));
   CHECK(contains(csv, ",12,8,0,4,0.6667,"));
   CHECK(contains(csv, title + ",1,2,B,-60.21,,"));
+  CHECK(contains(csv, ",95,0,,\r\n"));  // 95 % intervals, no prior, average 0
+  // The model is on every row: another level, a prior, an anchor.
+  ReportOptions anchored = options;
+  anchored.rating.confidence = 0.9;
+  anchored.rating.prior_draws = 1.5;
+  anchored.rating.anchor = "B";
+  anchored.rating.anchor_elo = 1500.25;
+  const std::string with_anchor = report_csv(rating_reports(pointers(all), anchored), anchored);
+  CHECK(contains(with_anchor, title + ",1,2,B,1500.25,,"));
+  std::size_t rows = 0;
+  for (auto at = with_anchor.find(",90,1.5,B,1500.25\r\n"); at != std::string::npos;
+       at = with_anchor.find(",90,1.5,B,1500.25\r\n", at + 1))
+    ++rows;
+  CHECK(rows == 2);
 
   const auto json = nlohmann::json::parse(report_json(reports, options));
   const auto& t = json["tables"][0];
