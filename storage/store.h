@@ -137,8 +137,11 @@ struct GameFilter {
 };
 
 struct OpenOptions {
-  // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes a file (a missing
-  // file is an error). Works on a read-only file in a read-only directory, WAL or not.
+  // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes the database file (a
+  // missing file is an error). Works on a read-only file in a read-only directory, WAL or not,
+  // and creates nothing there. In a writable directory a WAL database may get SQLite's side files
+  // (an empty -wal and the -shm) when they were not there: a read-only connection cannot remove
+  // them; the next writer's close does (Store::open_read_only says why not `immutable`).
   bool read_only = false;
   // Before writing into an existing file, PRAGMA quick_check; a damaged file is refused.
   bool check_integrity = true;

@@ -14,7 +14,7 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
     return std::nullopt;
   }
   storage::OpenOptions read_only;
-  read_only.read_only = true;  // never creates or changes a file
+  read_only.read_only = true;  // never creates or changes the database file
   auto store = storage::Store::open(path, read_only);
   if (!store) {
     std::cerr << "referee " << command << ": " << store.error() << "\n";

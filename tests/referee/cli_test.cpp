@@ -996,6 +996,41 @@ TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only 
   }
 }
 
+TEST_CASE("cli: reading a WAL database in a writable directory changes nothing in the file") {
+  // What stored_games.h and store.h promise: the database file keeps its bytes; SQLite's reader
+  // creates the side files of a WAL database (an empty -wal and the -shm) and cannot remove them;
+  // the next read-write connection's close does.
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir);
+  REQUIRE(referee_cmd({"tournament", file, "-q"}).status == 0);
+  const std::string db = dir.file("t.db");
+  REQUIRE_FALSE(std::filesystem::exists(db + "-wal"));  // the writer's close removed its side files
+  REQUIRE_FALSE(std::filesystem::exists(db + "-shm"));
+  const std::string bytes = rtest::read_text(db);
+  const auto modified = std::filesystem::last_write_time(db);
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"ratings", "--db", db},
+                                             {"crosstable", "--db", db},
+                                             {"export", "--format", "jsonl", "--db", db},
+                                             {"verify", "--db", db}}) {
+    INFO(args[0]);
+    auto r = referee_cmd(args);
+    CHECK(r.status == 0);
+    CHECK(rtest::read_text(db) == bytes);
+    CHECK(std::filesystem::last_write_time(db) == modified);
+    CHECK(std::filesystem::exists(db + "-shm"));
+    CHECK(std::filesystem::exists(db + "-wal"));
+    CHECK(std::filesystem::file_size(db + "-wal") == 0);
+  }
+  {
+    SQLite::Database writer(db, SQLite::OPEN_READWRITE);
+    CHECK(writer.execAndGet("SELECT count(*) FROM games").getInt() == 2);
+  }
+  CHECK_FALSE(std::filesystem::exists(db + "-wal"));
+  CHECK_FALSE(std::filesystem::exists(db + "-shm"));
+  CHECK(rtest::read_text(db) == bytes);
+}
+
 TEST_CASE("cli: commands that only read never create a database") {
   rtest::TempDir dir;
   for (const auto& args : std::vector<std::vector<std::string>>{
