@@ -183,6 +183,8 @@ int sprt(const Args& args) {
   if (!parse_or_help(args, desc, vm)) return 0;
   if (!vm.count("elo0") || !vm.count("elo1"))
     return usage_error("sprt", "give both hypotheses: --elo0 E0 --elo1 E1");
+  if (vm.count("min-games"))
+    return usage_error("sprt", "--min-games is for tables, not a test of two engines");
   if (selection.engines.size() != 2 || selection.engines[0] == selection.engines[1])
     return usage_error("sprt", "give two different engines: --engine A --engine B");
   if (model == "normalized")

@@ -304,6 +304,9 @@ TEST_CASE("sprt cli: counts, Elo, LLR and bounds of stored game pairs") {
               "give two different engines");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0"},
               "give both hypotheses");
+  usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",
+               "--min-games", "3"},
+              "--min-games is for tables");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "5", "--elo1", "0"},
               "--elo0 must be less than elo1");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",
