@@ -456,20 +456,4 @@ std::string export_text(ExportFormat format, const ExportOptions& options,
   return out.str();
 }
 
-std::string export_pgn(const std::vector<GameRecord>& games,
-                       const std::vector<std::vector<MoveRecord>>& moves) {
-  ExportOptions options;
-  options.pairwise = true;
-  return export_text(ExportFormat::kPgn, options, games, moves);
-}
-
-std::string export_jsonl(const std::vector<GameRecord>& games,
-                         const std::vector<std::vector<MoveRecord>>& moves) {
-  return export_text(ExportFormat::kJsonl, ExportOptions{}, games, moves);
-}
-
-std::string export_csv(const std::vector<GameRecord>& games) {
-  return export_text(ExportFormat::kCsv, ExportOptions{}, games, {});
-}
-
 }  // namespace referee::storage

@@ -20,4 +20,7 @@ struct WhereClause {
 
 WhereClause where_clause(const GameQuery& query, sql::Backend backend);
 
+// Whether the file has schema v5's results table (a file older than v5 opened read-only has not).
+bool has_results_table(sql::Connection& db);
+
 }  // namespace referee::storage

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "storage/game_stream.h"
+#include "storage/query_sql.h"
 #include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
@@ -75,12 +76,6 @@ bool parse_seats(const char* text, const std::map<std::int64_t, std::uint32_t>& 
   return p.players > 0;
 }
 
-bool has_results_table(sql::Connection& db) {
-  if (db.backend() != sql::Backend::SQLite) return true;  // created with the whole schema
-  sql::Query q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'");
-  return q.step();
-}
-
 // Files older than schema v5 opened read-only have no results table: their games are read one at
 // a time and counted here (slower, the same figures, memory still bounded by the patterns).
 Expected<ResultSet> count_games(Store& store, const GameQuery& query) {
@@ -120,6 +115,12 @@ Expected<ResultSet> count_games(Store& store, const GameQuery& query) {
 }
 
 }  // namespace
+
+bool has_results_table(sql::Connection& db) {
+  if (db.backend() != sql::Backend::SQLite) return true;  // created with the whole schema
+  sql::Query q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'results'");
+  return q.step();
+}
 
 Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
   if (!query.finished_only) return Error{"aggregate_results counts finished games only"};

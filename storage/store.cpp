@@ -291,7 +291,10 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
 // -shm), which is safe because nobody can be writing it (a writer would need that directory). A
 // -wal with frames in a read-only directory is read through SQLite's read-only WAL support, which
 // needs its -shm file there too. In a writable directory the open is a plain read-only one, safe
-// beside a running tournament; SQLite may then leave its empty -wal/-shm side files.
+// beside a running tournament: SQLite then creates the -wal (empty) and -shm side files of a WAL
+// database when they are missing, and leaves them (a read-only connection cannot checkpoint and
+// delete them; the next read-write connection's close does). `immutable` would avoid them but is
+// wrong there: a writer may start during the read, and an immutable reader takes no locks.
 Expected<Store> Store::open_read_only(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -137,8 +137,11 @@ struct GameFilter {
 };
 
 struct OpenOptions {
-  // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes a file (a missing
-  // file is an error). Works on a read-only file in a read-only directory, WAL or not.
+  // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes the database file (a
+  // missing file is an error). Works on a read-only file in a read-only directory, WAL or not,
+  // and creates nothing there. In a writable directory a WAL database may get SQLite's side files
+  // (an empty -wal and the -shm) when they were not there: a read-only connection cannot remove
+  // them; the next writer's close does (Store::open_read_only says why not `immutable`).
   bool read_only = false;
   // Before writing into an existing file, PRAGMA quick_check; a damaged file is refused.
   bool check_integrity = true;
@@ -428,14 +431,5 @@ std::vector<std::string> move_sequence(const GameRecord& game,
 // Replays a stored game through the rules library: legal moves, consistent ply numbers and
 // players, and for a game the rules ended, the recorded ranks. Errors name the game and the ply.
 Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves);
-
-// Exports (PGN, JSON Lines, CSV): storage/export.h streams them. These three make the whole text
-// of a few games at once (for pages of a bounded size); moves[i] are the moves of games[i]; PGN
-// writes games of more than two players pairwise; CSV without games is its header.
-std::string export_pgn(const std::vector<GameRecord>& games,
-                       const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_jsonl(const std::vector<GameRecord>& games,
-                         const std::vector<std::vector<MoveRecord>>& moves);
-std::string export_csv(const std::vector<GameRecord>& games);
 
 }  // namespace referee::storage

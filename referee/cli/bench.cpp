@@ -7,7 +7,7 @@
 //     game threads (RUSAGE_THREAD as each ends), the writer (after its last write), the rest.
 //  2. Perft speed per game from the start position (setups sampled first), single thread.
 //  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
-//  4. With --ratings N ENGINES, only the ratings and export figures on N stored games
+//  4. With --ratings N ENGINES, only the ratings, crosstable and export figures on N stored games
 //     (bench_ratings.cpp).
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -171,9 +171,9 @@ int bench(const Args& args) {
       "the test engine for --floods (default: the build's)")(
       "ratings", po::value(&ratings)->multitoken()->value_name("N ENGINES"),
       "only: N stored games between ENGINES engines of known ratings, then the time, memory "
-      "and error of `referee ratings` and the speed of `referee export` on them")(
-      "seed", po::value(&seed)->value_name("S")->default_value(seed),
-      "the true ratings and results of --ratings")(
+      "and error of `referee ratings`, the time and memory of `referee crosstable` and the speed "
+      "of `referee export` on them")("seed", po::value(&seed)->value_name("S")->default_value(seed),
+                                     "the true ratings and results of --ratings")(
       "db", po::value(&ratings_db)->value_name("FILE"),
       "keep the --ratings database in this new file; without --ratings: the tournament's "
       "database (a file or postgresql://...; default a temporary file)");

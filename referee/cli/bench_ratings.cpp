@@ -8,7 +8,9 @@
 //     CPU time and peak RSS (what a user pays), the mean and largest error of the fitted ratings
 //     against the truth (both centred on their mean), and how many true ratings fall inside their
 //     95 % bars.
-//  3. Runs `referee export --format pgn --no-moves` the same way and prints games per second and
+//  3. Runs `referee crosstable --format csv` the same way (CPU time and peak RSS: counted results
+//     and game pairs streamed in schedule order).
+//  4. Runs `referee export --format pgn --no-moves` the same way and prints games per second and
 //     peak RSS (the streamed export).
 #include <chrono>
 #include <cmath>
@@ -172,6 +174,18 @@ int bench_ratings(long games, int engines_count, std::uint64_t seed, const std::
       std::printf("  95 %% bars covering truth   %d of %d (%.1f %%)\n", a->covered, a->rated,
                   100.0 * a->covered / a->rated);
     }
+  }
+  const std::string csv = (dir / "crosstable.csv").string();
+  auto crossed = engines::run_measured({referee, "crosstable", "--db", db, "--format", "csv"}, csv);
+  if (!crossed) {
+    std::cerr << "referee bench: " << crossed.error() << "\n";
+    rc = 1;
+  } else {
+    std::printf("  referee crosstable CPU     %.2f s (user %.2f + sys %.2f)\n",
+                crossed->user_seconds + crossed->system_seconds, crossed->user_seconds,
+                crossed->system_seconds);
+    std::printf("  referee crosstable RSS     %.1f MB\n",
+                static_cast<double>(crossed->peak_rss_kb) / 1024.0);
   }
   const std::string pgn = (dir / "games.pgn").string();
   const auto export0 = std::chrono::steady_clock::now();

@@ -1,6 +1,6 @@
 // `referee bench --ratings N ENGINES`: a database of N games between engines of known ratings,
-// then the CPU time, peak RSS and accuracy of `referee ratings` on it, and the speed of the
-// streamed export (bench_ratings.cpp).
+// then the CPU time, peak RSS and accuracy of `referee ratings` on it, the CPU time and peak RSS
+// of `referee crosstable`, and the speed of the streamed export (bench_ratings.cpp).
 #pragma once
 
 #include <cstdint>

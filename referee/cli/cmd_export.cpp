@@ -2,8 +2,9 @@
 // the number of games).
 //
 // Decisions:
-// - export takes the filters of `ratings` (but --min-games, which is about rating tables) and
-//   writes the games in the order they were scheduled (storage/game_stream.h).
+// - export takes the filters of `ratings`, --min-games included (ratings/export_games.h says which
+//   games it keeps), and writes the games in the order they were scheduled
+//   (storage/game_stream.h), through the code GET /api/export uses too.
 // - --output F is written as F.partial and renamed to F once complete, so a failed export never
 //   leaves a truncated F that looks whole.
 // - Finished games by default (what rating tools read); --unfinished adds the others, so that a
@@ -19,8 +20,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/stored_games.h"
-#include "storage/export.h"
-#include "storage/game_stream.h"
+#include "ratings/export_games.h"
 
 namespace referee::cli {
 
@@ -71,8 +71,6 @@ int export_games(const Args& args) {
                                      " is for PGN (JSON Lines and CSV records are whole)");
   if (pairwise && kind == storage::ExportFormat::kJsonl)
     return usage_error("export", "--pairwise is for PGN and CSV (JSON Lines records are whole)");
-  if (vm.count("min-games"))
-    return usage_error("export", "--min-games is for rating tables, not exports");
   auto store = open_database_for_reading(db, "export");
   if (!store) return 1;
   int status = 0;
@@ -91,29 +89,20 @@ int export_games(const Args& args) {
     }
   }
   std::ostream& out = output.empty() ? std::cout : file;
-  storage::ExportOptions options;
-  options.moves = !no_moves;
-  options.clocks = !no_clock;
-  options.pairwise = pairwise;
-  storage::ExportWriter writer(out, kind, options);
-  storage::StreamOptions stream;
-  stream.moves = kind != storage::ExportFormat::kCsv && options.moves;
-  const std::string where = output.empty() ? "standard output" : "'" + partial + "'";
-  Status st = storage::for_each_game(
-      *store, *query, stream,
-      [&](const storage::GameRecord& g, const std::vector<storage::MoveRecord>& moves) -> Status {
-        Status w = writer.write(g, moves);
-        if (!w) return Error{"cannot write " + where};
-        return Ok{};
-      });
-  if (st) {
-    st = writer.finish();
-    if (!st) st = Error{"cannot write " + where};
-  }
+  ExportRequest request;
+  request.query = std::move(*query);
+  request.format = kind;
+  request.options.moves = !no_moves;
+  request.options.clocks = !no_clock;
+  request.options.pairwise = pairwise;
+  request.min_games = selection.min_games;
+  request.destination = output.empty() ? "standard output" : "'" + partial + "'";
+  auto tally = export_games(*store, request, out);
+  Status st = tally ? Status(Ok{}) : Status(Error{tally.error()});
   if (!output.empty()) {
     file.close();
     std::error_code ec;
-    if (st && !file) st = Error{"cannot write " + where};
+    if (st && !file) st = Error{"cannot write " + request.destination};
     if (st) {
       fs::rename(partial, output, ec);
       if (ec) st = Error{"cannot rename '" + partial + "' to '" + output + "': " + ec.message()};
@@ -124,9 +113,8 @@ int export_games(const Args& args) {
     std::cerr << "referee export: " << st.error() << "\n";
     return 1;
   }
-  if (writer.skipped() > 0)
-    std::cerr << "referee export: " << writer.skipped()
-              << (writer.skipped() == 1 ? " game" : " games")
+  if (tally->skipped > 0)
+    std::cerr << "referee export: " << tally->skipped << (tally->skipped == 1 ? " game" : " games")
               << " of more than two players left out of the PGN (--pairwise writes one game per "
                  "pair of seats; --format jsonl the whole records)\n";
   return 0;

@@ -111,7 +111,7 @@ int play(const Args& args) {
     setup.seats[s].engine = &*sessions[s];
     any_engine = true;
   }
-  if (any_engine) setup.tc_text = tc_text;
+  if (any_engine) setup.tc_text = tc->to_string();  // stored canonical, as tournaments store it
 
   std::optional<storage::Store> store;
   if (!no_db) {

@@ -117,7 +117,7 @@ int ratings(const Args& args) {
   const auto reports = rating_reports(std::move(*results), options);
   results.reset();
   if (format == "csv")
-    std::cout << report_csv(reports);
+    std::cout << report_csv(reports, options);
   else if (format == "json")
     std::cout << report_json(reports, options);
   else
@@ -138,13 +138,21 @@ int crosstable(const Args& args) {
   auto store = open_database_for_reading(db, "crosstable");
   if (!store) return 1;
   int status = 0;
-  auto games = load_finished_games(*store, selection, "crosstable", status);
-  if (!games) return status;
-  std::vector<Crosstable> tables;
-  std::vector<const storage::GameRecord*> selected;
-  for (const auto& g : *games) selected.push_back(&g);
-  for (const auto& t : tables_by_game(selected, selection.min_games))
-    tables.push_back(make_crosstable(t.title, t.games));
+  auto query = prepare_query(*store, selection, "crosstable", status);
+  if (!query) return status;
+  // Counted, never a game record in memory. The pairs are read first: a game finished in between
+  // is then in the results and in no pair, never in a pair without its result.
+  auto pairs = count_pairs(*store, *query);
+  if (!pairs) {
+    std::cerr << "referee crosstable: " << pairs.error() << "\n";
+    return 1;
+  }
+  auto results = storage::aggregate_results(*store, *query);
+  if (!results) {
+    std::cerr << "referee crosstable: " << results.error() << "\n";
+    return 1;
+  }
+  const auto tables = crosstables(*results, *pairs, selection.min_games);
   if (format == "csv")
     std::cout << crosstable_csv(tables);
   else if (format == "json")
@@ -175,6 +183,8 @@ int sprt(const Args& args) {
   if (!parse_or_help(args, desc, vm)) return 0;
   if (!vm.count("elo0") || !vm.count("elo1"))
     return usage_error("sprt", "give both hypotheses: --elo0 E0 --elo1 E1");
+  if (vm.count("min-games"))
+    return usage_error("sprt", "--min-games is for tables, not a test of two engines");
   if (selection.engines.size() != 2 || selection.engines[0] == selection.engines[1])
     return usage_error("sprt", "give two different engines: --engine A --engine B");
   if (model == "normalized")

@@ -11,7 +11,9 @@
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "games/game.h"
+#include "ratings/pairs.h"
 #include "ratings/report.h"
+#include "ratings/sprt_games.h"
 
 namespace referee::cli {
 
@@ -52,16 +54,29 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool 
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
   storage::OpenOptions again;
   again.check_integrity = false;  // checked before the run; a plain open leaves no side files
+  std::string pairs_line;
   if (auto store = storage::Store::open(config.database, again)) {
     storage::GameQuery query;  // the event's results, counted in the database
     query.tournament_id = summary->tournament_id;
     if (auto results = storage::aggregate_results(*store, query))
       std::cout << "\n" << ratings_report(*results);
+    // Two engines: their game pairs (an opening with seats swapped), from the first one's side.
+    if (config.engines.size() == 2)
+      if (auto counts = count_pairs(*store, query)) {
+        const std::string& a = config.engines[0].config.name;
+        const PairCount p = pairs_between(*counts, a, config.engines[1].config.name);
+        pairs_line = "pairs: " + std::to_string(p.pairs.total()) + ", " + ptnml_text(p.pairs) +
+                     " from " + a + "'s side";
+        if (p.unpaired > 0)
+          pairs_line += ", " + std::to_string(p.unpaired) +
+                        (p.unpaired == 1 ? " unpaired game" : " unpaired games");
+      }
   }
   std::cout << "games: " << summary->scheduled << " scheduled, " << summary->already_done
             << " done before, " << summary->played << " played now, ";
   if (summary->by_others > 0) std::cout << summary->by_others << " played by other processes, ";
   std::cout << summary->not_played << " not played\n";
+  if (!pairs_line.empty()) std::cout << pairs_line << "\n";
   for (const auto& r : summary->not_played_reasons) std::cout << "not played: " << r << "\n";
   if (summary->sprt) {
     const auto& t = summary->sprt->tally;

@@ -14,7 +14,7 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
     return std::nullopt;
   }
   storage::OpenOptions read_only;
-  read_only.read_only = true;  // never creates or changes a file
+  read_only.read_only = true;  // never creates or changes the database file
   auto store = storage::Store::open(path, read_only);
   if (!store) {
     std::cerr << "referee " << command << ": " << store.error() << "\n";
@@ -36,45 +36,14 @@ void add_selection_options(po::options_description& desc, GameSelection& s) {
       "leave out engines with fewer pairwise games (per table)");
 }
 
-namespace {
-
-bool normalised(storage::Store& store, GameSelection& selection, const std::string& command,
-                int& status) {
-  if (auto ok = normalise_selection(selection); !ok) {
-    std::cerr << "referee " << command << ": " << ok.error() << "\n";
-    status = 2;
-    return false;
-  }
-  auto problem = name_problem(store, selection);
-  if (!problem) {
-    std::cerr << "referee " << command << ": " << problem.error() << "\n";
-    status = 1;
-    return false;
-  }
-  if (!problem->empty()) {
-    std::cerr << "referee " << command << ": " << *problem << "\n";
-    status = 2;
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 std::optional<storage::GameQuery> prepare_query(storage::Store& store, GameSelection& selection,
                                                 const std::string& command, int& status) {
-  if (!normalised(store, selection, command, status)) return std::nullopt;
-  std::vector<std::string> stored;
-  if (!selection.game.empty()) {
-    auto strings = storage::stored_game_strings(store);
-    if (!strings) {
-      std::cerr << "referee " << command << ": " << strings.error() << "\n";
-      status = 1;
-      return std::nullopt;
-    }
-    stored = std::move(*strings);
+  auto prepared = selection_query(store, selection);
+  if (!prepared.query) {
+    std::cerr << "referee " << command << ": " << prepared.error << "\n";
+    status = prepared.bad_option ? 2 : 1;
   }
-  return game_query(selection, stored);
+  return std::move(prepared.query);
 }
 
 std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
@@ -94,10 +63,17 @@ std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Sto
 
 std::optional<storage::ResultSet> load_results(storage::Store& store, GameSelection& selection,
                                                const std::string& command, int& status) {
-  if (!normalised(store, selection, command, status)) return std::nullopt;
+  if (auto ok = normalise_selection(selection); !ok) {
+    std::cerr << "referee " << command << ": " << ok.error() << "\n";
+    status = 2;
+    return std::nullopt;
+  }
+  // --game aside: the rating tables apply it (ReportOptions::game).
   GameSelection every_game = selection;
   every_game.game.clear();
-  auto results = storage::aggregate_results(store, game_query(every_game));
+  auto query = prepare_query(store, every_game, command, status);
+  if (!query) return std::nullopt;
+  auto results = storage::aggregate_results(store, *query);
   if (!results) {
     std::cerr << "referee " << command << ": " << results.error() << "\n";
     status = 1;

@@ -14,8 +14,10 @@
 
 namespace referee::cli {
 
-// Opens an existing database read-only (never creates or changes a file); on failure prints one
-// line "referee COMMAND: ..." and returns nullopt (a missing file is not created).
+// Opens an existing database read-only: the database file is never created or changed. In a
+// writable directory SQLite may leave an empty -wal and a -shm side file next to a WAL database
+// (storage/store.h, OpenOptions::read_only). On failure prints one line "referee COMMAND: ..."
+// and returns nullopt (a missing file is not created).
 std::optional<storage::Store> open_database_for_reading(const std::string& path,
                                                         const std::string& command);
 

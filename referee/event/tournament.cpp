@@ -80,7 +80,7 @@ struct Shared {
   double points[2] = {0, 0};
   bool two_engines = false;
   // Events with an sprt table: the test after the last finished game, and whether it decided.
-  std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]"
+  std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]  Ptnml(0-2): [1, 4, 9, 5, 2]"
   bool sprt_decided = false;
   // The test reads every finished game of the event, so its cost grows with the event: from
   // kSprtExactGames games on, once it takes more than kSprtFreeCheck, it is skipped until this
@@ -216,7 +216,8 @@ class Worker {
 
     std::lock_guard lock(sh_.mutex);
     if (sprt) {
-      sh_.sprt_text = sprt_progress(*sh_.config.sprt, sprt->tally.state);
+      sh_.sprt_text = sprt_progress(*sh_.config.sprt, sprt->tally.state) + "  " +
+                      ptnml_text(sprt->tally.h.pairs);
       if (!sprt->skip_reason.empty() && !sh_.sprt_decided) {
         sh_.sprt_decided = true;
         sh_.halt = true;  // no new game; this run's games in progress are cut
@@ -402,7 +403,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (config.sprt) {
     auto check = enforce_sprt(*store, row->id, config);
     if (!check) return Error{check.error()};
-    sprt_text = sprt_progress(*config.sprt, check->tally.state);
+    sprt_text =
+        sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
   }
   auto counts = store->slot_counts(row->id, *owner);
   if (!counts) return Error{counts.error()};

@@ -44,7 +44,7 @@ struct PlaySetup {
   std::string start_position;               // empty = the game's start
   std::vector<PlaySeat> seats;              // index 0 = player 1
   TimeControl tc;                           // for the engines (people are not timed)
-  std::string tc_text;                      // as given, for the record
+  std::string tc_text;                      // for the record: canonical (TimeControl::to_string)
   storage::Store* store = nullptr;          // where the game is recorded; nullptr: not recorded
   const std::atomic<bool>* stop = nullptr;  // polled while an engine thinks
 };

@@ -1,57 +1,66 @@
 #include "ratings/crosstable.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "ratings/format_util.h"
-#include "ratings/pairs.h"
+#include "ratings/report.h"
+#include "ratings/result_tables.h"
+#include "ratings/selection.h"
 
 namespace referee {
 
 namespace {
 
-bool finished(const storage::GameRecord& g) {
-  return g.status == "finished" && g.ranks.size() == g.players.size() && g.players.size() >= 2;
+void add_results(stats::Trinomial& t, double score, std::int64_t count) {
+  (score == 1 ? t.wins : score == 0 ? t.losses : t.draws) += count;
 }
 
-void add_result(stats::Trinomial& t, double score) {
-  (score == 1 ? t.wins : score == 0 ? t.losses : t.draws) += 1;
-}
+using HeadToHeads = std::map<std::pair<std::string, std::string>, HeadToHead>;
 
-// Every pair of engines that met, keyed by names in order, from the first name's side.
-std::map<std::pair<std::string, std::string>, HeadToHead> all_pairs(
-    const std::vector<const storage::GameRecord*>& games) {
-  std::map<std::pair<std::string, std::string>, HeadToHead> out;
-  auto entry = [&](const std::string& a, const std::string& b) -> HeadToHead& {
-    auto& h = out[{a, b}];
-    h.engine = a;
-    h.opponent = b;
-    return h;
-  };
-  for (const auto* g : games) {
-    if (!finished(*g)) continue;
-    for (std::size_t x = 0; x < g->players.size(); ++x)
-      for (std::size_t y = x + 1; y < g->players.size(); ++y) {
-        const auto &a = g->players[x], &b = g->players[y];
+// Every two engines that met in these patterns, keyed by names in order, from the first name's
+// side; then the game pairs between them of the stored game strings `in_table` keeps. Pairs are
+// added only to engines that met here: with --min-games, the pairs of a dropped engine go with its
+// games.
+HeadToHeads head_to_heads(const storage::ResultSet& results, const std::vector<std::size_t>& list,
+                          const PairCounts& pairs,
+                          const std::function<bool(const std::string&)>& in_table) {
+  HeadToHeads out;
+  for (std::size_t k : list) {
+    const auto& p = results.patterns[k];
+    for (std::uint32_t x = 0; x < p.players; ++x)
+      for (std::uint32_t y = x + 1; y < p.players; ++y) {
+        const auto &a = results.engines[p.engines[x]], &b = results.engines[p.engines[y]];
         if (a == b) continue;
-        const double s = g->ranks[x] < g->ranks[y] ? 1.0 : g->ranks[x] > g->ranks[y] ? 0.0 : 0.5;
-        if (a < b)
-          add_result(entry(a, b).games, s);
-        else
-          add_result(entry(b, a).games, 1 - s);
+        const double s = p.ranks[x] < p.ranks[y] ? 1.0 : p.ranks[x] > p.ranks[y] ? 0.0 : 0.5;
+        auto& h = out[std::minmax(a, b)];
+        h.engine = std::min(a, b);
+        h.opponent = std::max(a, b);
+        add_results(h.games, a < b ? s : 1 - s, p.count);
       }
   }
-  const Pairing pairing = pair_games(games);
-  for (const auto& p : pairing.pairs) {
-    const auto& [a, b] = std::minmax(p.first->players[0], p.first->players[1]);
-    entry(a, b).pairs.add(score_of(*p.first, a), score_of(*p.second, a));
-  }
-  for (const auto* g : pairing.unpaired) {
-    const auto& [a, b] = std::minmax(g->players[0], g->players[1]);
-    entry(a, b).unpaired += 1;
+  for (const auto& [key, count] : pairs) {
+    const auto& [game, lo, hi] = key;
+    auto h = out.find({lo, hi});
+    if (h == out.end() || !in_table(game)) continue;
+    auto& p = h->second.pairs;
+    p.ll += count.pairs.ll;
+    p.ld += count.pairs.ld;
+    p.wl += count.pairs.wl;
+    p.dd += count.pairs.dd;
+    p.wd += count.pairs.wd;
+    p.ww += count.pairs.ww;
+    h->second.unpaired += count.unpaired;
   }
   return out;
+}
+
+std::vector<std::size_t> every_pattern(const storage::ResultSet& results) {
+  std::vector<std::size_t> all(results.patterns.size());
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+  return all;
 }
 
 HeadToHead flipped(const HeadToHead& h) {
@@ -88,21 +97,28 @@ HeadToHead head_to_head(const std::vector<const storage::GameRecord*>& games, co
     const bool has_b = std::find(g->players.begin(), g->players.end(), b) != g->players.end();
     if (has_a && has_b) between.push_back(g);
   }
-  auto pairs = all_pairs(between);
+  const storage::ResultSet results = tally_games(between);
+  auto heads = head_to_heads(results, every_pattern(results), count_pairs(between),
+                             [](const std::string&) { return true; });
   const auto& [lo, hi] = std::minmax(a, b);
-  auto it = pairs.find({lo, hi});
-  HeadToHead h = it == pairs.end() ? HeadToHead{} : it->second;
+  auto it = heads.find({lo, hi});
+  HeadToHead h = it == heads.end() ? HeadToHead{} : it->second;
   h.engine = lo;
   h.opponent = hi;
   return a == lo ? h : flipped(h);
 }
 
-Crosstable make_crosstable(const std::string& title,
-                           const std::vector<const storage::GameRecord*>& games) {
+namespace {
+
+Crosstable crosstable_of(const std::string& title, const storage::ResultSet& results,
+                         const std::vector<std::size_t>& list, const PairCounts& pair_counts,
+                         const std::function<bool(const std::string&)>& in_table) {
   Crosstable t;
   t.title = title;
-  for (const auto* g : games) t.games += finished(*g);
-  auto pairs = all_pairs(games);
+  for (std::size_t k : list)
+    if (results.patterns[k].players >= 2)
+      t.games += static_cast<std::size_t>(results.patterns[k].count);
+  const auto pairs = head_to_heads(results, list, pair_counts, in_table);
   std::map<std::string, CrossEngine> engines;
   for (const auto& [key, h] : pairs) {
     const double points = double(h.games.wins) + double(h.games.draws) / 2;
@@ -131,6 +147,36 @@ Crosstable make_crosstable(const std::string& title,
            std::pair{rank[y.engine], rank[y.opponent]};
   });
   return t;
+}
+
+}  // namespace
+
+Crosstable make_crosstable(const std::string& title,
+                           const std::vector<const storage::GameRecord*>& games) {
+  const storage::ResultSet results = tally_games(games);
+  return crosstable_of(title, results, every_pattern(results), count_pairs(games),
+                       [](const std::string&) { return true; });
+}
+
+std::vector<Crosstable> crosstables(const storage::ResultSet& results, const PairCounts& pairs,
+                                    int min_games) {
+  const Variants variants = variants_of(results);
+  std::map<std::string, std::string> canonical;
+  auto canonical_of = [&](const std::string& stored) -> const std::string& {
+    auto it = canonical.find(stored);
+    if (it == canonical.end()) it = canonical.emplace(stored, canonical_game(stored)).first;
+    return it->second;
+  };
+  std::vector<Crosstable> out;
+  for (auto& table : pattern_tables(results, variants, "")) {
+    drop_rare(results, table.patterns, min_games);
+    if (table.patterns.empty()) continue;
+    const bool every_game = table.title == "all games";
+    out.push_back(crosstable_of(
+        table.title, results, table.patterns, pairs,
+        [&](const std::string& game) { return every_game || canonical_of(game) == table.title; }));
+  }
+  return out;
 }
 
 std::string crosstable_text(const std::vector<Crosstable>& tables) {

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "ratings/pairs.h"
 #include "ratings/pentanomial.h"
+#include "storage/results.h"
 #include "storage/store.h"
 
 namespace referee {
@@ -40,8 +42,15 @@ struct Crosstable {
   std::vector<HeadToHead> pairs;
 };
 
+// The crosstable of these games (whole records: a live event, the daemon's views).
 Crosstable make_crosstable(const std::string& title,
                            const std::vector<const storage::GameRecord*>& games);
+
+// From results counted in the database and the game pairs counted from the same selection (what
+// `referee crosstable` uses, in bounded memory): one table per canonical game string, then "all
+// games" when there are several; --min-games per table, as the rating tables apply it.
+std::vector<Crosstable> crosstables(const storage::ResultSet& results, const PairCounts& pairs,
+                                    int min_games);
 
 std::string crosstable_text(const std::vector<Crosstable>& tables);
 std::string crosstable_csv(const std::vector<Crosstable>& tables);

@@ -38,6 +38,13 @@ inline std::string short_percent(double share) {
   return buf;
 }
 
+// A number as short as it is exact to ten digits: 95, 0.5, 1500.25.
+inline std::string number(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", value);
+  return buf;
+}
+
 inline std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "ratings/format_util.h"
+#include "ratings/result_tables.h"
 #include "ratings/selection.h"
 
 namespace referee {
@@ -169,39 +170,6 @@ storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& ga
 
 namespace {
 
-// Pairwise games of every engine in these patterns (as pairwise_games counts them).
-std::vector<std::int64_t> pairwise_counts(const storage::ResultSet& results,
-                                          const std::vector<std::size_t>& list) {
-  std::vector<std::int64_t> count(results.engines.size(), 0);
-  for (std::size_t k : list) {
-    const auto& p = results.patterns[k];
-    for (std::uint32_t a = 0; a < p.players; ++a)
-      for (std::uint32_t b = 0; b < p.players; ++b)
-        if (p.engines[a] != p.engines[b]) count[p.engines[a]] += p.count;
-  }
-  return count;
-}
-
-// drop_rare_engines on patterns: engines with fewer than min_games pairwise games leave, with
-// their games, until every engine left has min_games.
-void drop_rare(const storage::ResultSet& results, std::vector<std::size_t>& list, int min_games) {
-  if (min_games <= 0) return;
-  while (true) {
-    const auto count = pairwise_counts(results, list);
-    std::vector<bool> rare(count.size(), false);
-    bool any = false;
-    for (std::size_t e = 0; e < count.size(); ++e)
-      if (count[e] > 0 && count[e] < min_games) rare[e] = any = true;
-    if (!any) return;
-    std::erase_if(list, [&](std::size_t k) {
-      const auto& p = results.patterns[k];
-      for (std::uint32_t s = 0; s < p.players; ++s)
-        if (rare[p.engines[s]]) return true;
-      return false;
-    });
-  }
-}
-
 // A table's games as tallies (and its game and termination counts in `r`).
 GameTallies tallies_of(RatingReport& r, const storage::ResultSet& results,
                        const std::vector<std::size_t>& list,
@@ -244,29 +212,8 @@ GameTallies tallies_of(RatingReport& r, const storage::ResultSet& results,
 }  // namespace
 
 std::vector<RatingReport> rating_reports(storage::ResultSet results, const ReportOptions& options) {
-  // Canonical game strings, each stored string through the rules library once.
-  std::vector<std::string> variants;
-  std::vector<std::uint32_t> variant_of(results.games.size(), 0);
-  std::map<std::string, std::uint32_t> variant_ids;
-  for (std::size_t k = 0; k < results.games.size(); ++k) {
-    const std::string canonical = canonical_game(results.games[k]);
-    auto [it, fresh] = variant_ids.emplace(canonical, static_cast<std::uint32_t>(variants.size()));
-    if (fresh) variants.push_back(canonical);
-    variant_of[k] = it->second;
-  }
-  std::map<std::string, std::vector<std::size_t>> by_title;
-  std::vector<std::size_t> all;
-  for (std::size_t k = 0; k < results.patterns.size(); ++k) {
-    const std::string& title = variants[variant_of[results.patterns[k].game]];
-    if (!options.game.empty() && title != options.game) continue;
-    by_title[title].push_back(k);
-    all.push_back(k);
-  }
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> tables(by_title.begin(),
-                                                                       by_title.end());
-  by_title.clear();
-  if (tables.size() > 1) tables.emplace_back("all games", std::move(all));
-  std::vector<std::size_t>().swap(all);
+  const Variants variants = variants_of(results);
+  auto tables = pattern_tables(results, variants, options.game);
   std::vector<RatingReport> out;
   for (std::size_t t = 0; t < tables.size(); ++t) {
     auto& [title, list] = tables[t];
@@ -274,7 +221,7 @@ std::vector<RatingReport> rating_reports(storage::ResultSet results, const Repor
     if (list.empty()) continue;
     RatingReport r;
     r.title = title;
-    const GameTallies tallies = tallies_of(r, results, list, variant_of, variants);
+    const GameTallies tallies = tallies_of(r, results, list, variants.of, variants.names);
     std::vector<std::size_t>().swap(list);
     // The last table: the fit gets the memory of the counted results.
     if (t + 1 == tables.size()) std::vector<storage::ResultPattern>().swap(results.patterns);
@@ -362,21 +309,25 @@ std::string report_text(const std::vector<RatingReport>& reports, const ReportOp
   return out;
 }
 
-std::string report_csv(const std::vector<RatingReport>& reports) {
+std::string report_csv(const std::vector<RatingReport>& reports, const ReportOptions& options) {
+  const RatingOptions& o = options.rating;
   std::string out = text::csv_row({"table", "group", "rank", "name", "elo", "bound", "error",
-                                   "games", "wins", "draws", "losses", "score", "los"});
+                                   "games", "wins", "draws", "losses", "score", "los", "confidence",
+                                   "prior", "anchor", "anchor_elo"});
   for (const auto& r : reports)
     for (std::size_t k = 0; k < r.table.groups.size(); ++k) {
       const auto& g = r.table.groups[k];
       for (std::size_t i = 0; i < g.ratings.size(); ++i) {
         const Rating& x = g.ratings[i];
         const bool finite = x.bound == Bound::kNone;
-        out += text::csv_row({r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
-                              x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2),
-                              bound_name(x.bound), finite ? text::fixed(x.error, 2) : "",
-                              std::to_string(x.games), count_text(x.wins), count_text(x.draws),
-                              count_text(x.losses), text::fixed(x.score, 4),
-                              std::isnan(x.los) ? "" : text::fixed(x.los, 4)});
+        out += text::csv_row(
+            {r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
+             x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2), bound_name(x.bound),
+             finite ? text::fixed(x.error, 2) : "", std::to_string(x.games), count_text(x.wins),
+             count_text(x.draws), count_text(x.losses), text::fixed(x.score, 4),
+             std::isnan(x.los) ? "" : text::fixed(x.los, 4), text::number(100 * o.confidence),
+             text::number(o.prior_draws), g.anchored ? o.anchor : "",
+             g.anchored ? text::number(o.anchor_elo) : ""});
       }
     }
   return out;

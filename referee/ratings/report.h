@@ -56,7 +56,10 @@ storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& ga
 std::string bound_name(Bound b);
 
 std::string report_text(const std::vector<RatingReport>& reports, const ReportOptions& options);
-std::string report_csv(const std::vector<RatingReport>& reports);
+// One row per engine; every row also carries the model the figures depend on: the confidence
+// level of `error` in percent, the prior (virtual draws per engine) and, in a group whose scale
+// the anchor fixes, the anchor's name and rating (empty: the group's average is 0).
+std::string report_csv(const std::vector<RatingReport>& reports, const ReportOptions& options);
 std::string report_json(const std::vector<RatingReport>& reports, const ReportOptions& options);
 
 // The text report with default options (what a tournament prints at its end).

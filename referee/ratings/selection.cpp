@@ -6,6 +6,7 @@
 #include <set>
 
 #include "games/game.h"
+#include "match/time_control.h"
 
 namespace referee {
 
@@ -58,6 +59,11 @@ Status normalise_selection(GameSelection& s) {
   }
   if (!s.since.empty() && !s.until.empty() && s.until < s.since.substr(0, s.until.size()))
     return Error{"--until " + s.until + " is before --since " + s.since};
+  if (!s.tc.empty()) {
+    auto tc = parse_time_control(s.tc);
+    if (!tc) return Error{"--tc '" + s.tc + "': " + tc.error()};
+    s.tc = tc->to_string();  // as every game is stored
+  }
   if (s.min_games < 0) return Error{"--min-games must be 0 or more"};
   return Ok{};
 }
@@ -113,6 +119,27 @@ Expected<std::string> name_problem(storage::Store& store, const GameSelection& s
     if (!*found) return "--tc: no stored game has the time control '" + s.tc + "'";
   }
   return std::string();
+}
+
+SelectionQuery selection_query(storage::Store& store, GameSelection& s) {
+  SelectionQuery out;
+  auto fail = [&](const std::string& error, bool bad_option) {
+    out.error = error;
+    out.bad_option = bad_option;
+    return out;
+  };
+  if (auto ok = normalise_selection(s); !ok) return fail(ok.error(), true);
+  auto problem = name_problem(store, s);
+  if (!problem) return fail(problem.error(), false);
+  if (!problem->empty()) return fail(*problem, true);
+  std::vector<std::string> stored;
+  if (!s.game.empty()) {
+    auto strings = storage::stored_game_strings(store);
+    if (!strings) return fail(strings.error(), false);
+    stored = std::move(*strings);
+  }
+  out.query = game_query(s, stored);
+  return out;
 }
 
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,

@@ -10,12 +10,16 @@
 //   among those engines only (every seat held by one of them).
 // - --since / --until are dates (YYYY-MM-DD) or UTC times (YYYY-MM-DDTHH:MM[:SS][Z]) compared with
 //   the game's finished_at; both ends are inclusive (--until 2026-05-01 includes that whole day).
+// - --tc is canonicalised as the referee stores every time control (TimeControl::to_string:
+//   "5+0" is "5", "10+0.100" is "10+0.1"); a malformed one is an error naming it. A game imported
+//   with another spelling is matched as it was written.
 // - A tournament, engine or time control that no stored game has is an error, not an empty table
 //   (a typo must not look like "no games").
 // - --min-games N drops engines with fewer than N pairwise games, and their games, until every
 //   engine left has N (a fixpoint); the report applies it per table.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +38,8 @@ struct GameSelection {
   int min_games = 0;
 };
 
-// Canonicalises the game and checks the dates and --min-games; errors name the option.
+// Canonicalises the game and the time control and checks the dates and --min-games; errors name
+// the option.
 Status normalise_selection(GameSelection& selection);
 
 // A tournament, engine or time control of the selection that no game of `all` has.
@@ -53,6 +58,16 @@ storage::GameQuery game_query(const GameSelection& selection,
 // must each be in some stored game. Returns the problem ("" when there is none), or an error when
 // the database cannot be read.
 Expected<std::string> name_problem(storage::Store& store, const GameSelection& selection);
+
+// The selection as a database query, every filter but --min-games: normalise_selection, then
+// name_problem, then --game as the stored strings it matches. On failure `error` is one line and
+// `bad_option` tells a bad filter (a usage error) from a database that could not be read.
+struct SelectionQuery {
+  std::optional<storage::GameQuery> query;
+  std::string error;
+  bool bad_option = false;
+};
+SelectionQuery selection_query(storage::Store& store, GameSelection& selection);
 
 // Every filter but --min-games (each distinct game string goes through the rules library once).
 std::vector<const storage::GameRecord*> select_games(const std::vector<storage::GameRecord>& all,

@@ -26,6 +26,12 @@ std::string sprt_progress(const stats::SprtConfig& config, const stats::SprtStat
          text::fixed(config.elo1, 2) + "]";
 }
 
+std::string ptnml_text(const stats::Pentanomial& p) {
+  return "Ptnml(0-2): [" + std::to_string(p.ll) + ", " + std::to_string(p.ld) + ", " +
+         std::to_string(p.wl + p.dd) + ", " + std::to_string(p.wd) + ", " + std::to_string(p.ww) +
+         "]";
+}
+
 std::string sprt_verdict(const stats::SprtState& state) {
   switch (state.decision) {
     case stats::SprtDecision::kAcceptH1:

@@ -7,7 +7,8 @@
 //   single games (trinomial) when there are none. A live test of a paired schedule asks for
 //   pairs only (`pairs_only`): a game whose partner is still being played is half a pair, and
 //   counting it alone would let the first game or two decide a test with wide error rates.
-// - The texts are fixed here: "LLR 1.23 (-2.94, 2.94) [0, 5]" for progress lines and
+// - The texts are fixed here: "LLR 1.23 (-2.94, 2.94) [0, 5]" for progress lines,
+//   "Ptnml(0-2): [1, 4, 9, 5, 2]" for the pair counts (fastchess's form) and
 //   "H1 accepted, LLR 2.95 >= 2.94" for a decision (ASCII, so that any terminal shows it).
 #pragma once
 
@@ -35,6 +36,10 @@ SprtTally sprt_tally(const std::vector<storage::GameRecord>& games, const std::s
 
 // "LLR 1.23 (-2.94, 2.94) [0, 5]": the LLR, its bounds, and the hypotheses elo0 and elo1.
 std::string sprt_progress(const stats::SprtConfig& config, const stats::SprtState& state);
+
+// "Ptnml(0-2): [LL, LD, WL+DD, WD, WW]": the pair counts by pair score 0, ½, 1, 1½, 2, as
+// fastchess prints them.
+std::string ptnml_text(const stats::Pentanomial& pairs);
 
 // "H1 accepted, LLR 2.95 >= 2.94", "H0 accepted, LLR -2.95 <= -2.94"; "" while undecided.
 std::string sprt_verdict(const stats::SprtState& state);

@@ -453,13 +453,16 @@ void reply_error(Response& res, int status, const std::string& text) {
   if (status == 401) res.set_header("WWW-Authenticate", "Bearer");
 }
 
-std::string check_params(const Request& req, std::initializer_list<const char*> known) {
+std::string check_params(const Request& req, std::initializer_list<const char*> known,
+                         std::initializer_list<const char*> repeatable) {
   for (auto it = req.params.begin(); it != req.params.end(); ++it) {
     if (it->first == "_") continue;
-    bool ok = false;
+    bool ok = false, repeats = false;
     for (const char* k : known) ok = ok || it->first == k;
+    for (const char* k : repeatable) repeats = repeats || it->first == k;
     if (!ok) return "unknown query parameter '" + it->first + "'";
-    if (req.params.count(it->first) > 1) return "query parameter '" + it->first + "' given twice";
+    if (!repeats && req.params.count(it->first) > 1)
+      return "query parameter '" + it->first + "' given twice";
   }
   return "";
 }

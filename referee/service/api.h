@@ -25,8 +25,10 @@ void install_stream_routes(httplib::Server& server, Core& core);
 // Shared by both files.
 void reply(httplib::Response& res, int status, const Json& body);
 void reply_error(httplib::Response& res, int status, const std::string& text);
-// The query's parameters, refusing unknown ones: an error text, or "" when they are fine.
-std::string check_params(const httplib::Request& req, std::initializer_list<const char*> known);
+// The query's parameters, refusing unknown ones and, but for `repeatable` ones, any given twice:
+// an error text, or "" when they are fine.
+std::string check_params(const httplib::Request& req, std::initializer_list<const char*> known,
+                         std::initializer_list<const char*> repeatable = {});
 // A positive integer id; nothing when `text` is not one.
 std::optional<std::int64_t> parse_id(const std::string& text);
 // An integer parameter within [min, max], or the default when absent; error text in `error`.

@@ -9,10 +9,19 @@
 //   client then reloads what it shows). Last-Event-ID resumes from the ring when it still holds
 //   the messages after it.
 // - At most max_stream_clients streams at once; beyond, 503: each holds one HTTP thread.
-// - Exports read the games a page (100) at a time on one read connection and write each page as
-//   it is formatted: memory stays flat whatever the number of games. Finished games only, oldest
-//   first, like `referee export`.
+// - Exports are `referee export`'s own code (ratings/export_games.h): the same filters, checked
+//   the same way (selection_query: an unknown game, engine, tournament or time control is a 400),
+//   the games in schedule order, written one at a time into the chunked reply as 64 KiB blocks
+//   (memory stays flat whatever the number of games). Finished games only. The export holds one
+//   read connection and one read snapshot for its whole length (a consistent file, as the CLI's);
+//   a client that goes away makes the next block's write fail and the export stop.
 #include "service/api.h"
+
+#include <ostream>
+#include <streambuf>
+
+#include "ratings/export_games.h"
+#include "ratings/selection.h"
 
 namespace referee::service {
 
@@ -23,7 +32,6 @@ using httplib::Response;
 
 constexpr auto kFlushInterval = std::chrono::milliseconds(100);
 constexpr auto kPing = std::chrono::seconds(15);
-constexpr int kExportPage = 100;
 
 struct StreamState {
   StreamState(Core& c, std::int64_t e, std::uint64_t cursor_at)
@@ -85,67 +93,131 @@ void stream(Core& core, const Request& req, Response& res) {
   });
 }
 
-struct ExportState {
-  ReadPool::Lease store;
-  storage::GamePageQuery query;
-  std::string format;
-  bool first = true;
+// The chunked reply as the stream an ExportWriter writes to: a write the client no longer reads
+// fails the stream.
+class SinkBuffer : public std::streambuf {
+ public:
+  explicit SinkBuffer(httplib::DataSink& sink) : sink_(sink) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    return sink_.write(s, static_cast<std::size_t>(n)) ? n : 0;
+  }
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char ch = traits_type::to_char_type(c);
+    return sink_.write(&ch, 1) ? c : traits_type::eof();
+  }
+
+ private:
+  httplib::DataSink& sink_;
 };
 
-void export_games(Core& core, const Request& req, Response& res) {
-  if (auto bad = check_params(req, {"format", "event", "game", "engine"}); !bad.empty())
+struct ExportState {
+  ReadPool::Lease store;
+  ExportRequest request;
+};
+
+// "1" or "0" (absent: false); false with `error` set otherwise.
+bool flag_param(const Request& req, const char* name, bool& value, std::string& error) {
+  if (!req.has_param(name)) return true;
+  const std::string text = req.get_param_value(name);
+  if (text != "1" && text != "0") {
+    error = std::string(name) + " must be 1 or 0 (got '" + text + "')";
+    return false;
+  }
+  value = text == "1";
+  return true;
+}
+
+// A selection error in the API's words: the parameter's name instead of the CLI's option.
+std::string parameter_words(std::string text) {
+  for (const auto& [option, parameter] :
+       std::initializer_list<std::pair<std::string, std::string>>{{"--min-games", "min_games"},
+                                                                  {"--game", "game"},
+                                                                  {"--tournament", "tournament"},
+                                                                  {"--engine", "engine"},
+                                                                  {"--since", "since"},
+                                                                  {"--until", "until"},
+                                                                  {"--tc", "tc"}})
+    for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at))
+      text.replace(at, option.size(), parameter);
+  return text;
+}
+
+void export_route(Core& core, const Request& req, Response& res) {
+  if (auto bad = check_params(req,
+                              {"format", "event", "tournament", "game", "engine", "since", "until",
+                               "tc", "min_games", "no_moves", "no_clock", "pairwise"},
+                              {"engine"});
+      !bad.empty())
     return reply_error(res, 400, bad);
   const std::string format = req.get_param_value("format");
-  if (format != "pgn" && format != "jsonl" && format != "csv")
+  ExportRequest request;
+  if (format == "pgn")
+    request.format = storage::ExportFormat::kPgn;
+  else if (format == "jsonl")
+    request.format = storage::ExportFormat::kJsonl;
+  else if (format == "csv")
+    request.format = storage::ExportFormat::kCsv;
+  else
     return reply_error(res, 400, "format must be pgn, jsonl or csv (got '" + format + "')");
-  storage::GamePageQuery query;
+  std::string error;
+  bool no_moves = false, no_clock = false, pairwise = false;
+  if (!flag_param(req, "no_moves", no_moves, error) ||
+      !flag_param(req, "no_clock", no_clock, error) ||
+      !flag_param(req, "pairwise", pairwise, error))
+    return reply_error(res, 400, error);
+  if ((no_moves || no_clock) && request.format != storage::ExportFormat::kPgn)
+    return reply_error(res, 400,
+                       std::string(no_moves ? "no_moves" : "no_clock") +
+                           " is for PGN (JSON Lines and CSV records are whole)");
+  if (pairwise && request.format == storage::ExportFormat::kJsonl)
+    return reply_error(res, 400, "pairwise is for PGN and CSV (JSON Lines records are whole)");
+  request.options.moves = !no_moves;
+  request.options.clocks = !no_clock;
+  request.options.pairwise = pairwise;
+  auto min_games = int_param(req, "min_games", 0, 1'000'000'000, 0, error);
+  if (!min_games) return reply_error(res, 400, error);
+  request.min_games = static_cast<int>(*min_games);
+  std::optional<std::int64_t> event;
   if (req.has_param("event")) {
-    auto id = parse_id(req.get_param_value("event"));
-    if (!id) return reply_error(res, 400, "bad event id '" + req.get_param_value("event") + "'");
-    query.event = *id;
+    event = parse_id(req.get_param_value("event"));
+    if (!event) return reply_error(res, 400, "bad event id '" + req.get_param_value("event") + "'");
   }
-  query.game_prefix = req.get_param_value("game");
-  query.engine = req.get_param_value("engine");
-  query.status = "finished";
-  query.newest_first = false;
-  query.limit = kExportPage;
-  query.count_total = false;
+  GameSelection selection;
+  selection.game = req.get_param_value("game");
+  selection.tournament = req.get_param_value("tournament");
+  for (std::size_t k = 0; k < req.get_param_value_count("engine"); ++k)
+    selection.engines.push_back(req.get_param_value("engine", k));
+  selection.since = req.get_param_value("since");
+  selection.until = req.get_param_value("until");
+  selection.tc = req.get_param_value("tc");
+  selection.min_games = request.min_games;
   auto store = core.reads->get();
   if (!store) return reply_error(res, 503, "storage: " + store.error());
-  auto state = std::make_shared<ExportState>(ExportState{std::move(*store), query, format});
+  auto prepared = selection_query(**store, selection);
+  if (!prepared.query)
+    return reply_error(
+        res, prepared.bad_option ? 400 : 503,
+        prepared.bad_option ? parameter_words(prepared.error) : "storage: " + prepared.error);
+  request.query = std::move(*prepared.query);
+  request.query.tournament_id = event;
+  request.destination = "the HTTP reply";
+  auto state = std::make_shared<ExportState>(ExportState{std::move(*store), std::move(request)});
   const char* type = format == "pgn"     ? "application/x-chess-pgn"
                      : format == "jsonl" ? "application/x-ndjson"
                                          : "text/csv; charset=utf-8";
   res.status = 200;
   res.set_header("Content-Disposition", "attachment; filename=\"referee." + format + "\"");
   res.set_chunked_content_provider(type, [state](std::size_t, httplib::DataSink& sink) {
-    auto page = state->store->game_page(state->query);
-    if (!page) return false;  // the connection ends; the client sees a truncated transfer
-    if (page->games.empty()) {
-      if (state->first && state->format == "csv") {
-        const std::string header = storage::export_csv({});
-        sink.write(header.data(), header.size());
-      }
-      sink.done();
-      return true;
-    }
-    std::string text;
-    if (state->format == "csv") {
-      text = storage::export_csv(page->games);
-      if (!state->first) text.erase(0, text.find("\r\n") + 2);  // the header once
-    } else {
-      std::vector<std::vector<storage::MoveRecord>> moves;
-      for (const auto& g : page->games) {
-        auto m = state->store->moves(g.id);
-        if (!m) return false;
-        moves.push_back(std::move(*m));
-      }
-      text = state->format == "pgn" ? storage::export_pgn(page->games, moves)
-                                    : storage::export_jsonl(page->games, moves);
-    }
-    state->first = false;
-    state->query.after_id = page->games.back().id;
-    return sink.write(text.data(), text.size());
+    SinkBuffer buffer(sink);
+    std::ostream out(&buffer);
+    // The whole export in this one call; a failure ends the connection, and the client sees a
+    // truncated transfer.
+    if (!export_games(*state->store, state->request, out)) return false;
+    sink.done();
+    return true;
   });
 }
 
@@ -154,7 +226,7 @@ void export_games(Core& core, const Request& req, Response& res) {
 void install_stream_routes(httplib::Server& server, Core& core) {
   server.Get("/api/stream", [&core](const Request& req, Response& res) { stream(core, req, res); });
   server.Get("/api/export",
-             [&core](const Request& req, Response& res) { export_games(core, req, res); });
+             [&core](const Request& req, Response& res) { export_route(core, req, res); });
 }
 
 }  // namespace referee::service

@@ -324,6 +324,29 @@ TEST_CASE("cli: match runs engines given on the command line") {
   one_error_line(tc, "'fast'");
 }
 
+TEST_CASE("cli: a two-engine event's summary gives its game pairs as pentanomial counts") {
+  rtest::TempDir dir;
+  auto run = [&](const std::vector<std::string>& engines, const std::string& db) {
+    std::vector<std::string> args = {"match"};
+    for (const auto& e : engines) args.insert(args.end(), {"--engine", e});
+    args.insert(args.end(), {"--game", "awale:maxplies=8", "--tc", "5+0", "--cycles", "3", "--db",
+                             dir.file(db), "-q"});
+    auto r = referee_cmd(args);
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    return r.out;
+  };
+  // b resigns at once: every pair is won twice by a (WW from a's side, LL from b's).
+  const std::string resigns = "b=" + rtest::kMock + " --always-resign";
+  CHECK(contains(run({"a=" + rtest::kMock, resigns}, "ab.db"),
+                 "\npairs: 3, Ptnml(0-2): [0, 0, 0, 0, 3] from a's side\n"));
+  CHECK(contains(run({resigns, "a=" + rtest::kMock}, "ba.db"),
+                 "\npairs: 3, Ptnml(0-2): [3, 0, 0, 0, 0] from b's side\n"));
+  // Three engines: no such line (pairs are per two engines: `referee crosstable`).
+  CHECK_FALSE(
+      contains(run({"a=" + rtest::kMock, resigns, "c=" + rtest::kMock}, "abc.db"), "Ptnml"));
+}
+
 TEST_CASE("cli: an engine that cannot start: status 3, the reason per engine, nothing stored") {
   rtest::TempDir dir;
   const auto file = tournament_file(dir, "", dir.file("no-such-engine"));
@@ -971,6 +994,41 @@ TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only 
     }
     ::chmod(ro.c_str(), 0755);
   }
+}
+
+TEST_CASE("cli: reading a WAL database in a writable directory changes nothing in the file") {
+  // What stored_games.h and store.h promise: the database file keeps its bytes; SQLite's reader
+  // creates the side files of a WAL database (an empty -wal and the -shm) and cannot remove them;
+  // the next read-write connection's close does.
+  rtest::TempDir dir;
+  const auto file = tournament_file(dir);
+  REQUIRE(referee_cmd({"tournament", file, "-q"}).status == 0);
+  const std::string db = dir.file("t.db");
+  REQUIRE_FALSE(std::filesystem::exists(db + "-wal"));  // the writer's close removed its side files
+  REQUIRE_FALSE(std::filesystem::exists(db + "-shm"));
+  const std::string bytes = rtest::read_text(db);
+  const auto modified = std::filesystem::last_write_time(db);
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"ratings", "--db", db},
+                                             {"crosstable", "--db", db},
+                                             {"export", "--format", "jsonl", "--db", db},
+                                             {"verify", "--db", db}}) {
+    INFO(args[0]);
+    auto r = referee_cmd(args);
+    CHECK(r.status == 0);
+    CHECK(rtest::read_text(db) == bytes);
+    CHECK(std::filesystem::last_write_time(db) == modified);
+    CHECK(std::filesystem::exists(db + "-shm"));
+    CHECK(std::filesystem::exists(db + "-wal"));
+    CHECK(std::filesystem::file_size(db + "-wal") == 0);
+  }
+  {
+    SQLite::Database writer(db, SQLite::OPEN_READWRITE);
+    CHECK(writer.execAndGet("SELECT count(*) FROM games").getInt() == 2);
+  }
+  CHECK_FALSE(std::filesystem::exists(db + "-wal"));
+  CHECK_FALSE(std::filesystem::exists(db + "-shm"));
+  CHECK(rtest::read_text(db) == bytes);
 }
 
 TEST_CASE("cli: commands that only read never create a database") {

@@ -3,9 +3,12 @@
 // written whole or not at all, and one clear error line for every bad option.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "games/game.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
 #include "tests/referee/rtest_util.h"
@@ -167,8 +170,9 @@ TEST_CASE("export cli: bad options are one line and status 2") {
   usage_error({"export", "--format", "jsonl", "--no-moves", "--db", db}, "--no-moves is for PGN");
   usage_error({"export", "--format", "csv", "--no-clock", "--db", db}, "--no-clock is for PGN");
   usage_error({"export", "--format", "jsonl", "--pairwise", "--db", db}, "--pairwise is for PGN");
-  usage_error({"export", "--format", "pgn", "--min-games", "3", "--db", db},
-              "--min-games is for rating tables");
+  usage_error({"export", "--format", "pgn", "--min-games", "-1", "--db", db},
+              "--min-games must be 0 or more");
+  usage_error({"export", "--format", "pgn", "--game", "nosuchgame", "--db", db}, "--game:");
   auto r = referee_cmd({"export", "--format", "pgn", "--db", dir.file("missing.db")});
   CHECK(r.status == 1);
   CHECK(contains(r.err, "no database"));
@@ -206,7 +210,10 @@ TEST_CASE("export cli: the filters select the games ratings counts, in every for
       {"--since", "2026-05-01"},
       {"--until", "2026-03-01"},
       {"--game", "awale", "--since", "2026-04-01"},
-      {"--tc", "10+0.1"}};
+      {"--tc", "10+0.1"},
+      {"--min-games", "4"},
+      {"--min-games", "5"},
+      {"--engine", "C", "--min-games", "3"}};
   for (const auto& filter : filters) {
     std::string shown;
     for (const auto& f : filter) shown += f + " ";
@@ -240,4 +247,69 @@ TEST_CASE("export cli: the filters select the games ratings counts, in every for
     const auto csv_pairs = rtest::lines_of(run({"export", "--format", "csv", "--pairwise"}));
     CHECK(static_cast<std::int64_t>(csv_pairs.size()) - 1 == rated + 2 * rated_multi);
   }
+}
+
+TEST_CASE("export cli: --min-games keeps the games of the engines each game's rating table keeps") {
+  // awale: A-B four times, A-C once (C has 1 pairwise game there); oware with three players: A, B
+  // and C twice (4 pairwise games each). An unfinished awale game of A and B, one of A and C.
+  rtest::TempDir dir;
+  const auto db = dir.file("m.db");
+  {
+    auto store = referee::storage::Store::open(db);
+    REQUIRE(store.ok());
+    auto put = [&](const std::string& game, std::vector<std::string> players,
+                   std::vector<int> ranks) {
+      referee::storage::GameRecord g;
+      g.game = referee::games::make_game(game)->canonical();
+      g.players = std::move(players);
+      g.time_control = "10+0.1";
+      auto id = store->begin_game(g);
+      REQUIRE(id.ok());
+      referee::storage::GameRecord result;
+      result.status = ranks.empty() ? "unfinished" : "finished";
+      result.ranks = std::move(ranks);
+      result.termination = result.ranks.empty() ? "interrupted" : "rules";
+      result.finished_at = "2026-05-01T12:00:00Z";
+      REQUIRE(store->finish_game(*id, result).ok());
+    };
+    for (int i = 0; i < 4; ++i) put("awale", {"A", "B"}, {1, 2});
+    put("awale", {"C", "A"}, {1, 2});
+    for (int i = 0; i < 2; ++i) put("oware:players=3", {"A", "B", "C"}, {1, 2, 3});
+    put("awale", {"B", "A"}, {});
+    put("awale", {"A", "C"}, {});
+  }
+  auto players_of = [&](std::vector<std::string> args) {
+    args.insert(args.end(), {"--format", "jsonl", "--db", db});
+    args.insert(args.begin(), "export");
+    auto r = referee_cmd(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    std::vector<std::string> out;
+    for (const auto& line : rtest::lines_of(r.out)) {
+      const auto record = nlohmann::json::parse(line);
+      std::string seats;
+      for (const auto& p : record.at("players")) seats += p.get<std::string>();
+      out.push_back(seats);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(players_of({}) == V{"AB", "AB", "AB", "AB", "ABC", "ABC", "CA"});
+  // C leaves awale's table (1 game < 2) with its game, not oware's (4 games there).
+  CHECK(players_of({"--min-games", "2"}) == V{"AB", "AB", "AB", "AB", "ABC", "ABC"});
+  CHECK(players_of({"--min-games", "2", "--unfinished"}) ==
+        V{"AB", "AB", "AB", "AB", "ABC", "ABC", "BA"});
+  // B has 4 < 5 in awale; then A and C have 1: nobody is left there, nor in oware (4 each).
+  CHECK(players_of({"--min-games", "5"}).empty());
+  // The same engines as the rating table of awale with the same option.
+  auto ratings = referee_cmd(
+      {"ratings", "--min-games", "2", "--game", "awale", "--format", "json", "--db", db});
+  REQUIRE(ratings.status == 0);
+  const auto report = nlohmann::json::parse(ratings.out);
+  std::set<std::string> rated;
+  for (const auto& table : report.at("tables"))
+    for (const auto& group : table.at("groups"))
+      for (const auto& r : group.at("ratings")) rated.insert(r.at("name").get<std::string>());
+  CHECK(rated == std::set<std::string>{"A", "B"});
 }

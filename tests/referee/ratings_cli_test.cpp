@@ -119,6 +119,15 @@ TEST_CASE("ratings cli: one table per canonical game string, and --game canonica
   auto none = referee_cmd({"ratings", "--db", db, "--game", "kalaha"});
   CHECK(none.status == 0);
   CHECK(none.out == "no finished games\n");
+  CHECK(none.err.empty());
+  auto no_cross = referee_cmd({"crosstable", "--db", db, "--game", "kalaha"});
+  CHECK(no_cross.status == 0);
+  CHECK(no_cross.out == "no finished games\n");
+  // A game the rules library does not know is a usage error, as a bad parameter is.
+  usage_error({"ratings", "--db", db, "--game", "nosuchgame"}, "--game: unknown game 'nosuchgame'");
+  usage_error({"crosstable", "--db", db, "--game", "nosuchgame"}, "--game: unknown game");
+  usage_error({"ratings", "--db", db, "--game", "oware:players=5"}, "--game: ");
+  CHECK(none.out == "no finished games\n");
 }
 
 TEST_CASE("ratings cli: filters by tournament, engine, date and minimum games") {
@@ -165,7 +174,16 @@ TEST_CASE("ratings cli: --anchor, --prior, --confidence, --los and the formats")
   CHECK(csv.status == 0);
   const auto rows = rtest::lines_of(csv.out);
   REQUIRE(rows.size() == 3);
-  CHECK(rows[0] == "table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los\r");
+  CHECK(rows[0] ==
+        "table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,confidence,"
+        "prior,anchor,anchor_elo\r");
+  auto csv_anchored = referee_cmd({"ratings", "--db", db, "--game", "oware", "--anchor", "B=2000",
+                                   "--confidence", "99", "--prior", "1", "--format", "csv"});
+  CHECK(csv_anchored.status == 0);
+  const auto anchored_rows = rtest::lines_of(csv_anchored.out);
+  REQUIRE(anchored_rows.size() == 3);
+  CHECK(contains(anchored_rows[1], ",99,1,B,2000\r"));
+  CHECK(contains(anchored_rows[2], ",99,1,B,2000\r"));
   auto json = referee_cmd({"ratings", "--db", db, "--format", "json"});
   CHECK(json.status == 0);
   const auto parsed = nlohmann::json::parse(json.out);
@@ -183,6 +201,13 @@ TEST_CASE("ratings cli: every bad option is one error line with status 2") {
   usage_error({"ratings", "--db", db, "--engine", "Z"}, "no stored game has an engine named 'Z'");
   usage_error({"ratings", "--db", db, "--tournament", "nope"}, "tournament named 'nope'");
   usage_error({"ratings", "--db", db, "--tc", "1+1"}, "time control '1+1'");
+  usage_error({"ratings", "--db", db, "--tc", "fast"}, "--tc 'fast': ");
+  usage_error({"export", "--format", "csv", "--db", db, "--tc", "10+x"}, "--tc '10+x': ");
+  // --tc is canonicalised as the games are stored (10+0.1): another spelling finds them.
+  auto spelled = referee_cmd({"ratings", "--db", db, "--tc", "10+0.100", "--format", "csv"});
+  CHECK(spelled.status == 0);
+  CHECK(spelled.out == referee_cmd({"ratings", "--db", db, "--format", "csv"}).out);
+  CHECK(rtest::lines_of(spelled.out).size() > 5);
   usage_error({"ratings", "--db", db, "--anchor", "Z=100"}, "--anchor: no stored game");
   usage_error({"ratings", "--db", db, "--anchor", "B"}, "must be NAME=ELO");
   usage_error({"ratings", "--db", db, "--anchor", "B=strong"}, "must be NAME=ELO");
@@ -279,6 +304,9 @@ TEST_CASE("sprt cli: counts, Elo, LLR and bounds of stored game pairs") {
               "give two different engines");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0"},
               "give both hypotheses");
+  usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",
+               "--min-games", "3"},
+              "--min-games is for tables");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "5", "--elo1", "0"},
               "--elo0 must be less than elo1");
   usage_error({"sprt", "--db", db, "--engine", "A", "--engine", "B", "--elo0", "0", "--elo1", "5",

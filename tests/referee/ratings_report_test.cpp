@@ -10,6 +10,7 @@
 #include "ratings/pairs.h"
 #include "ratings/report.h"
 #include "ratings/selection.h"
+#include "ratings/sprt_games.h"
 
 using namespace referee;
 using storage::GameRecord;
@@ -370,13 +371,28 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   options.rating.fit_seats = false;
   const auto reports = rating_reports(pointers(all), options);
   // 8 of 12: 400·log10(2) = 120.41, centred ±60.21.
-  const std::string csv = report_csv(reports);
+  const std::string csv = report_csv(reports, options);
   const std::string title = text::csv_field(canonical("awale"));
-  CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los\r\n",
+  CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,"
+                  "confidence,prior,anchor,anchor_elo\r\n",
                   0) == 0);
   CHECK(contains(csv, title + ",1,1,A,60.21,,"));
   CHECK(contains(csv, ",12,8,0,4,0.6667,"));
   CHECK(contains(csv, title + ",1,2,B,-60.21,,"));
+  CHECK(contains(csv, ",95,0,,\r\n"));  // 95 % intervals, no prior, average 0
+  // The model is on every row: another level, a prior, an anchor.
+  ReportOptions anchored = options;
+  anchored.rating.confidence = 0.9;
+  anchored.rating.prior_draws = 1.5;
+  anchored.rating.anchor = "B";
+  anchored.rating.anchor_elo = 1500.25;
+  const std::string with_anchor = report_csv(rating_reports(pointers(all), anchored), anchored);
+  CHECK(contains(with_anchor, title + ",1,2,B,1500.25,,"));
+  std::size_t rows = 0;
+  for (auto at = with_anchor.find(",90,1.5,B,1500.25\r\n"); at != std::string::npos;
+       at = with_anchor.find(",90,1.5,B,1500.25\r\n", at + 1))
+    ++rows;
+  CHECK(rows == 2);
 
   const auto json = nlohmann::json::parse(report_json(reports, options));
   const auto& t = json["tables"][0];
@@ -395,4 +411,27 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   CHECK(g["los"]["B"]["A"].get<double>() ==
         Approx(1 - g["los"]["A"]["B"].get<double>()).margin(1e-12));
   CHECK(g["draws"]["observed"] == 0);
+}
+
+TEST_CASE("pairs: fastchess's Ptnml(0-2) text, and the pairs of two engines from either side") {
+  stats::Pentanomial p;
+  p.ll = 1;
+  p.ld = 2;
+  p.wl = 3;
+  p.dd = 4;
+  p.wd = 5;
+  p.ww = 6;
+  CHECK(ptnml_text(p) == "Ptnml(0-2): [1, 2, 7, 5, 6]");
+  PairCounts counts;
+  counts[{"awale", "A", "B"}] = {p, 2};
+  counts[{"kalaha", "A", "B"}] = {p, 1};
+  counts[{"awale", "A", "C"}] = {p, 9};
+  const PairCount ab = pairs_between(counts, "A", "B");
+  CHECK(ptnml_text(ab.pairs) == "Ptnml(0-2): [2, 4, 14, 10, 12]");
+  CHECK(ab.unpaired == 3);
+  const PairCount ba = pairs_between(counts, "B", "A");
+  CHECK(ptnml_text(ba.pairs) == "Ptnml(0-2): [12, 10, 14, 4, 2]");
+  CHECK(ba.pairs.wl == 6);
+  CHECK(ba.pairs.dd == 8);
+  CHECK(pairs_between(counts, "B", "C").pairs.total() == 0);
 }

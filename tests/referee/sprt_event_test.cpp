@@ -174,6 +174,18 @@ TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored
     CHECK(on_stored.h.pairs.total() == std::int64_t(k / 2));
     CHECK(printed[k - 1] == fixed2(on_stored.state.llr));
   }
+  // The live line ends with the pair counts, fastchess's Ptnml(0-2): the last one is the stored
+  // games' (from a's side).
+  const std::regex ptnml(
+      R"(finished slot .*  Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]$)");
+  std::vector<std::int64_t> last;
+  for (const auto& line : rtest::lines_of(progress.str()))
+    if (std::regex_search(line, m, ptnml))
+      last = {std::stoll(m[1]), std::stoll(m[2]), std::stoll(m[3]), std::stoll(m[4]),
+              std::stoll(m[5])};
+  const auto p = sprt_tally(games, "a", "b", wide).h.pairs;
+  CHECK(last == std::vector<std::int64_t>{p.ll, p.ld, p.wl + p.dd, p.wd, p.ww});
+  CHECK(p.total() == s.played / 2);
   // And `referee sprt` on the stored games prints the final one.
   const auto out = rtest::run_program(REFEREE_BIN,
                                       {"sprt", "--db", c.database, "--engine", "a", "--engine", "b",
@@ -317,6 +329,13 @@ TEST_CASE("sprt event: referee match --sprt decides, and refuses a bad --sprt wi
   CHECK(out.status == 0);
   CHECK(contains(out.out, "not played: "));
   CHECK(contains(out.out, " games: sprt: H1 accepted, LLR "));
+  // b resigns every game: every pair is a's twice (WW), in the summary's pair counts.
+  std::smatch pairs;
+  REQUIRE(std::regex_search(
+      out.out, pairs,
+      std::regex(R"(\npairs: (\d+), Ptnml\(0-2\): \[0, 0, 0, 0, (\d+)\] from a's side\n)")));
+  CHECK(pairs[1] == pairs[2]);
+  CHECK(std::stoi(pairs[1]) >= 2);
   CHECK(contains(out.out, "sprt: LLR "));
   CHECK(contains(out.out, ": H1 accepted, LLR "));
 

@@ -2,8 +2,8 @@
 // `curl` block, with the TOML body that follows it) is parsed out of the page and sent, in the
 // page's order, to a daemon holding the page's state (event 1 the finished "demo", event 2 the
 // ladder of gamma and delta); the reply must succeed and carry every key the documented reply
-// shows (JSON), or begin like it (CSV, PGN), or be HTML holding each line it shows (the
-// dashboard's page). A changed API or a changed page breaks this test.
+// shows (JSON, and JSON Lines in its records), or begin like it (CSV, PGN), or be HTML holding
+// each line it shows (the dashboard's page). A changed API or a changed page breaks this test.
 // The live stream's example (curl -N) is left to ladder_stream_test.cpp.
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -217,6 +217,16 @@ TEST_CASE("API.md: every example request gets a reply with the documented fields
       for (const auto& line : markers) {
         INFO("documented line '" << line << "'");
         CHECK(contains(page, "\n" + line + "\n"));
+      }
+    } else if (e.reply.lang == "jsonl") {
+      // JSON Lines: every line is an object, and the records carry every key the page shows.
+      const auto lines = rtest::lines_of(res->body);
+      REQUIRE_FALSE(lines.empty());
+      std::set<std::string> have;
+      for (const auto& line : lines) keys_of(Json::parse(line), have);
+      for (const auto& key : documented_keys(e.reply.text)) {
+        INFO("documented key '" << key << "'");
+        CHECK(have.count(key) == 1);
       }
     } else {
       // A text export: the reply begins with the page's first line.

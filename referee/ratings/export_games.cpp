@@ -1,0 +1,51 @@
+#include "ratings/export_games.h"
+
+#include <map>
+#include <set>
+
+#include "ratings/result_tables.h"
+#include "ratings/selection.h"
+#include "storage/game_stream.h"
+#include "storage/results.h"
+
+namespace referee {
+
+Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& request,
+                                   std::ostream& out) {
+  std::map<std::string, std::set<std::string>> kept;
+  if (request.min_games > 0) {
+    storage::GameQuery finished = request.query;
+    finished.finished_only = true;
+    auto results = storage::aggregate_results(store, finished);
+    if (!results) return Error{results.error()};
+    kept = kept_engines(*results, request.min_games);
+  }
+  std::map<std::string, const std::set<std::string>*> kept_of;  // by stored game string
+  auto keeps = [&](const storage::GameRecord& g) {
+    auto it = kept_of.find(g.game);
+    if (it == kept_of.end()) {
+      auto table = kept.find(canonical_game(g.game));
+      it = kept_of.emplace(g.game, table == kept.end() ? nullptr : &table->second).first;
+    }
+    if (!it->second) return false;
+    for (const auto& p : g.players)
+      if (!it->second->count(p)) return false;
+    return true;
+  };
+  storage::ExportWriter writer(out, request.format, request.options);
+  storage::StreamOptions stream;
+  stream.moves = request.format != storage::ExportFormat::kCsv && request.options.moves;
+  const Error cannot_write{"cannot write " + request.destination};
+  Status st = storage::for_each_game(
+      store, request.query, stream,
+      [&](const storage::GameRecord& g, const std::vector<storage::MoveRecord>& moves) -> Status {
+        if (request.min_games > 0 && !keeps(g)) return Ok{};
+        if (writer.write(g, moves)) return Ok{};
+        return cannot_write;
+      });
+  if (!st) return Error{st.error()};
+  if (!writer.finish()) return cannot_write;
+  return ExportTally{writer.written(), writer.skipped()};
+}
+
+}  // namespace referee
