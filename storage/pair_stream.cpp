@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "storage/name_ids.h"
 #include "storage/query_sql.h"
 #include "storage/sql/dialect.h"
 #include "storage/store_access.h"
@@ -11,13 +12,6 @@
 namespace referee::storage {
 
 namespace {
-
-std::uint32_t intern(std::unordered_map<std::string, std::uint32_t>& ids,
-                     std::vector<std::string>& names, const std::string& name) {
-  auto [it, fresh] = ids.try_emplace(name, static_cast<std::uint32_t>(names.size()));
-  if (fresh) names.push_back(name);
-  return it->second;
-}
 
 // "1:engine_id:rank 2:engine_id:rank" (results.seats of schema v5) into engine ids and ranks;
 // false for any other number of seats.

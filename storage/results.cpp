@@ -8,19 +8,13 @@
 
 #include "storage/game_stream.h"
 #include "storage/query_sql.h"
+#include "storage/name_ids.h"
 #include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
 namespace referee::storage {
 
 namespace {
-
-std::uint32_t intern(std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
-                     const std::string& name) {
-  auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
-  if (fresh) names.push_back(name);
-  return it->second;
-}
 
 // The engine filter of the query on a pattern: once, the games of that engine; several, the games
 // among those engines only.

@@ -44,7 +44,8 @@ int export_games(const Args& args) {
       "Stored games as PGN, JSON Lines or CSV, in the order they were scheduled, written as\n"
       "they are read (memory stays flat whatever the number of games).");
   desc.add_options()("format,f", po::value(&format)->value_name("F"), "pgn, jsonl or csv")(
-      "db", po::value(&db)->value_name("FILE")->default_value(db), "database file")(
+      "db", po::value(&db)->value_name("DB")->default_value(db),
+      "database: a file or a postgresql:// URL")(
       "output,o", po::value(&output)->value_name("FILE"),
       "write to this file (whole or not at all) instead of standard output");
   add_selection_options(desc, selection);

@@ -31,8 +31,8 @@ struct GameArgs {
 std::optional<int> parse_game_args(const Args& args, const std::string& command,
                                    const CommandHelp& help, po::options_description& desc,
                                    GameArgs& a) {
-  desc.add_options()("db", po::value(&a.db)->value_name("FILE")->default_value(a.db),
-                     "database file (opened read-only)");
+  desc.add_options()("db", po::value(&a.db)->value_name("DB")->default_value(a.db),
+                     "database: a file (opened read-only) or a postgresql:// URL");
   po::options_description hidden;
   hidden.add_options()("game", po::value(&a.id_text));
   po::positional_options_description pos;

@@ -56,8 +56,8 @@ int import_games(const Args& args) {
       "free, tournaments matched by name, and a game already in the database (same game,\n"
       "players, start position, opening, moves and started_at) is skipped and counted."};
   po::options_description desc;
-  desc.add_options()("db", po::value(&db)->value_name("FILE")->default_value(db),
-                     "database file (created if missing)");
+  desc.add_options()("db", po::value(&db)->value_name("DB")->default_value(db),
+                     "database: a file (created if missing) or a postgresql:// URL");
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;

@@ -62,9 +62,9 @@ int play(const Args& args) {
       "the player who starts (same as the game parameter first=)")(
       "position,p", po::value(&position)->value_name("P"),
       "start from this position string (default: the start)")(
-      "db", po::value(&db)->value_name("FILE")->default_value(db),
-      "database file the game is recorded in")("no-db", po::bool_switch(&no_db),
-                                               "do not record the game")(
+      "db", po::value(&db)->value_name("DB")->default_value(db),
+      "database the game is recorded in: a file or a postgresql:// URL")(
+      "no-db", po::bool_switch(&no_db), "do not record the game")(
       "debug", po::bool_switch(&debug), "print every line exchanged with the engines to stderr");
   po::options_description hidden;
   hidden.add_options()("game", po::value(&game_spec));

@@ -69,7 +69,8 @@ int ratings(const Args& args) {
   bool los = false, no_seats = false;
   GameSelection selection;
   po::options_description desc("referee ratings [options]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file");
+  desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
+                                                 "database: a file or a postgresql:// URL");
   add_selection_options(desc, selection);
   desc.add_options()("anchor", po::value(&anchor),
                      "NAME=ELO: this engine's rating (default: the average is 0)")(
@@ -129,7 +130,8 @@ int crosstable(const Args& args) {
   std::string db = "referee.db", format = "text";
   GameSelection selection;
   po::options_description desc("referee crosstable [options]");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file");
+  desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
+                                                 "database: a file or a postgresql:// URL");
   add_selection_options(desc, selection);
   desc.add_options()("format,f", po::value(&format), "text, csv or json");
   po::variables_map vm;
@@ -170,7 +172,8 @@ int sprt(const Args& args) {
   po::options_description desc(
       "referee sprt --engine A --engine B --elo0 E0 --elo1 E1 [options]\n"
       "The SPRT of A against B on their stored two-player games, from A's side");
-  desc.add_options()("help,h", "show this help")("db", po::value(&db), "database file");
+  desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
+                                                 "database: a file or a postgresql:// URL");
   add_selection_options(desc, selection);
   desc.add_options()("elo0", po::value(&config.elo0), "H0: A is elo0 better")(
       "elo1", po::value(&config.elo1), "H1: A is elo1 better")("alpha", po::value(&config.alpha),

@@ -61,7 +61,8 @@ int serve(const Args& args) {
   long commit_interval = 0;
   po::options_description desc("referee serve [options]");
   desc.add_options()("help,h", "show this help")(
-      "db", po::value(&options.db)->default_value(options.db), "database file")(
+      "db", po::value(&options.db)->value_name("DB")->default_value(options.db),
+      "database: a file or a postgresql:// URL")(
       "listen", po::value(&listen)->default_value(listen),
       "address and port (port 0: any free port); not loopback: needs --token-file")(
       "concurrency,c", po::value(&options.concurrency)->default_value(0),

@@ -114,7 +114,8 @@ int tournament(const Args& args) {
   po::options_description desc;
   desc.add_options()("concurrency,c", po::value(&concurrency)->value_name("N"),
                      "games at once (default: the file's; 0 = cores)")(
-      "db", po::value(&db)->value_name("FILE"), "database file (default: the file's)")(
+      "db", po::value(&db)->value_name("DB"),
+      "database: a file or a postgresql:// URL (default: the tournament file's)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(
       "debug", po::bool_switch(&debug),
       "print every line exchanged with the engines to stderr, as it happens")(
@@ -229,7 +230,8 @@ int match(const Args& args) {
       "two engines only: stop when the SPRT of the first against the second decides: "
       "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic; "
       "--cycles then sets the most games (cycles x games x 2)")(
-      "db", po::value(&db)->value_name("FILE")->default_value("referee.db"), "database file")(
+      "db", po::value(&db)->value_name("DB")->default_value("referee.db"),
+      "database: a file or a postgresql:// URL")(
       "name", po::value(&name)->value_name("NAME"),
       "event name, the resume key (default: 'match', the engines and the games)")(
       "quiet,q", po::bool_switch(&quiet), "no progress line")(

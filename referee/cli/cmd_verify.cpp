@@ -135,8 +135,8 @@ int verify(const Args& args) {
       "replayed through the rules: legal moves, and the recorded result where the rules decided\n"
       "it. One pass over the games and their moves: memory stays flat whatever their number.\n"
       "Exit status 0 when all is well, 1 for a mismatch, a damaged file or a read error.");
-  desc.add_options()("db", po::value(&db)->value_name("FILE")->default_value(db),
-                     "database file or postgresql:// URL")(
+  desc.add_options()("db", po::value(&db)->value_name("DB")->default_value(db),
+                     "database: a file or a postgresql:// URL")(
       "id", po::value(&ids)->composing()->value_name("N"),
       "only the game with this id (repeat for several)");
   add_selection_options(desc, selection);

@@ -4,18 +4,14 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "storage/name_ids.h"
 #include "storage/pair_stream.h"
 
 namespace referee {
 
 namespace {
 
-std::uint32_t intern(std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
-                     const std::string& name) {
-  auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
-  if (fresh) names.push_back(name);
-  return it->second;
-}
+using storage::intern;
 
 double score(int mine, int theirs) {
   return mine < theirs ? 1.0 : mine > theirs ? 0.0 : 0.5;

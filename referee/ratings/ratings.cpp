@@ -11,8 +11,11 @@
 #include "ratings/elo_fit.h"
 #include "ratings/result_graph.h"
 #include "ratings/stats_math.h"
+#include "storage/name_ids.h"
 
 namespace referee {
+
+using storage::intern;
 
 namespace {
 
@@ -458,12 +461,6 @@ void finish(GroupFit& g, double shift, int anchor) {
 RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options) {
   GameTallies t;
   std::map<std::string, std::uint32_t> engines, variants;
-  auto intern = [](std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
-                   const std::string& name) {
-    auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
-    if (fresh) names.push_back(name);
-    return it->second;
-  };
   for (const auto& g : games) {
     if (g.ranks.size() != g.players.size() || g.players.size() > GameTallies::kMaxSeats) continue;
     GameTallies::Entry e;

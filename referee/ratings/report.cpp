@@ -9,8 +9,11 @@
 #include "ratings/format_util.h"
 #include "ratings/result_tables.h"
 #include "ratings/selection.h"
+#include "storage/name_ids.h"
 
 namespace referee {
+
+using storage::intern;
 
 namespace {
 
@@ -145,12 +148,6 @@ std::vector<GameTable> tables_by_game(const std::vector<const storage::GameRecor
 storage::ResultSet tally_games(const std::vector<const storage::GameRecord*>& games) {
   storage::ResultSet out;
   std::map<std::string, std::uint32_t> game_ids, engine_ids, termination_ids;
-  auto intern = [](std::map<std::string, std::uint32_t>& ids, std::vector<std::string>& names,
-                   const std::string& name) {
-    auto [it, fresh] = ids.emplace(name, static_cast<std::uint32_t>(names.size()));
-    if (fresh) names.push_back(name);
-    return it->second;
-  };
   for (const auto* g : games) {
     if (!finished(*g) || g->players.size() > storage::kMaxSeats) continue;
     storage::ResultPattern p;

@@ -630,7 +630,7 @@ TEST_CASE("cli: match --help shows every default") {
         "                              alpha = beta = 0.05, normalized Elo) or \n"
         "                              0,5,0.05,0.1,logistic; --cycles then sets the \n"
         "                              most games (cycles x games x 2)\n"
-        "  --db FILE (=referee.db)     database file\n"
+        "  --db DB (=referee.db)       database: a file or a postgresql:// URL\n"
         "  --name NAME                 event name, the resume key (default: 'match', the\n"
         "                              engines and the games)\n"
         "  -q [ --quiet ]              no progress line\n"

@@ -509,7 +509,7 @@ TEST_CASE("export: text reaches the stream in blocks and a stream that fails is 
   CHECK_FALSE(failing.finish().ok());
 }
 
-TEST_CASE("export: pairwise PGN marks each pair; a CSV without games is its header") {
+TEST_CASE("export: pairwise PGN marks each pair, and a CSV without games is its header") {
   ExportOptions pairwise;
   pairwise.pairwise = true;
   const std::vector<GameRecord> games = {decisive(), three_players()};
