@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "storage/game_stream.h"
-#include "storage/query_sql.h"
 #include "storage/name_ids.h"
+#include "storage/query_sql.h"
 #include "storage/sql/dialect.h"
 #include "storage/store_access.h"
 
