@@ -9,6 +9,7 @@
 
 #include "engines/system.h"
 #include "service/api.h"
+#include "service/listen_backlog.h"
 #include "service/reconnect.h"
 #include "service/task_queue.h"
 
@@ -42,11 +43,14 @@ class Unreachable {
     server_.Delete(".*", answer);
     server_.set_read_timeout(5, 0);
     server_.set_write_timeout(5, 0);
-    if (port > 0 && server_.bind_to_port(host, port))
+    ListenBacklog backlog(server_);
+    if (port > 0 && server_.bind_to_port(host, port)) {
+      backlog.deepen();  // best effort: this server only answers 503 for a while
       listener_ = std::thread([this] {
         server_.listen_after_bind();
         ended_ = true;
       });
+    }
   }
   ~Unreachable() {
     if (!listener_.joinable()) return;
@@ -132,6 +136,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
   server.set_tcp_nodelay(true);
   install_api(server, *core);
+  ListenBacklog backlog(server);
   auto give_up = [&](const std::string& why) {
     log.error(why);
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
@@ -145,6 +150,9 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     return give_up("cannot listen on " + options.host + ":" + std::to_string(port) +
                    " (in use, or not an address of this machine)");
   }
+  if (!backlog.deepen())
+    log.warning(
+        "the listening socket keeps httplib's backlog of 5: bursts of connections may wait");
   const std::string shown_host =
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
   if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;

@@ -8,10 +8,14 @@
 #include <SQLiteCpp/Database.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <fstream>
 #include <random>
+#include <sstream>
 
+#include "service/listen_backlog.h"
 #include "tests/service/daemon_util.h"
 
 using namespace stest;
@@ -255,6 +259,31 @@ TEST_CASE("serve: SIGHUP after the log file was renamed goes on in a new file of
   for (const auto& line : rtest::lines_of(old + fresh)) CHECK(line.rfind("20", 0) == 0);
   // Nothing was written to stderr instead.
   CHECK(d.err().empty());
+}
+
+TEST_CASE("serve: the listening socket takes a burst of connections (a deep backlog)") {
+  // httplib listens with a backlog of 5; the daemon listens again with kListenBacklog. For a
+  // listening socket `ss` shows the backlog as its Send-Q.
+  const std::string ss = rtest::find_on_path("ss");
+  REQUIRE_FALSE(ss.empty());  // iproute2, installed by deps.sh
+  TempDir dir;
+  Daemon d(dir, {"-c", "1"});
+  REQUIRE(d.ready());
+  TempDir scratch;
+  const auto shown =
+      rtest::run_program(ss, {"-Hltn", "sport = :" + std::to_string(d.port())}, scratch);
+  INFO(shown.out << shown.err);
+  REQUIRE(shown.status == 0);
+  std::istringstream row(shown.out);
+  std::string state;
+  long queued = -1, backlog = -1;
+  row >> state >> queued >> backlog;
+  CHECK(state == "LISTEN");
+  std::ifstream somaxconn("/proc/sys/net/core/somaxconn");
+  long cap = referee::service::kListenBacklog;
+  if (long limit = 0; somaxconn >> limit) cap = std::min(cap, limit);
+  CHECK(backlog == cap);
+  CHECK(d.client().Get("/api/health")->status == 200);
 }
 
 TEST_CASE("serve: killed with kill -9 at moments during an event, restarted: each game once") {
