@@ -70,6 +70,15 @@ TEST_CASE("serve: a submitted event plays to the end, every read endpoint shows 
   CHECK(get_json(c, "/api/games?engine=m2")["total"] == 4);
   CHECK(get_json(c, "/api/games?status=running")["total"] == 0);
   CHECK(get_json(c, "/api/games?game=oware")["total"] == 0);
+  CHECK(get_json(c, "/api/games?game=awale")["total"] == 6);  // a prefix of the game strings
+  std::int64_t by_result = 0;
+  for (const std::string result : {"1-0", "0-1", "1/2-1/2"}) {
+    const auto page = get_json(c, "/api/games?limit=500&result=" + result);
+    by_result += page["total"].get<std::int64_t>();
+    CHECK(page["games"].size() == page["total"].get<std::size_t>());
+    for (const auto& g : page["games"]) CHECK(g["result"] == result);
+  }
+  CHECK(by_result == 6);
   const auto second_page = get_json(c, "/api/games?limit=4&offset=4");
   CHECK(second_page["games"].size() == 2);
 
