@@ -33,6 +33,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// "  referee ratings CPU         0.45 s (user 0.34 + sys 0.11)" and its peak RSS line.
+void print_usage(const std::string& what, const engines::Usage& u) {
+  std::printf("  %-27s %.2f s (user %.2f + sys %.2f)\n", (what + " CPU").c_str(),
+              u.user_seconds + u.system_seconds, u.user_seconds, u.system_seconds);
+  std::printf("  %-27s %.1f MB\n", (what + " peak RSS").c_str(),
+              static_cast<double>(u.peak_rss_kb) / 1024.0);
+}
+
 std::string engine_name(std::size_t i) {
   return "engine" + std::to_string(i);
 }
@@ -148,7 +156,7 @@ int bench_ratings(long games, int engines_count, std::uint64_t seed, const std::
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::printf("ratings: %ld awale games between %d engines (seed %llu), %s\n", games, engines_count,
               static_cast<unsigned long long>(seed), db.c_str());
-  std::printf("  database written in        %.1f s (%.0f games/s, %.0f MB)\n", fill_wall,
+  std::printf("  database written in         %.1f s (%.0f games/s, %.0f MB)\n", fill_wall,
               static_cast<double>(games) / fill_wall, static_cast<double>(fs::file_size(db)) / 1e6);
 
   const std::string referee = (fs::path(engines::executable_dir()) / "referee").string();
@@ -159,19 +167,15 @@ int bench_ratings(long games, int engines_count, std::uint64_t seed, const std::
     std::cerr << "referee bench: " << rated.error() << "\n";
     rc = 1;
   } else {
-    std::printf("  referee ratings CPU        %.2f s (user %.2f + sys %.2f)\n",
-                rated->user_seconds + rated->system_seconds, rated->user_seconds,
-                rated->system_seconds);
-    std::printf("  referee ratings peak RSS   %.1f MB\n",
-                static_cast<double>(rated->peak_rss_kb) / 1024.0);
+    print_usage("referee ratings", *rated);
     auto a = accuracy(json, truth);
     if (!a) {
       std::cerr << "referee bench: " << a.error() << "\n";
       rc = 1;
     } else {
-      std::printf("  error against the truth    mean %.1f Elo, max %.1f Elo (%d engines rated)\n",
+      std::printf("  error against the truth     mean %.1f Elo, max %.1f Elo (%d engines rated)\n",
                   a->mean_error, a->max_error, a->rated);
-      std::printf("  95 %% bars covering truth   %d of %d (%.1f %%)\n", a->covered, a->rated,
+      std::printf("  95 %% bars covering truth    %d of %d (%.1f %%)\n", a->covered, a->rated,
                   100.0 * a->covered / a->rated);
     }
   }
@@ -181,11 +185,7 @@ int bench_ratings(long games, int engines_count, std::uint64_t seed, const std::
     std::cerr << "referee bench: " << crossed.error() << "\n";
     rc = 1;
   } else {
-    std::printf("  referee crosstable CPU     %.2f s (user %.2f + sys %.2f)\n",
-                crossed->user_seconds + crossed->system_seconds, crossed->user_seconds,
-                crossed->system_seconds);
-    std::printf("  referee crosstable RSS     %.1f MB\n",
-                static_cast<double>(crossed->peak_rss_kb) / 1024.0);
+    print_usage("referee crosstable", *crossed);
   }
   const std::string pgn = (dir / "games.pgn").string();
   const auto export0 = std::chrono::steady_clock::now();
@@ -199,11 +199,11 @@ int bench_ratings(long games, int engines_count, std::uint64_t seed, const std::
   } else {
     const double cpu = exported->user_seconds + exported->system_seconds;
     std::printf(
-        "  export pgn --no-moves      %.2f s CPU, %.2f s wall, %.0f games/s of CPU, "
+        "  export pgn --no-moves       %.2f s CPU, %.2f s wall, %.0f games/s of CPU, "
         "%.0f MB written\n",
         cpu, export_wall, static_cast<double>(games) / cpu,
         static_cast<double>(fs::file_size(pgn)) / 1e6);
-    std::printf("  export peak RSS            %.1f MB\n",
+    std::printf("  export peak RSS             %.1f MB\n",
                 static_cast<double>(exported->peak_rss_kb) / 1024.0);
   }
   fs::remove_all(dir);

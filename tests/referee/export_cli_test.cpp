@@ -182,9 +182,11 @@ TEST_CASE("bench --ratings: a small run prints every figure, bad arguments are o
   auto r = referee_cmd({"bench", "--ratings", "400", "6", "--seed", "3"});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  for (const char* piece : {"ratings: 400 awale games between 6 engines (seed 3)",
-                            "referee ratings CPU", "referee ratings peak RSS", "(6 engines rated)",
-                            "95 % bars covering truth", "export pgn --no-moves", "export peak RSS"})
+  for (const char* piece :
+       {"ratings: 400 awale games between 6 engines (seed 3)", "referee ratings CPU",
+        "referee ratings peak RSS", "(6 engines rated)", "95 % bars covering truth",
+        "referee crosstable CPU", "referee crosstable peak RSS", "export pgn --no-moves",
+        "export peak RSS"})
     CHECK(contains(r.out, piece));
   usage_error({"bench", "--ratings", "400"}, "--ratings takes two numbers");
   usage_error({"bench", "--ratings", "0", "6"}, "--ratings needs N >= 1 games");
