@@ -85,7 +85,10 @@ struct EventRuntime {
   std::deque<std::string> notices;  // withdrawals, exclusions (the last 20)
   bool dirty = true;                // its summary and standings changed since last published
   SteadyClock::time_point last_publish{};
-  double publish_cost_s = 0;    // how long the last standings took to compute
+  double publish_cost_s = 0;  // how long the last standings took to compute
+  // Games done when standings were last published: they are published again only when this
+  // changes (a "standings" message means the table changed, never an empty table at the start).
+  std::int64_t standings_done = 0;
   std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
   // Not before then: from 1000 games on, a test that took more than 5 ms waits 9 times as long
   // (the hub runs it later), as `referee tournament` does (event/tournament.cpp).

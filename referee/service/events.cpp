@@ -508,9 +508,19 @@ void publish_dirty(Core& core) {
       auto it = core.events.find(id);
       if (it != core.events.end()) it->second.publish_cost_s = cost;
     }
+    bool table_changed = false;
+    {
+      std::lock_guard lock(core.mutex);
+      auto it = core.events.find(id);
+      if (it != core.events.end() && it->second.standings_done != info->done) {
+        it->second.standings_done = info->done;
+        table_changed = true;
+      }
+    }
     const std::string key = std::to_string(id);
     core.stream.publish(id, "event_changed", "event:" + key, dump(summary_of(core, *info)));
-    if (standings) core.stream.publish(id, "standings", "standings:" + key, dump(*standings));
+    if (standings && table_changed)
+      core.stream.publish(id, "standings", "standings:" + key, dump(*standings));
   }
 }
 
