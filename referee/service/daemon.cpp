@@ -207,7 +207,9 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   });
 
   // Serve until a signal or a storage failure.
-  int hangups = signals.hangups();
+  // From 0, not from the count here: a SIGHUP that came after "serving" was logged but before
+  // this loop started (the threads above take a while) still reopens the log.
+  int hangups = 0;
   while (!signals.flag().load() && !core->failed.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (signals.hangups() != hangups) {
