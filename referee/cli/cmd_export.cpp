@@ -58,20 +58,14 @@ int export_games(const Args& args) {
       "also the games that did not finish (unfinished, running): the whole archive");
   po::variables_map vm;
   if (auto done = parse_captioned(args, desc, vm)) return *done;
-  storage::ExportFormat kind;
-  if (format == "pgn")
-    kind = storage::ExportFormat::kPgn;
-  else if (format == "jsonl")
-    kind = storage::ExportFormat::kJsonl;
-  else if (format == "csv")
-    kind = storage::ExportFormat::kCsv;
-  else
-    return usage_error("export", "--format must be pgn, jsonl or csv");
-  if ((no_moves || no_clock) && kind != storage::ExportFormat::kPgn)
-    return usage_error("export", std::string(no_moves ? "--no-moves" : "--no-clock") +
-                                     " is for PGN (JSON Lines and CSV records are whole)");
-  if (pairwise && kind == storage::ExportFormat::kJsonl)
-    return usage_error("export", "--pairwise is for PGN and CSV (JSON Lines records are whole)");
+  const auto kind = export_format(format);
+  if (!kind) return usage_error("export", "--format must be pgn, jsonl or csv");
+  storage::ExportOptions options;
+  options.moves = !no_moves;
+  options.clocks = !no_clock;
+  options.pairwise = pairwise;
+  if (auto bad = export_options_error(*kind, options); !bad.empty())
+    return usage_error("export", bad);
   auto store = open_database_for_reading(db, "export");
   if (!store) return 1;
   int status = 0;
@@ -92,10 +86,8 @@ int export_games(const Args& args) {
   std::ostream& out = output.empty() ? std::cout : file;
   ExportRequest request;
   request.query = std::move(*query);
-  request.format = kind;
-  request.options.moves = !no_moves;
-  request.options.clocks = !no_clock;
-  request.options.pairwise = pairwise;
+  request.format = *kind;
+  request.options = options;
   request.min_games = selection.min_games;
   request.destination = output.empty() ? "standard output" : "'" + partial + "'";
   auto tally = export_games(*store, request, out);

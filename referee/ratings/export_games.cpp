@@ -10,6 +10,23 @@
 
 namespace referee {
 
+std::optional<storage::ExportFormat> export_format(const std::string& name) {
+  if (name == "pgn") return storage::ExportFormat::kPgn;
+  if (name == "jsonl") return storage::ExportFormat::kJsonl;
+  if (name == "csv") return storage::ExportFormat::kCsv;
+  return std::nullopt;
+}
+
+std::string export_options_error(storage::ExportFormat format,
+                                 const storage::ExportOptions& options) {
+  if ((!options.moves || !options.clocks) && format != storage::ExportFormat::kPgn)
+    return std::string(!options.moves ? "--no-moves" : "--no-clock") +
+           " is for PGN (JSON Lines and CSV records are whole)";
+  if (options.pairwise && format == storage::ExportFormat::kJsonl)
+    return "--pairwise is for PGN and CSV (JSON Lines records are whole)";
+  return "";
+}
+
 Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& request,
                                    std::ostream& out) {
   std::map<std::string, std::set<std::string>> kept;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -36,6 +37,14 @@ struct ExportTally {
   std::int64_t written = 0;
   std::int64_t skipped = 0;  // games of more than two players left out of a PGN (no pairwise)
 };
+
+// The format of its name: "pgn", "jsonl" or "csv"; nothing otherwise.
+std::optional<storage::ExportFormat> export_format(const std::string& name);
+
+// What does not fit the format among the options, in the CLI's words ("--no-moves is for PGN
+// ..."; the API puts its parameter names in); "" when they fit.
+std::string export_options_error(storage::ExportFormat format,
+                                 const storage::ExportOptions& options);
 
 // Writes the request's games to `out`; an error is one line ("cannot write <destination>", or the
 // database's failure). `out` is not flushed on failure.

@@ -134,6 +134,9 @@ bool flag_param(const Request& req, const char* name, bool& value, std::string& 
 std::string parameter_words(std::string text) {
   for (const auto& [option, parameter] :
        std::initializer_list<std::pair<std::string, std::string>>{{"--min-games", "min_games"},
+                                                                  {"--no-moves", "no_moves"},
+                                                                  {"--no-clock", "no_clock"},
+                                                                  {"--pairwise", "pairwise"},
                                                                   {"--game", "game"},
                                                                   {"--tournament", "tournament"},
                                                                   {"--engine", "engine"},
@@ -154,12 +157,8 @@ void export_route(Core& core, const Request& req, Response& res) {
     return reply_error(res, 400, bad);
   const std::string format = req.get_param_value("format");
   ExportRequest request;
-  if (format == "pgn")
-    request.format = storage::ExportFormat::kPgn;
-  else if (format == "jsonl")
-    request.format = storage::ExportFormat::kJsonl;
-  else if (format == "csv")
-    request.format = storage::ExportFormat::kCsv;
+  if (auto kind = export_format(format))
+    request.format = *kind;
   else
     return reply_error(res, 400, "format must be pgn, jsonl or csv (got '" + format + "')");
   std::string error;
@@ -168,15 +167,11 @@ void export_route(Core& core, const Request& req, Response& res) {
       !flag_param(req, "no_clock", no_clock, error) ||
       !flag_param(req, "pairwise", pairwise, error))
     return reply_error(res, 400, error);
-  if ((no_moves || no_clock) && request.format != storage::ExportFormat::kPgn)
-    return reply_error(res, 400,
-                       std::string(no_moves ? "no_moves" : "no_clock") +
-                           " is for PGN (JSON Lines and CSV records are whole)");
-  if (pairwise && request.format == storage::ExportFormat::kJsonl)
-    return reply_error(res, 400, "pairwise is for PGN and CSV (JSON Lines records are whole)");
   request.options.moves = !no_moves;
   request.options.clocks = !no_clock;
   request.options.pairwise = pairwise;
+  if (auto bad = export_options_error(request.format, request.options); !bad.empty())
+    return reply_error(res, 400, parameter_words(bad));
   auto min_games = int_param(req, "min_games", 0, 1'000'000'000, 0, error);
   if (!min_games) return reply_error(res, 400, error);
   request.min_games = static_cast<int>(*min_games);

@@ -43,14 +43,11 @@ class Unreachable {
     server_.Delete(".*", answer);
     server_.set_read_timeout(5, 0);
     server_.set_write_timeout(5, 0);
-    ListenBacklog backlog(server_);
-    if (port > 0 && server_.bind_to_port(host, port)) {
-      backlog.deepen();  // best effort: this server only answers 503 for a while
+    if (port > 0 && bind_with_deep_backlog(server_, host, port).port > 0)
       listener_ = std::thread([this] {
         server_.listen_after_bind();
         ended_ = true;
       });
-    }
   }
   ~Unreachable() {
     if (!listener_.joinable()) return;
@@ -136,21 +133,19 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
   server.set_tcp_nodelay(true);
   install_api(server, *core);
-  ListenBacklog backlog(server);
   auto give_up = [&](const std::string& why) {
     log.error(why);
     core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
     core->recorder.reset();
     return end;
   };
-  if (port == 0) {
-    port = server.bind_to_any_port(options.host);
-    if (port <= 0) return give_up("cannot listen on " + options.host + " (any port)");
-  } else if (!server.bind_to_port(options.host, port)) {
-    return give_up("cannot listen on " + options.host + ":" + std::to_string(port) +
-                   " (in use, or not an address of this machine)");
-  }
-  if (!backlog.deepen())
+  const Bound bound = bind_with_deep_backlog(server, options.host, port);
+  if (bound.port <= 0)
+    return give_up(port == 0 ? "cannot listen on " + options.host + " (any port)"
+                             : "cannot listen on " + options.host + ":" + std::to_string(port) +
+                                   " (in use, or not an address of this machine)");
+  port = bound.port;
+  if (!bound.deep)
     log.warning(
         "the listening socket keeps httplib's backlog of 5: bursts of connections may wait");
   const std::string shown_host =

@@ -503,18 +503,14 @@ void publish_dirty(Core& core) {
     const auto t0 = SteadyClock::now();
     auto standings = event_standings(core, id);
     const double cost = std::chrono::duration<double>(SteadyClock::now() - t0).count();
-    {
-      std::lock_guard lock(core.mutex);
-      auto it = core.events.find(id);
-      if (it != core.events.end()) it->second.publish_cost_s = cost;
-    }
     bool table_changed = false;
     {
       std::lock_guard lock(core.mutex);
       auto it = core.events.find(id);
-      if (it != core.events.end() && it->second.standings_done != info->done) {
+      if (it != core.events.end()) {
+        it->second.publish_cost_s = cost;
+        table_changed = it->second.standings_done != info->done;
         it->second.standings_done = info->done;
-        table_changed = true;
       }
     }
     const std::string key = std::to_string(id);

@@ -4,17 +4,22 @@
 
 namespace referee::service {
 
-ListenBacklog::ListenBacklog(httplib::Server& server) {
-  // Called for each address tried; the bind that succeeds is on the last socket it saw.
-  server.set_socket_options([this](socket_t sock) {
+Bound bind_with_deep_backlog(httplib::Server& server, const std::string& host, int port) {
+  // The hook runs for each address tried; the bind that succeeds is on the last socket it saw.
+  socket_t seen = INVALID_SOCKET;
+  server.set_socket_options([&seen](socket_t sock) {
     httplib::default_socket_options(sock);
-    socket_ = static_cast<int>(sock);
+    seen = sock;
   });
-}
-
-bool ListenBacklog::deepen() const {
-  const int sock = socket_.load();
-  return sock >= 0 && ::listen(sock, kListenBacklog) == 0;
+  Bound bound;
+  if (port == 0)
+    bound.port = server.bind_to_any_port(host);
+  else if (server.bind_to_port(host, port))
+    bound.port = port;
+  server.set_socket_options(httplib::default_socket_options);
+  if (bound.port <= 0) return Bound{};
+  bound.deep = seen != INVALID_SOCKET && ::listen(seen, kListenBacklog) == 0;
+  return bound;
 }
 
 }  // namespace referee::service

@@ -4,29 +4,25 @@
 // dropped the SYNs, so those clients waited 1, 3, 7 s... for their retransmissions (measured under
 // the load benchmark: 844 listen overflows, a request's latency 1.03 s, 23 of 200 streams not
 // connected in 20 s). The library's socket-options hook is the one place that sees the listening
-// socket: it is remembered there and listened on again after the bind, which Linux takes as the
-// new backlog (capped by net.core.somaxconn).
+// socket: it is remembered there during the bind and listened on again afterwards, which Linux
+// takes as the new backlog (capped by net.core.somaxconn).
 #pragma once
 
 #include <httplib.h>
 
-#include <atomic>
+#include <string>
 
 namespace referee::service {
 
 inline constexpr int kListenBacklog = 1024;
 
-class ListenBacklog {
- public:
-  // Installs the hook on `server` (keeping httplib's default options: SO_REUSEPORT). This object
-  // must outlive the server's bind.
-  explicit ListenBacklog(httplib::Server& server);
-  // After a successful bind: the backlog of the bound socket raised to kListenBacklog. False when
-  // no socket was seen or listen() failed (the server still works, with httplib's backlog).
-  bool deepen() const;
-
- private:
-  std::atomic<int> socket_{-1};
+struct Bound {
+  int port = -1;      // the bound port; -1: the bind failed
+  bool deep = false;  // the backlog is kListenBacklog (false: httplib's 5, the server still works)
 };
+
+// Binds `server` to host:port (port 0: any free port) with httplib's own socket options
+// (SO_REUSEPORT), then deepens the bound socket's backlog. The server keeps no hook of ours.
+Bound bind_with_deep_backlog(httplib::Server& server, const std::string& host, int port);
 
 }  // namespace referee::service

@@ -115,6 +115,7 @@ TEST_CASE("export API: referee export's games, filters and formats, byte for byt
   // Bad parameters: one 400 each, naming the culprit.
   check_error(c.Get("/api/export?format=html"), 400, "format must be pgn, jsonl or csv");
   check_error(c.Get("/api/export?format=csv&no_moves=1"), 400, "no_moves is for PGN");
+  check_error(c.Get("/api/export?format=jsonl&no_clock=1"), 400, "no_clock is for PGN");
   check_error(c.Get("/api/export?format=jsonl&pairwise=1"), 400, "pairwise is for PGN and CSV");
   check_error(c.Get("/api/export?format=pgn&pairwise=yes"), 400, "pairwise must be 1 or 0");
   check_error(c.Get("/api/export?format=pgn&engine=nobody"), 400, "engine named 'nobody'");
