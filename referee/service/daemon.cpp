@@ -150,7 +150,6 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
         "the listening socket keeps httplib's backlog of 5: bursts of connections may wait");
   const std::string shown_host =
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
-  if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
   away.reset();
 
   int slots = options.concurrency > 0
@@ -167,6 +166,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
            std::to_string(port) + " with " + std::to_string(slots) + " game slots (owner " +
            std::to_string(core->owner) + ", commits every " + std::to_string(interval.count()) +
            " ms, " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+  // After the log line: whoever waits for this one finds the log begun.
+  if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
 
   std::thread listener([&server] { server.listen_after_bind(); });
   std::vector<std::thread> players;

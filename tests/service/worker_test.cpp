@@ -117,9 +117,16 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   };
   std::vector<std::string> dirs;
   std::vector<std::unique_ptr<WorkerProcess>> workers;
+  std::vector<std::int64_t> started_ms;  // when worker i's present process was started (Unix ms)
+  auto unix_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
   for (int i = 0; i < 4; ++i) {
     dirs.push_back(dir.file("w" + std::to_string(i)));
     std::filesystem::create_directories(dirs.back());
+    started_ms.push_back(unix_ms());
     workers.push_back(std::make_unique<WorkerProcess>(dirs.back(), args_of(i), place.prefix(i)));
   }
 
@@ -129,20 +136,37 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
     auto info = store->event(event);
     return info ? info->done : std::int64_t{0};
   };
+  // Worker i's present process has a game the database shows running. A game may start and
+  // finish between two of a worker's commits, so a kill at a random moment may interrupt none
+  // (seen under ASan on PostgreSQL): each kill waits a while for this first.
+  auto playing = [&](std::size_t i) {
+    auto store = referee::storage::Store::open(db, {true});
+    if (!store) return false;
+    auto owners = store->owners(0, 100);
+    if (!owners) return false;
+    for (const auto& o : *owners)
+      if (o.info.name == "w" + std::to_string(i) && o.started_at_ms >= started_ms[i] &&
+          !o.running_games.empty())
+        return true;
+    return false;
+  };
   // Kill a random worker with kill -9 every 0.2 to 0.8 s while games go on, and start it again.
   std::mt19937 rng(12);
-  int kills = 0;
+  int kills = 0, kills_mid_game = 0;
   const auto until = SteadyClock::now() + std::chrono::seconds(60);
   while (kills < 8 && SteadyClock::now() < until && done_slots() < 450) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200 + rng() % 600));
     place.observe();
     const auto i = static_cast<std::size_t>(rng() % 4);
+    kills_mid_game += wait_until([&] { return playing(i); }, 3);
     workers[i]->kill9();
     ++kills;
+    started_ms[i] = unix_ms();
     workers[i] = std::make_unique<WorkerProcess>(dirs[i], args_of(static_cast<int>(i)),
                                                  place.prefix(static_cast<int>(i)));
   }
   CHECK(kills >= 3);
+  CHECK(kills_mid_game >= 1);
   // Every worker stops by itself once the event is finished.
   auto last_look = SteadyClock::now();
   for (std::size_t i = 0; i < workers.size(); ++i) {
