@@ -459,8 +459,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     std::vector<std::pair<std::vector<std::int64_t>, std::string>> skips;
     checked = check_engines(sh, open_slots, skips);
     if (options.pin_cpus) engines::pin_this_thread(cpus);
-    for (const auto& [slots, reason] : skips)
-      recorder.call<int>([&](storage::Store& s) { return s.skip_slots(sh.event, slots, reason); });
+    for (const auto& skip : skips)
+      recorder.call<int>(
+          [&](storage::Store& s) { return s.skip_slots(sh.event, skip.first, skip.second); });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
     for (const auto& [n, why] : sh.roster.exclusions())

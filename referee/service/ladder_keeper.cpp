@@ -396,7 +396,7 @@ void top_up_ladders(Core& core) {
     }
     if (add.empty()) continue;
     auto appended = core.recorder->call<std::vector<std::int64_t>>(
-        [&](storage::Store& s) { return s.append_slots(id, add); });
+        [&, event = id](storage::Store& s) { return s.append_slots(event, add); });
     if (!appended) {
       core.log->error("ladder " + std::to_string(id) + ": " + appended.error());
       continue;

@@ -18,6 +18,9 @@ daemon serves:
 - the gallery page draws the latest stored game of each board (game) from the database;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
+Over 20 s (about 30 s): the daemon plays its event in real time (a few seconds a game) while
+the pages are checked at each stage, from the first live board to the finished standings.
+
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
 """
 

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "engines/process.h"
+#include "sanitizers.h"
 
 using namespace referee::engines;
 using namespace std::chrono_literals;
@@ -463,33 +464,35 @@ TEST_CASE("process: the child gets SIGPIPE back at its default") {
 
 // RLIMIT_CPU and RLIMIT_NPROC are enforced by the kernel (NPROC not for root): checking that
 // they were set is enough, and a CPU-burning test would take seconds of a shared machine.
-TEST_CASE("process: resource limits"){SECTION("all three reach the child"){SpawnSpec spec;
-spec.command = "/bin/sh";
-spec.args = {"-c", "sleep 5"};
-spec.limits = {512, 7, 300};
-Process p = start(spec);
-CHECK(soft_limit(p.pid(), "Max address space") == std::to_string(512L << 20));
-CHECK(soft_limit(p.pid(), "Max cpu time") == "7");
-CHECK(soft_limit(p.pid(), "Max processes") == "300");
-}
-SECTION("no limits: the mock allocates 40 MiB") {
-  Process p = mock({"--alloc-mb=40"});
-  REQUIRE(p.write_line("go", in(1000ms)).ok());
-  CHECK(expect_line(p) == "info string allocated 40 MiB");
-}
-#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer reserves terabytes: no RLIMIT_AS fits it
-SECTION("an engine allocating beyond memory_mb dies") {
-  SpawnSpec spec;
-  spec.command = kMock;
-  spec.args = {"--alloc-mb=40"};
-  spec.limits.memory_mb = 24;
-  Process p = start(spec);
-  REQUIRE(p.write_line("go", in(1000ms)).ok());
-  CHECK(p.read_line(in(3000ms)).status == ReadStatus::Eof);
-  p.shut_down(1000ms, 100ms);
-  CHECK(p.exit_signal() == SIGABRT);  // std::bad_alloc, uncaught
-  CHECK(p.stderr_tail().find("bad_alloc") != std::string::npos);
-}
+TEST_CASE("process: resource limits") {
+  SECTION("all three reach the child") {
+    SpawnSpec spec;
+    spec.command = "/bin/sh";
+    spec.args = {"-c", "sleep 5"};
+    spec.limits = {512, 7, 300};
+    Process p = start(spec);
+    CHECK(soft_limit(p.pid(), "Max address space") == std::to_string(512L << 20));
+    CHECK(soft_limit(p.pid(), "Max cpu time") == "7");
+    CHECK(soft_limit(p.pid(), "Max processes") == "300");
+  }
+  SECTION("no limits: the mock allocates 40 MiB") {
+    Process p = mock({"--alloc-mb=40"});
+    REQUIRE(p.write_line("go", in(1000ms)).ok());
+    CHECK(expect_line(p) == "info string allocated 40 MiB");
+  }
+#if !REFEREE_TEST_ASAN  // AddressSanitizer reserves terabytes: no RLIMIT_AS fits it
+  SECTION("an engine allocating beyond memory_mb dies") {
+    SpawnSpec spec;
+    spec.command = kMock;
+    spec.args = {"--alloc-mb=40"};
+    spec.limits.memory_mb = 24;
+    Process p = start(spec);
+    REQUIRE(p.write_line("go", in(1000ms)).ok());
+    CHECK(p.read_line(in(3000ms)).status == ReadStatus::Eof);
+    p.shut_down(1000ms, 100ms);
+    CHECK(p.exit_signal() == SIGABRT);  // std::bad_alloc, uncaught
+    CHECK(p.stderr_tail().find("bad_alloc") != std::string::npos);
+  }
 #endif
 }
 

@@ -111,7 +111,7 @@ TEST_CASE("awale-v1: perft from the start") {
   check_perft(start("awale-v1"), {1, 6, 36, 190, 1014, 5219, 27332, 139157, 711414});
 }
 
-TEST_CASE("awale: conformance sweep") {
+TEST_CASE("awale: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("awale", o) > 0);
   CHECK(testing::conformance_sweep("awale-v1", o) > 0);

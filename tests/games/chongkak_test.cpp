@@ -130,7 +130,7 @@ TEST_CASE("chongkak: perft from the start") {
   check_perft(start("chongkak"), {1, 7, 38, 222, 1247, 7167, 40948});
 }
 
-TEST_CASE("chongkak: conformance sweep") {
+TEST_CASE("chongkak: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(1);
   o.quantity_may_shrink = true;
   CHECK(testing::conformance_sweep("chongkak", o) > 0);

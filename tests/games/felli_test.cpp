@@ -221,7 +221,7 @@ TEST_CASE("felli: draw shows points, lines, pieces and coordinates") {
   CHECK(board.find("     a   b   c   d   e\n") != std::string::npos);
 }
 
-TEST_CASE("felli: conformance sweep") {
+TEST_CASE("felli: conformance sweep", "[slow]") {
   auto o = testing::counting_pieces();
   CHECK(testing::conformance_sweep("felli", o) > 0);
   CHECK(testing::conformance_sweep("felli:first=2", o) > 0);

@@ -90,7 +90,7 @@ TEST_CASE("kakua: perft from the start") {
   check_perft(start("kakua"), {1, 6, 28, 129, 600, 2650, 11406, 45194, 175953});
 }
 
-TEST_CASE("kakua: conformance sweep") {
+TEST_CASE("kakua: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("kakua", o) > 0);
 }

@@ -148,7 +148,7 @@ TEST_CASE("kalaha: perft from the start") {
   check_perft(start("kalaha"), {1, 6, 35, 190, 1056, 5882, 32243, 177888, 963121});
 }
 
-TEST_CASE("kalaha: conformance sweep") {
+TEST_CASE("kalaha: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("kalaha", o) > 0);
   CHECK(testing::conformance_sweep("kalaha:first=2", o) > 0);

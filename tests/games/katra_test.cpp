@@ -105,7 +105,7 @@ TEST_CASE("katra: perft from the start") {
   check_perft(start("katra"), {1, 16, 248, 3616, 51299, 691037});
 }
 
-TEST_CASE("katra: conformance sweep") {
+TEST_CASE("katra: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   // Random games last long on this board: a ply cap keeps the sweep fast (the game's own ends are
   // pinned by the scenario tests above).

@@ -169,7 +169,7 @@ TEST_CASE("lontu-holo: perft after the setups") {
   check_perft(forced, {1, 1, 2, 4, 40, 424, 2916, 20608});
 }
 
-TEST_CASE("lontu-holo: conformance sweep") {
+TEST_CASE("lontu-holo: conformance sweep", "[slow]") {
   testing::SweepOptions o;
   o.quantity = [](const State& s) {
     const std::string p = s.to_string();

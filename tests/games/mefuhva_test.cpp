@@ -104,7 +104,7 @@ TEST_CASE("mefuhva: perft from the start") {
   check_perft(start("mefuhva"), {1, 32, 1024, 31744, 983568, 29554640});
 }
 
-TEST_CASE("mefuhva: conformance sweep") {
+TEST_CASE("mefuhva: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   // Random games last long on this board: a ply cap keeps the sweep fast (the game's own ends are
   // pinned by the scenario tests above).

@@ -1,4 +1,6 @@
 // mweso: setups, relay, captures, aloka direction choices, relay guard, end, perft, conformance.
+// [slow] The conformance sweep takes about 12 s in Release, 100 s under the sanitizers: random
+// mweso games last about 330 plies and every ply replays every legal move (conformance.h).
 #include <catch2/catch.hpp>
 
 #include "games/conformance.h"
@@ -148,7 +150,7 @@ TEST_CASE("mweso: perft after the setups") {
   check_perft(north, {1, 11, 116, 1131, 11326, 100275});
 }
 
-TEST_CASE("mweso: conformance sweep") {
+TEST_CASE("mweso: conformance sweep", "[slow]") {
   testing::SweepOptions o;
   o.quantity = [](const State& s) {
     const std::string p = s.to_string();

@@ -81,7 +81,7 @@ TEST_CASE("owani: perft from the start") {
   check_perft(start("owani"), {1, 6, 36, 187, 997, 5117, 27301, 143542, 755453});
 }
 
-TEST_CASE("owani: conformance sweep") {
+TEST_CASE("owani: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("owani", o) > 0);
 }

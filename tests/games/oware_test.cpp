@@ -195,7 +195,7 @@ TEST_CASE("oware: perft from the start, 2, 3, 4 and 6 players") {
   }
 }
 
-TEST_CASE("oware: conformance sweep") {
+TEST_CASE("oware: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("oware", o) > 0);
   CHECK(testing::conformance_sweep("oware:players=3", o) > 0);

@@ -194,7 +194,7 @@ TEST_CASE("pallankuli: perft") {
   check_perft(passes, {1, 1, 1, 1, 5, 5, 19, 19, 58});
 }
 
-TEST_CASE("pallankuli: conformance sweep") {
+TEST_CASE("pallankuli: conformance sweep", "[slow]") {
   // Random play rarely finishes a round within 50 quiet plies, so the default game nearly always
   // runs to maxplies: the long sweep is capped, and shorter rounds reach the game's own end.
   auto o = testing::counting_seeds(2);

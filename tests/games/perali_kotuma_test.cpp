@@ -232,7 +232,7 @@ TEST_CASE("perali-kotuma: perft from the double-capture picture") {
   check_perft(off, {1, 1, 2, 20, 60, 420, 1540, 11573, 45150});
 }
 
-TEST_CASE("perali-kotuma: conformance sweep") {
+TEST_CASE("perali-kotuma: conformance sweep", "[slow]") {
   auto o = testing::counting_pieces();
   CHECK(testing::conformance_sweep("perali-kotuma", o) > 0);
   CHECK(testing::conformance_sweep("kotu-ellima:huffing=on,first=2", o) > 0);

@@ -118,7 +118,7 @@ TEST_CASE("permainan: perft") {
   check_perft(loops, {1, 16, 179, 2387, 26240});
 }
 
-TEST_CASE("permainan: conformance sweep") {
+TEST_CASE("permainan: conformance sweep", "[slow]") {
   auto o = testing::counting_pieces();
   CHECK(testing::conformance_sweep("permainan", o) > 0);
   o.playouts = 250;

@@ -100,7 +100,7 @@ TEST_CASE("tamtam-apachi: perft from the start") {
   check_perft(start("tamtam-apachi"), {1, 6, 28, 130, 604, 2779, 12723, 58144, 263994});
 }
 
-TEST_CASE("tamtam-apachi: conformance sweep") {
+TEST_CASE("tamtam-apachi: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("tamtam-apachi", o) > 0);
 }

@@ -188,7 +188,7 @@ TEST_CASE("wali:anyrow=first: perft from the start") {
   check_perft(start("wali:anyrow=first"), {1, 12, 132, 684, 3711, 19087, 100018, 511380});
 }
 
-TEST_CASE("wali: conformance sweep") {
+TEST_CASE("wali: conformance sweep", "[slow]") {
   auto o = testing::counting_seeds(2);
   CHECK(testing::conformance_sweep("wali", o) > 0);
   CHECK(testing::conformance_sweep("wali:anyrow=first", o) > 0);

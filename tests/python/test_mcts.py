@@ -1,6 +1,9 @@
 """The example MCTS engine (examples/engines/mcts_engine.py): its rewards, its search on every
 game, and `referee check-engine` for every game it declares (all 18) and for oware with 3, 4 and
-6 players."""
+6 players.
+
+Over 20 s (about 40 s in Release, 60 s under the sanitizers): check-engine plays every game against the MCTS engine, which
+spends each move's whole movetime searching in Python."""
 
 import importlib.util
 import re

@@ -5,7 +5,10 @@ Both sides draw from the same LCG (testenv.lcg_draws) and choose alike: a setup 
 sample_setup(draw), any other move legal_moves()[draw % count]. A line holds the seed, the plies
 played, the CRC-32 of every position string along the way, the final position and the outcome.
 Playouts are not capped: every one runs to the end of its game (at most the game's maxplies, 2000;
-pallankuli's often do), which takes a few seconds per game."""
+pallankuli's often do), which takes a few seconds per game.
+
+Over 20 s (about 30 s in Release): 1,000 playouts of each of the 23 games and variants, in
+Python; the sanitizer build runs 50 (testenv.QUICK)."""
 
 import os
 import unittest

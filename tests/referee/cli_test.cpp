@@ -25,10 +25,7 @@ using rtest::contains;
 
 namespace {
 
-rtest::RunResult referee_cmd(const std::vector<std::string>& args, const std::string& cwd = "") {
-  rtest::TempDir scratch;
-  return rtest::run_program(REFEREE_BIN, args, scratch, cwd);
-}
+using rtest::referee_cmd;
 
 // stderr holds exactly one line, containing `piece`.
 void one_error_line(const rtest::RunResult& r, const std::string& piece) {

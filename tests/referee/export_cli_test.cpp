@@ -17,10 +17,7 @@ using rtest::contains;
 
 namespace {
 
-rtest::RunResult referee_cmd(const std::vector<std::string>& args) {
-  rtest::TempDir scratch;
-  return rtest::run_program(REFEREE_BIN, args, scratch);
-}
+using rtest::referee_cmd;
 
 void usage_error(const std::vector<std::string>& args, const std::string& piece) {
   auto r = referee_cmd(args);

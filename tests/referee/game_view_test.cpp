@@ -136,10 +136,7 @@ TEST_CASE("ply view: no engine was asked at an opening move, plies out of range 
 
 namespace {
 
-rtest::RunResult referee_cmd(const std::vector<std::string>& args) {
-  rtest::TempDir scratch;
-  return rtest::run_program(REFEREE_BIN, args, scratch);
-}
+using rtest::referee_cmd;
 
 }  // namespace
 

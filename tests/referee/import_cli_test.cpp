@@ -21,10 +21,7 @@ using rtest::contains;
 
 namespace {
 
-rtest::RunResult referee_cmd(const std::vector<std::string>& args) {
-  rtest::TempDir scratch;
-  return rtest::run_program(REFEREE_BIN, args, scratch);
-}
+using rtest::referee_cmd;
 
 using storage_test::MadeGame;
 using storage_test::random_game;

@@ -48,10 +48,7 @@ void write_games(const std::string& db, const std::vector<Stored>& games) {
   REQUIRE(store->commit_batch().ok());
 }
 
-rtest::RunResult referee_cmd(const std::vector<std::string>& args) {
-  rtest::TempDir scratch;
-  return rtest::run_program(REFEREE_BIN, args, scratch);
-}
+using rtest::referee_cmd;
 
 // Status 2 and exactly one line on stderr containing `piece`, nothing on stdout.
 void usage_error(const std::vector<std::string>& args, const std::string& piece) {

@@ -151,6 +151,15 @@ inline RunResult run_program(const std::string& program, const std::vector<std::
   return r;
 }
 
+#ifdef REFEREE_BIN
+// Runs the built `referee args...` (in `cwd`, empty: the current directory) with a scratch
+// directory of its own for the captured output.
+inline RunResult referee_cmd(const std::vector<std::string>& args, const std::string& cwd = "") {
+  TempDir scratch;
+  return run_program(REFEREE_BIN, args, scratch, cwd);
+}
+#endif
+
 }  // namespace rtest
 
 // ---- Engine sessions against the mock engine ----

@@ -20,7 +20,7 @@ using rtest::contains;
 
 namespace {
 
-rtest::RunResult referee_cmd(std::vector<std::string> args, const std::string& db) {
+rtest::RunResult verify_cmd(std::vector<std::string> args, const std::string& db) {
   rtest::TempDir scratch;
   args.insert(args.begin(), {"verify", "--db", db});
   return rtest::run_program(REFEREE_BIN, args, scratch);
@@ -112,7 +112,7 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
         a = write_archive(*store);
       }
       const std::string head = integrity_line(backend);
-      auto clean = referee_cmd({}, db);
+      auto clean = verify_cmd({}, db);
       INFO(clean.err);
       CHECK(clean.status == 0);
       CHECK(clean.out == head + "9 games replayed, 0 mismatches\n");
@@ -124,7 +124,7 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
         tamper(*store, a.finished);
         tamper(*store, a.running);
       }
-      auto found = referee_cmd({}, db);
+      auto found = verify_cmd({}, db);
       CHECK(found.status == 1);
       CHECK(rtest::lines_of(found.out).size() == 4);
       CHECK(contains(found.out, head));
@@ -134,34 +134,34 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
       CHECK(found.err.empty());
 
       // Parts: an event, single games, a game string.
-      auto other = referee_cmd({"--tournament", "other"}, db);
+      auto other = verify_cmd({"--tournament", "other"}, db);
       CHECK(other.status == 0);
       CHECK(other.out == head + "2 games replayed, 0 mismatches\n");
-      auto rr = referee_cmd({"--tournament", "rr"}, db);
+      auto rr = verify_cmd({"--tournament", "rr"}, db);
       CHECK(rr.status == 1);
       CHECK(rtest::lines_of(rr.out).size() == 3);
       CHECK(rr.out.rfind(head + "MISMATCH game " + std::to_string(a.finished) + " ply 3: ", 0) ==
             0);
       CHECK(contains(rr.out, "\n4 games replayed, 1 mismatches\n"));
-      auto one = referee_cmd({"--id", std::to_string(a.unfinished)}, db);
+      auto one = verify_cmd({"--id", std::to_string(a.unfinished)}, db);
       CHECK(one.status == 0);
       CHECK(one.out == head + "1 games replayed, 0 mismatches\n");
-      auto two = referee_cmd(
-          {"--id", std::to_string(a.unfinished), "--id", std::to_string(a.running)}, db);
+      auto two =
+          verify_cmd({"--id", std::to_string(a.unfinished), "--id", std::to_string(a.running)}, db);
       CHECK(two.status == 1);
       CHECK(contains(two.out, "\n2 games replayed, 1 mismatches\n"));
-      auto kalaha = referee_cmd({"--game", "kalaha"}, db);
+      auto kalaha = verify_cmd({"--game", "kalaha"}, db);
       CHECK(kalaha.status == 0);
       CHECK(contains(kalaha.out, "2 games replayed, 0 mismatches"));
 
       // Stop early: one mismatch line, then the summary says so.
-      auto first = referee_cmd({"--max-mismatches", "1"}, db);
+      auto first = verify_cmd({"--max-mismatches", "1"}, db);
       CHECK(first.status == 1);
       CHECK(count_of(first.out, "MISMATCH ") == 1);
       CHECK(contains(first.out, " games replayed, 1 mismatches (stopped at --max-mismatches 1)\n"));
 
       // --no-integrity, and --progress: the totals on stderr at the end.
-      auto quick = referee_cmd({"--no-integrity", "--progress", "--tournament", "other"}, db);
+      auto quick = verify_cmd({"--no-integrity", "--progress", "--tournament", "other"}, db);
       CHECK(quick.status == 0);
       CHECK(quick.out ==
             "integrity: not checked (--no-integrity)\n2 games replayed, 0 mismatches\n");
@@ -169,7 +169,7 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
       CHECK(contains(quick.err, "verify: done, 2 games, 0 mismatches in "));
 
       // JSON: one object, the same facts.
-      auto json = referee_cmd({"--format", "json"}, db);
+      auto json = verify_cmd({"--format", "json"}, db);
       CHECK(json.status == 1);
       auto j = nlohmann::json::parse(json.out, nullptr, false);
       REQUIRE_FALSE(j.is_discarded());
@@ -186,14 +186,14 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
         CHECK(contains(m["error"].get<std::string>(), " ply 3: "));
       }
       CHECK(bad == std::set<std::int64_t>{a.finished, a.running});
-      auto stopped = referee_cmd({"--format", "json", "--max-mismatches", "1"}, db);
+      auto stopped = verify_cmd({"--format", "json", "--max-mismatches", "1"}, db);
       CHECK(stopped.status == 1);
       auto s = nlohmann::json::parse(stopped.out, nullptr, false);
       REQUIRE_FALSE(s.is_discarded());
       CHECK(s["complete"] == false);
       CHECK(s["mismatches"].size() == 1);
       CHECK(s["error"] == "stopped at --max-mismatches");
-      auto none = referee_cmd({"--format", "json", "--tournament", "other"}, db);
+      auto none = verify_cmd({"--format", "json", "--tournament", "other"}, db);
       CHECK(none.status == 0);
       auto n = nlohmann::json::parse(none.out, nullptr, false);
       REQUIRE_FALSE(n.is_discarded());
@@ -209,21 +209,21 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
         referee::storage::StoreAccess::db(*store).exec("DELETE FROM game_players WHERE game_id = " +
                                                        std::to_string(a.lonely));
       }
-      auto lonely = referee_cmd({}, db);
+      auto lonely = verify_cmd({}, db);
       CHECK(lonely.status == 1);
       CHECK(contains(lonely.out, "MISMATCH game " + std::to_string(a.lonely) +
                                      ": ranks differ from the recorded result\n"));
       CHECK(contains(lonely.out, "\n9 games replayed, 3 mismatches\n"));
 
       // Bad options: one line naming the culprit, status 2, nothing on stdout.
-      one_error_line(referee_cmd({"--tournament", "nosuch"}, db), "nosuch");
-      one_error_line(referee_cmd({"--id", "999999"}, db), "--id 999999: no such game");
-      one_error_line(referee_cmd({"--id", "0"}, db), "--id 0");
-      one_error_line(referee_cmd({"--id", "x"}, db), "--id");
-      one_error_line(referee_cmd({"--max-mismatches", "0"}, db), "--max-mismatches");
-      one_error_line(referee_cmd({"--format", "xml"}, db), "--format must be text or json");
-      one_error_line(referee_cmd({"--min-games", "3"}, db), "--min-games");
-      one_error_line(referee_cmd({"--engine", "nobody"}, db), "nobody");
+      one_error_line(verify_cmd({"--tournament", "nosuch"}, db), "nosuch");
+      one_error_line(verify_cmd({"--id", "999999"}, db), "--id 999999: no such game");
+      one_error_line(verify_cmd({"--id", "0"}, db), "--id 0");
+      one_error_line(verify_cmd({"--id", "x"}, db), "--id");
+      one_error_line(verify_cmd({"--max-mismatches", "0"}, db), "--max-mismatches");
+      one_error_line(verify_cmd({"--format", "xml"}, db), "--format must be text or json");
+      one_error_line(verify_cmd({"--min-games", "3"}, db), "--min-games");
+      one_error_line(verify_cmd({"--engine", "nobody"}, db), "nobody");
     }
 }
 
@@ -231,10 +231,10 @@ TEST_CASE("verify: an empty database, and a missing one") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb tdb(backend);
       REQUIRE(Store::open(tdb.url()).ok());
-      auto empty = referee_cmd({}, tdb.url());
+      auto empty = verify_cmd({}, tdb.url());
       CHECK(empty.status == 0);
       CHECK(empty.out == integrity_line(backend) + "0 games replayed, 0 mismatches\n");
-      auto json = referee_cmd({"--format", "json"}, tdb.url());
+      auto json = verify_cmd({"--format", "json"}, tdb.url());
       CHECK(json.status == 0);
       auto j = nlohmann::json::parse(json.out, nullptr, false);
       REQUIRE_FALSE(j.is_discarded());
@@ -242,7 +242,7 @@ TEST_CASE("verify: an empty database, and a missing one") {
       CHECK(j["complete"] == true);
     }
   rtest::TempDir dir;
-  auto missing = referee_cmd({}, dir.file("none.db"));
+  auto missing = verify_cmd({}, dir.file("none.db"));
   CHECK(missing.status == 1);
   CHECK(rtest::lines_of(missing.err).size() == 1);
   CHECK(contains(missing.err, "none.db"));

@@ -16,6 +16,8 @@
 //   reconnecting") while it is away, never a hang past the user timeout nor a 404 for an event
 //   that exists; it serves again once the link is back and its event finishes.
 // Without root or namespaces the last three print `SKIPPED netns: <why>` and check only the reason.
+// [slow] The two cuts take 15-20 s each: what they prove is a timeout (tcp_user_timeout plus a
+// heartbeat, a lease taken over), which is waited for in real time.
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -257,7 +259,8 @@ bool alive(long pid) {
 
 }  // namespace
 
-TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnects and goes on") {
+TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnects and goes on",
+          "[slow]") {
   stest::NetNamespaces nets(2);
   if (skipped(nets)) return;
   auto server = server_on({nets.root_address(0), nets.root_address(1)}, nets.clients());
@@ -445,7 +448,8 @@ struct Answer {
 
 }  // namespace
 
-TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then serves again") {
+TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then serves again",
+          "[slow]") {
   stest::NetNamespaces nets(1);
   if (skipped(nets)) return;
   auto server = server_on({nets.root_address(0)}, nets.clients());

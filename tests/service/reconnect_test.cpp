@@ -49,7 +49,8 @@ std::int64_t done_slots(const std::string& db, std::int64_t event) {
 
 TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnects and finishes",
           "[postgres]") {
-  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  // A server of its own: restarting the run's shared one would cut the other tests' connections.
+  auto server = storage_test::own_postgres_or_skip();
   if (server == nullptr) return;
   storage_test::PgServer& pg = *server;
   TempDir dir;
@@ -160,7 +161,8 @@ TEST_CASE("worker: --commit-interval defaults to the database's choice, bad valu
 
 TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the same port",
           "[postgres]") {
-  storage_test::PgServer* server = storage_test::postgres_or_skip();
+  // A server of its own: restarting the run's shared one would cut the other tests' connections.
+  auto server = storage_test::own_postgres_or_skip();
   if (server == nullptr) return;
   storage_test::PgServer& pg = *server;
   TempDir dir;

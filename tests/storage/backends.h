@@ -10,10 +10,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "storage/pg_server.h"
+#include "storage/store.h"
 #include "storage/temp_dir.h"
 
 namespace storage_test {
@@ -40,6 +42,26 @@ inline PgServer* postgres_or_skip() {
     FAIL("REFEREE_REQUIRE_POSTGRES=1 but no PostgreSQL server could be started: " + pg.reason());
   WARN("SKIPPED: " + pg.reason());
   return nullptr;
+}
+
+// A server of this test's own (PgServer(options)), for a test that restarts or kills it; null
+// when none could be started, as postgres_or_skip().
+inline std::unique_ptr<PgServer> own_postgres_or_skip(PgServer::Options options = {}) {
+  auto server = std::make_unique<PgServer>(std::move(options));
+  if (server->available()) return server;
+  if (PgServer::required())
+    FAIL("REFEREE_REQUIRE_POSTGRES=1 but no PostgreSQL server could be started: " +
+         server->reason());
+  WARN("SKIPPED: " + server->reason());
+  return nullptr;
+}
+
+// The store at `url`, opened or the test stops with the reason.
+inline referee::storage::Store open_ok(const std::string& url) {
+  auto store = referee::storage::Store::open(url);
+  INFO((store ? std::string() : store.error()));
+  REQUIRE(store.ok());
+  return std::move(*store);
 }
 
 // A fresh database of one backend for one test: a file in its own directory, or a new database

@@ -21,12 +21,7 @@ using storage_test::TestDb;
 
 namespace {
 
-Store open_ok(const std::string& url) {
-  auto store = Store::open(url);
-  INFO((store ? std::string() : store.error()));
-  REQUIRE(store.ok());
-  return std::move(*store);
-}
+using storage_test::open_ok;
 
 // The same random games (a tournament of two engines, one game of three players outside it, one
 // unfinished) recorded into `store`.

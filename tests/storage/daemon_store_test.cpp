@@ -19,12 +19,7 @@ namespace {
 
 const char* const kGame = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";
 
-Store open_ok(const std::string& path) {
-  auto store = Store::open(path);
-  INFO((store ? std::string() : store.error()));
-  REQUIRE(store.ok());
-  return std::move(*store);
-}
+using storage_test::open_ok;
 
 std::vector<SlotRecord> slots_of(int n, const std::string& a = "a", const std::string& b = "b") {
   std::vector<SlotRecord> out;

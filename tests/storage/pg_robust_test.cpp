@@ -310,7 +310,7 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   for (int i = 0; i < 500 && !blocked; ++i) {
     sql::Query q(**waiting,
                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
-                 "query LIKE '%FOR UPDATE OF s%'");
+                 "query LIKE '%FOR UPDATE OF s%' AND datname = current_database()");
     REQUIRE(q.step());
     blocked = q.int64(0) == 1;
     if (!blocked) std::this_thread::sleep_for(std::chrono::milliseconds(20));

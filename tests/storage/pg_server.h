@@ -1,12 +1,17 @@
-// A real PostgreSQL server for the storage tests, started once per test program in a temporary
-// directory and stopped (its directory removed) when the program exits, whatever the tests did.
+// A real PostgreSQL server for the storage tests.
 //
+// - PgServer::get() is the server of the whole test run when $REFEREE_PG_SHARED names the file
+//   that ctest's fixture wrote (tests/fixtures/pg_fixture.cpp, started once before the first test
+//   that needs it and stopped after the last): every test takes a database of its own on it.
+//   Without that variable (a test program run by hand), get() starts a server once per test
+//   program, as before, and stops it when the program exits.
+// - PgServer(options) is a server of its own, stopped and removed when it goes out of scope: for
+//   a test that restarts its server, listens on TCP or kills it (never the shared one).
 // - Binaries: $REFEREE_PG_BIN, else the directory of `initdb` on PATH, else the newest
 //   /usr/lib/postgresql/<version>/bin.
 // - Connections: a Unix socket in the temporary directory; no TCP unless Options::tcp_addresses
 //   names addresses to listen on (a free port is picked; pg_hba lets `referee` in from
-//   Options::tcp_clients without a password). PgServer::get() is the Unix-socket-only server;
-//   a test that needs TCP builds its own PgServer(options), stopped when it goes out of scope.
+//   Options::tcp_clients without a password).
 // - As root (initdb refuses root) the server runs as `nobody` through setpriv; the directory is
 //   given to that user.
 // - Roles: `referee` (trust) for the tests; `secret_user` with password "right" (scram) to test
@@ -14,10 +19,10 @@
 // - When no server can be started, available() is false and reason() says why: the tests of the
 //   PostgreSQL backend are then skipped with a WARN, unless REFEREE_REQUIRE_POSTGRES=1, which
 //   makes them fail (test.sh sets it, so CI never skips).
-// - No server is left behind when the test program dies by a signal (SIGKILL, abort, a ctest
-//   timeout): before initdb a Watchdog (watchdog.h) is started that, once the test process is
-//   gone, stops the server with `pg_ctl stop -m immediate` if it still runs and removes the
-//   directory.
+// - No server is left behind when its owner dies by a signal (SIGKILL, abort, a ctest timeout):
+//   before initdb a Watchdog (watchdog.h) is started that, once the owner is gone, stops the
+//   server with `pg_ctl stop -m immediate` if it still runs and removes the directory. The owner
+//   is the test process, or for the shared server the ctest process (Options::outlive).
 #pragma once
 
 #include <netinet/in.h>
@@ -29,8 +34,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -44,16 +51,41 @@ class PgServer {
   struct Options {
     std::vector<std::string> tcp_addresses;  // IPv4 addresses to listen on (none: no TCP)
     std::string tcp_clients;                 // CIDR allowed in over TCP as `referee`, trust
+    // 0: the server goes with this object. Else the pid of the process it must outlive (ctest,
+    // for the run's shared server): the object leaves it running, and the watchdog stops it once
+    // that process is gone if stop_shared() has not done it before.
+    pid_t outlive = 0;
   };
 
-  // The server of this test program (started on the first call); never null.
+  // The variable naming the shared server's file, set by tests/CMakeLists.txt for ctest.
+  static constexpr const char* kSharedVariable = "REFEREE_PG_SHARED";
+
+  // The server of this test run: the shared one when $REFEREE_PG_SHARED is set, else one started
+  // for this test program on the first call. Never null; see available().
   static PgServer& get() {
     static PgServer server;
     return server;
   }
-  // A server of its own (see Options); stopped and removed when destroyed.
+  // A server of its own (see Options); stopped and removed when destroyed (unless outlive).
   explicit PgServer(Options options) : options_(std::move(options)) { start(); }
 
+  // Writes what a test process needs to use this server (or why there is none) to `file`, for
+  // $REFEREE_PG_SHARED; false when the file cannot be written.
+  bool write_shared(const std::string& file) const {
+    std::ofstream out(file, std::ios::trunc);
+    out << "socket_dir=" << socket_dir_ << "\nport=" << port_ << "\ndir=" << dir_
+        << "\nreason=" << reason_ << "\nstop=" << stop_command() << "\n";
+    return static_cast<bool>(out.flush());
+  }
+  // Stops the shared server that `file` describes and removes its directory and the file.
+  static bool stop_shared(const std::string& file) {
+    const auto fields = read_shared(file);
+    bool ok = true;
+    if (fields.count("stop") && !fields.at("stop").empty()) ok = run(fields.at("stop"));
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    return ok;
+  }
   bool available() const { return running_; }
   const std::string& reason() const { return reason_; }
   static bool required() {
@@ -62,11 +94,13 @@ class PgServer {
   }
   const std::string& socket_dir() const { return socket_dir_; }
   // Restarts the server (pg_ctl restart -m fast): every connection is cut, as by a crash or an
-  // upgrade; returns once it accepts connections again (false when it did not come back).
+  // upgrade; returns once it accepts connections again (false when it did not come back). Only a
+  // server this object started: the shared one serves other tests at the same time.
   bool restart() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return running_ && run(pg_ctl_ + " -D " + data_ + " -l " + dir_ +
-                           "/server.log -w -t 60 -m fast restart >/dev/null 2>&1");
+    return running_ && !attached_ &&
+           run(pg_ctl_ + " -D " + data_ + " -l " + dir_ +
+               "/server.log -w -t 60 -m fast restart >/dev/null 2>&1");
   }
   const std::string& dir() const { return dir_; }
   int port() const { return port_; }
@@ -80,7 +114,11 @@ class PgServer {
   // The URL of a new empty database (user referee).
   std::string new_database() {
     std::lock_guard<std::mutex> lock(mutex_);
-    const std::string name = "t" + std::to_string(::getpid()) + "_" + std::to_string(++count_);
+    // Unique across the processes of a run sharing one server: pids are reused (pid_max may be
+    // 32768), so a random part too.
+    std::random_device random;
+    const std::string name = "t" + std::to_string(::getpid()) + "_" + std::to_string(++count_) +
+                             "_" + std::to_string(random() % 1000000000u);
     auto admin = referee::storage::sql::open_postgres(url("postgres"));
     if (!admin) throw std::runtime_error(admin.error());
     (*admin)->exec("CREATE DATABASE " + name + " LOCALE 'C' TEMPLATE template0");
@@ -102,6 +140,10 @@ class PgServer {
   }
 
   ~PgServer() {
+    if (attached_ || options_.outlive != 0) {
+      watchdog_.release();  // the watchdog now waits for the process to outlive
+      return;
+    }
     if (!dir_.empty()) {
       if (running_) run(pg_ctl_ + " -D " + data_ + " -m immediate -w stop >/dev/null 2>&1");
       std::error_code ec;
@@ -113,7 +155,50 @@ class PgServer {
   PgServer& operator=(const PgServer&) = delete;
 
  private:
-  PgServer() { start(); }
+  PgServer() {
+    const char* shared = std::getenv(kSharedVariable);
+    if (shared && *shared) {
+      attach(shared);
+    } else {
+      start();
+    }
+  }
+
+  // Uses the run's shared server that `file` describes (written by write_shared).
+  void attach(const std::string& file) {
+    attached_ = true;
+    const auto fields = read_shared(file);
+    if (fields.empty()) {
+      reason_ = "the shared server's file " + file + " cannot be read (did its ctest fixture run?)";
+      return;
+    }
+    reason_ = fields.count("reason") ? fields.at("reason") : "";
+    if (!reason_.empty()) return;
+    socket_dir_ = fields.count("socket_dir") ? fields.at("socket_dir") : "";
+    dir_ = fields.count("dir") ? fields.at("dir") : "";
+    data_ = dir_ + "/data";
+    port_ = fields.count("port") ? std::atoi(fields.at("port").c_str()) : 0;
+    running_ = !socket_dir_.empty() && port_ > 0;
+    if (!running_) reason_ = "the shared server's file " + file + " names no server";
+  }
+
+  static std::map<std::string, std::string> read_shared(const std::string& file) {
+    std::map<std::string, std::string> fields;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto eq = line.find('=');
+      if (eq != std::string::npos) fields[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return fields;
+  }
+
+  // The shell command that stops this server and removes its directory (harmless when done).
+  std::string stop_command() const {
+    if (dir_.empty()) return "";
+    return "if [ -f " + data_ + "/postmaster.pid ]; then " + pg_ctl_ + " -D " + data_ +
+           " -m immediate -w stop >/dev/null 2>&1; fi; rm -rf " + dir_;
+  }
 
   void start() {
     namespace fs = std::filesystem;
@@ -145,8 +230,13 @@ class PgServer {
                  " --regid=" + std::to_string(nobody->pw_gid) + " --clear-groups ";
       pg_ctl_ = as_user_ + bin + "/pg_ctl";
     }
-    watchdog_ = Watchdog("if [ -f " + data_ + "/postmaster.pid ]; then " + pg_ctl_ + " -D " +
-                         data_ + " -m immediate -w stop; fi; rm -rf " + dir_);
+    // The owner's end is the pipe's (watchdog.h); a server that outlives its object waits for
+    // that process too.
+    const std::string wait_for = options_.outlive == 0
+                                     ? std::string()
+                                     : "while kill -0 " + std::to_string(options_.outlive) +
+                                           " 2>/dev/null; do sleep 1; done; ";
+    watchdog_ = Watchdog(wait_for + stop_command());
     if (!watchdog_.started()) {
       reason_ = "cannot start the watchdog process";
       return;
@@ -185,7 +275,8 @@ class PgServer {
       listen += (listen.empty() ? "" : ",") + address;
     if (!run(pg_ctl_ + " -D " + data_ + " -l " + dir_ + "/server.log -w -t 60 -o \"-k " +
              socket_dir_ + " -p " + std::to_string(port_) + " -c listen_addresses='" + listen +
-             "' -F -c fsync=off -c max_connections=50\" start >/dev/null 2>&1")) {
+             "' -F -c fsync=off -c max_connections=" + std::to_string(kMaxConnections) +
+             "\" start >/dev/null 2>&1")) {
       reason_ = "pg_ctl start failed (see " + dir_ + "/server.log)";
       return;
     }
@@ -247,7 +338,11 @@ class PgServer {
     return best.empty() ? best : best + "/bin";
   }
 
+  // The shared server serves every test running at once (ctest -j), each with a few connections.
+  static constexpr int kMaxConnections = 300;
+
   Options options_;
+  bool attached_ = false;  // the run's shared server, started by another process
   std::string dir_, data_, socket_dir_, pg_ctl_, as_user_, reason_;
   int port_ = 5432;
   Watchdog watchdog_;

@@ -21,12 +21,7 @@ using storage_test::write_bytes;
 
 namespace {
 
-Store open_ok(const std::string& path) {
-  auto store = Store::open(path);
-  INFO((store ? std::string() : store.error()));
-  REQUIRE(store.ok());
-  return std::move(*store);
-}
+using storage_test::open_ok;
 
 GameRecord two_player(std::optional<std::int64_t> tournament, std::int64_t slot) {
   GameRecord g;

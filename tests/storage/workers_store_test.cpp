@@ -15,12 +15,7 @@ using namespace referee::storage;
 
 namespace {
 
-Store open_ok(const std::string& path) {
-  auto store = Store::open(path);
-  INFO((store ? std::string() : store.error()));
-  REQUIRE(store.ok());
-  return std::move(*store);
-}
+using storage_test::open_ok;
 
 GameRecord two_player_game() {
   GameRecord g;
