@@ -1,6 +1,6 @@
 // The tournament file (TOML, or JSON when the file ends in .json): engines, games, time control,
 // cycles, openings, concurrency, database. Read with toml++ / nlohmann-json; every error is one
-// line naming the file and the key. The format is documented in README.md and
+// line naming the file and the key. The format is documented in TOURNAMENTS.md and
 // examples/tournaments/.
 //
 // A configuration is checked whole before anything runs (check_tournament, shared with the

@@ -2,7 +2,7 @@
 // bars, bounds where the likelihood has no finite maximum, seat advantages and the draw rate.
 // Pure functions, no I/O; the fit itself is in elo_fit.h, the graphs in result_graph.h.
 //
-// Decisions (the README's ratings section says the same for users):
+// Decisions (RATINGS.md says the same for users):
 // - No prior by default: a 95 % score is +511.5 Elo, as in Ordo. `prior_draws` > 0 adds that many
 //   virtual draws of every engine against an opponent rated at the average; the table shows it.
 // - Engines that never met, directly or through others, are in different groups, each with its

@@ -18,8 +18,8 @@ daemon); per board, one SVG cell per view cell, each cell's data-* attributes (s
 equal to the view's, and a screenshot (saved under --artifacts) that is not blank; at a phone width
 (375 px) the page does not overflow sideways and each family's screenshot is not blank either.
 
-Over 20 s (about 25 s): it first plays a real event of every game (the gallery draws stored
-games), then starts Chromium and draws some 50 boards at two widths.
+Over 20 s (about 30 s, 55 s under the sanitizers): it first plays a real event of every game
+(the gallery draws stored games), then starts Chromium and draws some 50 boards at two widths.
 
 Usage: gallery_test.py --referee BIN --random RANDOM_ENGINE --artifacts DIR
 """

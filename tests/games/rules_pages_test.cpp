@@ -1,8 +1,8 @@
 // The rules pages (protocol/rules/) against the rules library: one page per registered game, each
 // stating its canonical game string and start position, every ```example and ```session block
-// holding; and every Markdown file of the repository (README.md, protocol/, examples/) linking
-// only to files inside it, with go lines that carry the increments. Also checks that the checkers
-// themselves fail, with the page and line, on wrong or malformed blocks.
+// holding; and every Markdown file of the repository (outside build trees and hidden directories)
+// linking only to files inside it, with go lines that carry the increments. Also checks that the
+// checkers themselves fail, with the page and line, on wrong or malformed blocks.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -29,12 +29,22 @@ std::string read_text(const fs::path& path) {
   return text.str();
 }
 
-// The repository's Markdown files a reader follows: README.md, protocol/**, examples/**.
+// Every Markdown file of the repository, sorted: the root walked recursively, without build trees
+// (directories named build*), hidden directories (.git, .ci) and the fuzz corpus (inputs, not
+// pages).
 std::vector<fs::path> markdown_files() {
-  std::vector<fs::path> out{kRoot / "README.md"};
-  for (const char* dir : {"protocol", "examples"})
-    for (const auto& e : fs::recursive_directory_iterator(kRoot / dir))
-      if (e.is_regular_file() && e.path().extension() == ".md") out.push_back(e.path());
+  std::vector<fs::path> out;
+  const fs::path corpus = kRoot / "tests" / "fuzz" / "corpus";
+  for (auto it = fs::recursive_directory_iterator(kRoot); it != fs::recursive_directory_iterator();
+       ++it) {
+    if (it->is_directory()) {
+      const std::string name = it->path().filename().string();
+      if (name.rfind("build", 0) == 0 || name.rfind(".", 0) == 0 || it->path() == corpus)
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file() && it->path().extension() == ".md") out.push_back(it->path());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -2,8 +2,8 @@
 game, and `referee check-engine` for every game it declares (all 18) and for oware with 3, 4 and
 6 players.
 
-Over 20 s (about 40 s in Release, 60 s under the sanitizers): check-engine plays every game against the MCTS engine, which
-spends each move's whole movetime searching in Python."""
+Over 20 s (about 40 s in Release, 70 s under the sanitizers): check-engine plays every game
+against the MCTS engine, which spends each move's whole movetime searching in Python."""
 
 import importlib.util
 import re

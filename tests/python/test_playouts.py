@@ -7,7 +7,7 @@ played, the CRC-32 of every position string along the way, the final position an
 Playouts are not capped: every one runs to the end of its game (at most the game's maxplies, 2000;
 pallankuli's often do), which takes a few seconds per game.
 
-Over 20 s (about 30 s in Release): 1,000 playouts of each of the 23 games and variants, in
+Over 20 s (about 35 s in Release): 1,000 playouts of each of the 23 games and variants, in
 Python; the sanitizer build runs 50 (testenv.QUICK)."""
 
 import os

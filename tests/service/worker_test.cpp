@@ -7,8 +7,8 @@
 // over TCP through a veth pair (netns.h), proven from pg_stat_activity; otherwise one
 // `SKIPPED netns: <why>` line and the Unix socket. Then the smaller behaviours: --exit-when-done,
 // --queue, bad options.
-// [slow] The kill -9 proof takes about 20 s (Release) and 60 s (ASan): a 500-game event on each of
-// the two backends, so that eight kills at 0.2-0.8 s intervals land while games are running.
+// [slow] The kill -9 proof takes about 20 s in Release, 25 s under the sanitizers: a 500-game
+// event on each of the two backends, so that eight kills at 0.2-0.8 s intervals land mid-game.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
