@@ -1,6 +1,9 @@
 // The test PostgreSQL server itself (pg_server.h): no server is left running when the test
 // process that started it dies by SIGKILL (its watchdog stops it and removes its directory), none
 // after a normal end either, and the TCP option takes connections on the addresses it names.
+// The run's shared server (tests/fixtures/pg_fixture.cpp): under ctest every test uses it, it
+// outlives the process that started it, goes when that process's parent (ctest) is gone, and
+// `stop` removes it.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -41,6 +45,21 @@ bool eventually(const std::function<bool()>& done, double seconds) {
   }
   return done();
 }
+
+// A directory for a shared server's file, removed with its content at the end.
+struct TempDirForFixture {
+  TempDirForFixture() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "referee-fixture-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path = pattern;
+  }
+  ~TempDirForFixture() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::string path;
+};
 
 // Whether a server could be started here; when not, fails (REFEREE_REQUIRE_POSTGRES=1) or warns.
 bool usable(const PgServer& server) {
@@ -141,4 +160,109 @@ TEST_CASE("pg server: the TCP option takes connections on its address, from the 
       "postgresql://secret_user:right@127.0.0.1:" + std::to_string(server.port()) + "/postgres");
   REQUIRE_FALSE(other);
   CHECK(other.error().find("pg_hba.conf") != std::string::npos);
+}
+
+namespace {
+
+// The fields of a shared server's file (pg_fixture start FILE).
+std::map<std::string, std::string> fields_of(const std::string& file) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line))
+    if (const auto eq = line.find('='); eq != std::string::npos)
+      out[line.substr(0, eq)] = line.substr(eq + 1);
+  return out;
+}
+
+// The postmaster's pid of a server directory (0 when it has none).
+pid_t postmaster_of(const std::string& dir) {
+  std::ifstream in(dir + "/data/postmaster.pid");
+  long pid = 0;
+  return (in >> pid) ? static_cast<pid_t>(pid) : 0;
+}
+
+}  // namespace
+
+TEST_CASE("pg server: under ctest every test uses the run's shared server") {
+  const char* shared = std::getenv(PgServer::kSharedVariable);
+  PgServer& pg = PgServer::get();
+  if (!usable(pg)) return;
+  if (shared == nullptr) {
+    WARN("not run by ctest ($REFEREE_PG_SHARED unset): this program started its own server");
+    CHECK(std::filesystem::exists(pg.dir() + "/data/postmaster.pid"));
+    return;
+  }
+  const auto fields = fields_of(shared);
+  CHECK(pg.dir() == fields.at("dir"));
+  CHECK(pg.socket_dir() == fields.at("socket_dir"));
+  CHECK(postgres_alive(postmaster_of(pg.dir())));
+  // A shared server is never restarted by a test: the others use it at the same time.
+  CHECK_FALSE(pg.restart());
+  // Each test process gets databases of its own.
+  const std::string a = pg.new_database(), b = pg.new_database();
+  CHECK(a != b);
+  CHECK(referee::storage::sql::open_postgres(a));
+}
+
+TEST_CASE("pg fixture: the shared server outlives its starter, and goes when ctest is gone") {
+  // A stand-in for ctest: a child that runs `pg_fixture start FILE` (its parent is then this
+  // child, as ctest is the fixture's parent), reports, and waits to be killed.
+  TempDirForFixture dir;
+  const std::string file = dir.path + "/shared.txt";
+  const pid_t ctest = ::fork();
+  REQUIRE(ctest >= 0);
+  if (ctest == 0) {
+    const pid_t fixture = ::fork();
+    if (fixture == 0) {
+      ::execl(PG_FIXTURE_BIN, PG_FIXTURE_BIN, "start", file.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(fixture, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ::_exit(1);
+    for (;;) ::pause();
+  }
+  // The fixture has returned once the file names a server (or why there is none).
+  REQUIRE(eventually([&] { return fields_of(file).count("stop") == 1; }, 60));
+  const auto fields = fields_of(file);
+  if (!fields.at("reason").empty()) {
+    ::kill(ctest, SIGKILL);
+    ::waitpid(ctest, nullptr, 0);
+    if (PgServer::required()) FAIL("REFEREE_REQUIRE_POSTGRES=1 but: " + fields.at("reason"));
+    WARN("SKIPPED on PostgreSQL: " + fields.at("reason"));
+    return;
+  }
+  const std::string server_dir = fields.at("dir");
+  REQUIRE(eventually([&] { return postgres_alive(postmaster_of(server_dir)); }, 20));
+  const pid_t postmaster = postmaster_of(server_dir);
+  // The starter is gone, the server is not: it serves until its "ctest" ends.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  CHECK(postgres_alive(postmaster));
+  REQUIRE(::kill(ctest, SIGKILL) == 0);
+  REQUIRE(::waitpid(ctest, nullptr, 0) == ctest);
+  const bool stopped = eventually([&] { return !postgres_alive(postmaster); }, 20);
+  if (!stopped) ::kill(postmaster, SIGKILL);  // leave nothing behind even when the check fails
+  CHECK(stopped);
+  CHECK(eventually([&] { return !std::filesystem::exists(server_dir); }, 20));
+}
+
+TEST_CASE("pg fixture: stop stops the server and removes its directory and file") {
+  TempDirForFixture dir;
+  const std::string file = dir.path + "/shared.txt";
+  PgServer::Options options;
+  options.outlive = ::getpid();
+  std::string server_dir;
+  {
+    PgServer server(options);
+    if (!usable(server)) return;
+    REQUIRE(server.write_shared(file));
+    server_dir = server.dir();
+  }
+  const pid_t postmaster = postmaster_of(server_dir);
+  CHECK(postgres_alive(postmaster));  // the object is gone, the server is not
+  CHECK(PgServer::stop_shared(file));
+  CHECK(eventually([&] { return !postgres_alive(postmaster); }, 20));
+  CHECK_FALSE(std::filesystem::exists(server_dir));
+  CHECK_FALSE(std::filesystem::exists(file));
 }
