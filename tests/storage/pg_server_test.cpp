@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "storage/pg_server.h"
+#include "storage/temp_dir.h"
 
 using storage_test::PgServer;
 
@@ -45,21 +46,6 @@ bool eventually(const std::function<bool()>& done, double seconds) {
   }
   return done();
 }
-
-// A directory for a shared server's file, removed with its content at the end.
-struct TempDirForFixture {
-  TempDirForFixture() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "referee-fixture-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~TempDirForFixture() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string path;
-};
 
 // Whether a server could be started here; when not, fails (REFEREE_REQUIRE_POSTGRES=1) or warns.
 bool usable(const PgServer& server) {
@@ -208,8 +194,8 @@ TEST_CASE("pg server: under ctest every test uses the run's shared server") {
 TEST_CASE("pg fixture: the shared server outlives its starter, and goes when ctest is gone") {
   // A stand-in for ctest: a child that runs `pg_fixture start FILE` (its parent is then this
   // child, as ctest is the fixture's parent), reports, and waits to be killed.
-  TempDirForFixture dir;
-  const std::string file = dir.path + "/shared.txt";
+  storage_test::TempDir dir;
+  const std::string file = dir.file("shared.txt");
   const pid_t ctest = ::fork();
   REQUIRE(ctest >= 0);
   if (ctest == 0) {
@@ -248,8 +234,8 @@ TEST_CASE("pg fixture: the shared server outlives its starter, and goes when cte
 }
 
 TEST_CASE("pg fixture: stop stops the server and removes its directory and file") {
-  TempDirForFixture dir;
-  const std::string file = dir.path + "/shared.txt";
+  storage_test::TempDir dir;
+  const std::string file = dir.file("shared.txt");
   PgServer::Options options;
   options.outlive = ::getpid();
   std::string server_dir;
