@@ -77,6 +77,17 @@ class PgServer {
         << "\nreason=" << reason_ << "\nstop=" << stop_command() << "\n";
     return static_cast<bool>(out.flush());
   }
+  // The fields (key=value lines) of a shared server's file; empty when it cannot be read.
+  static std::map<std::string, std::string> read_shared(const std::string& file) {
+    std::map<std::string, std::string> fields;
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto eq = line.find('=');
+      if (eq != std::string::npos) fields[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return fields;
+  }
   // Stops the shared server that `file` describes and removes its directory and the file.
   static bool stop_shared(const std::string& file) {
     const auto fields = read_shared(file);
@@ -180,17 +191,6 @@ class PgServer {
     port_ = fields.count("port") ? std::atoi(fields.at("port").c_str()) : 0;
     running_ = !socket_dir_.empty() && port_ > 0;
     if (!running_) reason_ = "the shared server's file " + file + " names no server";
-  }
-
-  static std::map<std::string, std::string> read_shared(const std::string& file) {
-    std::map<std::string, std::string> fields;
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto eq = line.find('=');
-      if (eq != std::string::npos) fields[line.substr(0, eq)] = line.substr(eq + 1);
-    }
-    return fields;
   }
 
   // The shell command that stops this server and removes its directory (harmless when done).

@@ -47,6 +47,14 @@ bool eventually(const std::function<bool()>& done, double seconds) {
   return done();
 }
 
+// Whether the postmaster ends within 20 s once its owner is gone; it is killed when it does not,
+// so that nothing is left behind even when the check fails.
+bool goes_away(pid_t postmaster) {
+  const bool stopped = eventually([&] { return !postgres_alive(postmaster); }, 20);
+  if (!stopped) ::kill(postmaster, SIGKILL);
+  return stopped;
+}
+
 // Whether a server could be started here; when not, fails (REFEREE_REQUIRE_POSTGRES=1) or warns.
 bool usable(const PgServer& server) {
   if (server.available()) return true;
@@ -99,9 +107,7 @@ TEST_CASE("pg server: a test process killed by SIGKILL leaves no server and no d
   CHECK(std::filesystem::exists(dir));
   REQUIRE(::kill(child, SIGKILL) == 0);
   REQUIRE(::waitpid(child, nullptr, 0) == child);
-  const bool stopped = eventually([&] { return !postgres_alive(postmaster); }, 20);
-  if (!stopped) ::kill(postmaster, SIGKILL);  // leave nothing behind even when the check fails
-  CHECK(stopped);
+  CHECK(goes_away(postmaster));
   CHECK(eventually([&] { return !std::filesystem::exists(dir); }, 20));
 }
 
@@ -150,17 +156,6 @@ TEST_CASE("pg server: the TCP option takes connections on its address, from the 
 
 namespace {
 
-// The fields of a shared server's file (pg_fixture start FILE).
-std::map<std::string, std::string> fields_of(const std::string& file) {
-  std::map<std::string, std::string> out;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line))
-    if (const auto eq = line.find('='); eq != std::string::npos)
-      out[line.substr(0, eq)] = line.substr(eq + 1);
-  return out;
-}
-
 // The postmaster's pid of a server directory (0 when it has none).
 pid_t postmaster_of(const std::string& dir) {
   std::ifstream in(dir + "/data/postmaster.pid");
@@ -179,7 +174,7 @@ TEST_CASE("pg server: under ctest every test uses the run's shared server") {
     CHECK(std::filesystem::exists(pg.dir() + "/data/postmaster.pid"));
     return;
   }
-  const auto fields = fields_of(shared);
+  const auto fields = PgServer::read_shared(shared);
   CHECK(pg.dir() == fields.at("dir"));
   CHECK(pg.socket_dir() == fields.at("socket_dir"));
   CHECK(postgres_alive(postmaster_of(pg.dir())));
@@ -210,8 +205,8 @@ TEST_CASE("pg fixture: the shared server outlives its starter, and goes when cte
     for (;;) ::pause();
   }
   // The fixture has returned once the file names a server (or why there is none).
-  REQUIRE(eventually([&] { return fields_of(file).count("stop") == 1; }, 60));
-  const auto fields = fields_of(file);
+  REQUIRE(eventually([&] { return PgServer::read_shared(file).count("stop") == 1; }, 60));
+  const auto fields = PgServer::read_shared(file);
   if (!fields.at("reason").empty()) {
     ::kill(ctest, SIGKILL);
     ::waitpid(ctest, nullptr, 0);
@@ -227,9 +222,7 @@ TEST_CASE("pg fixture: the shared server outlives its starter, and goes when cte
   CHECK(postgres_alive(postmaster));
   REQUIRE(::kill(ctest, SIGKILL) == 0);
   REQUIRE(::waitpid(ctest, nullptr, 0) == ctest);
-  const bool stopped = eventually([&] { return !postgres_alive(postmaster); }, 20);
-  if (!stopped) ::kill(postmaster, SIGKILL);  // leave nothing behind even when the check fails
-  CHECK(stopped);
+  CHECK(goes_away(postmaster));
   CHECK(eventually([&] { return !std::filesystem::exists(server_dir); }, 20));
 }
 
