@@ -47,43 +47,17 @@ bool has_line_break(const std::string& s) {
   return s.find_first_of("\r\n") != std::string::npos;
 }
 
-bool is_control(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return u < 0x20 || u == 0x7f;
-}
-
 bool has_control(const std::string& s, bool tab_allowed) {
   for (char c : s)
-    if (is_control(c) && !(tab_allowed && c == '\t')) return true;
+    if (text::is_control(c) && !(tab_allowed && c == '\t')) return true;
   return false;
 }
 
 }  // namespace
 
-std::string printable(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (is_control(c)) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x",
-                    static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += hex;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 Status validate(const EngineConfig& config) {
   auto fail = [&](const std::string& why) {
-    return Error{"engine '" + printable(config.name) + "': " + why};
+    return Error{"engine '" + text::printable(config.name) + "': " + why};
   };
   if (config.name.empty()) return Error{"an engine has no name"};
   if (has_line_break(config.name)) return fail("line break in the name");
@@ -94,18 +68,18 @@ Status validate(const EngineConfig& config) {
   for (const auto& [name, value] : config.options) {
     if (name.empty()) return fail("an option has no name");
     if (name.find_first_of(" \t\r\n") != std::string::npos)
-      return fail("option name '" + printable(name) + "' holds a blank");
+      return fail("option name '" + text::printable(name) + "' holds a blank");
     if (has_control(name, false))
-      return fail("control character in option name '" + printable(name) + "'");
+      return fail("control character in option name '" + text::printable(name) + "'");
     if (has_line_break(value)) return fail("line break in the value of option '" + name + "'");
     if (has_control(value, true))
       return fail("control character in the value of option '" + name + "'");
   }
   for (const auto& [key, value] : config.env) {
     if (key.empty() || key.find('=') != std::string::npos || has_control(key, false))
-      return fail("bad environment variable name '" + printable(key) + "'");
+      return fail("bad environment variable name '" + text::printable(key) + "'");
     if (value.find('\0') != std::string::npos)
-      return fail("NUL in environment variable " + printable(key));
+      return fail("NUL in environment variable " + text::printable(key));
   }
   const auto& l = config.limits;
   if (l.memory_mb < 0 || l.cpu_seconds < 0 || l.processes < 0)

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
+#include "base/text.h"
 #include "engines/process.h"
-#include "games/expected.h"
 
 namespace referee::engines {
 
@@ -37,9 +38,6 @@ Expected<std::vector<std::string>> split_command_line(const std::string& text);
 // characters (tab aside) in anything sent to the engine, env names without '=' or control
 // characters, non-negative limits, positive timeouts. The error names the engine and the culprit.
 Status validate(const EngineConfig& config);
-
-// `text` with control characters escaped (\n, \t, \x01), for one-line error messages.
-std::string printable(const std::string& text);
 
 // What to spawn for this engine.
 SpawnSpec spawn_spec_of(const EngineConfig& config);

@@ -70,14 +70,14 @@ Expected<EngineHash> engine_hash(const EngineConfig& config) {
   const std::string program = executed_file(config.command, config.working_dir);
   if (program.empty()) return Error{"'" + config.command + "' is not found in PATH"};
   auto program_hash = file_sha256(program);
-  if (!program_hash) return Error{program_hash.error()};
+  if (!program_hash) return program_hash.failure();
   EngineHash out;
   out.program = *program_hash;
   for (const auto& arg : config.args) {
     const std::string path = full_path(arg, config.working_dir);
     if (arg.empty() || !regular_file(path)) continue;
     auto script_hash = file_sha256(path);
-    if (!script_hash) return Error{script_hash.error()};
+    if (!script_hash) return script_hash.failure();
     out.script = *script_hash;
     break;
   }

@@ -18,8 +18,8 @@
 
 #include <string>
 
+#include "base/expected.h"
 #include "engines/engine_config.h"
-#include "games/expected.h"
 
 namespace referee::engines {
 

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::engines {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::engines {
 

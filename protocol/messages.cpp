@@ -384,7 +384,7 @@ Expected<EngineMessage> parse_engine_line(std::string_view line) {
   if (cmd == "game") {
     if (w.size() < 2) return bad(line, "game declaration without a name");
     auto params = key_values(line, w, 2);
-    if (!params) return Error{params.error()};
+    if (!params) return params.failure();
     return EngineMessage{GameDecl{std::string(w[1]), std::move(*params)}};
   }
   if (cmd == "option") return parse_option(line, w);
@@ -436,7 +436,7 @@ Expected<RefereeMessage> parse_referee_line(std::string_view line) {
     if (w.size() < 2 || w[1].find('=') != std::string_view::npos)
       return bad(line, "setgame without a game name");
     auto params = key_values(line, w, 2);
-    if (!params) return Error{params.error()};
+    if (!params) return params.failure();
     return RefereeMessage{SetGame{std::string(w[1]), std::move(*params)}};
   }
   if (cmd == "setoption") {

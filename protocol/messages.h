@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::protocol {
 

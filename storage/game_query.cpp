@@ -129,7 +129,7 @@ Expected<std::vector<GameRecord>> query_games(Store& store, const GameQuery& que
                               out.push_back(g);
                               return Ok{};
                             });
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   return out;
 }
 

@@ -19,7 +19,7 @@
 #include <functional>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/game_query.h"
 #include "storage/store.h"
 

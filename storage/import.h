@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/store.h"
 
 namespace referee::storage {

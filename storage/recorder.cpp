@@ -61,7 +61,7 @@ std::int64_t Recorder::begin_game_queued(GameRecord game) {
   enqueue(
       [this, stand_in, g = std::move(game)](Store& s) -> Status {
         auto id = s.begin_game(g);
-        if (!id) return Error{id.error()};
+        if (!id) return id.failure();
         std::lock_guard lock(ids_mutex_);
         ids_[stand_in] = *id;
         return Ok{};

@@ -103,12 +103,12 @@ class Recorder {
     Expected<T> out = Error{"not recorded"};
     Write write = [&](Store& s) {
       out = op(s);
-      return out ? Status(Ok{}) : Status(Error{out.error()});
+      return out ? Status(Ok{}) : Status(out.failure());
     };
     Settle settle;
     if (kind == Call::InBatch)
       settle = [&](const Status& commit) {
-        if (!commit && out) out = Error{commit.error()};
+        if (!commit && out) out = commit.failure();
       };
     enqueue(std::move(write), true, kind, std::move(settle));
     flush();

@@ -104,7 +104,7 @@ Expected<ResultSet> count_games(Store& store, const GameQuery& query) {
         ++out.total_games;
         return Ok{};
       });
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   return out;
 }
 

@@ -542,7 +542,7 @@ Expected<int> check_tables(sql::Connection& db, const std::string& path) {
 
 Status check_readable(sql::Connection& db, const std::string& path) {
   auto version = check_tables(db, path);
-  if (!version) return Error{version.error()};
+  if (!version) return version.failure();
   if (*version == 0) return Error{path + " is an empty database (no referee tables)"};
   if (*version < 2)
     return Error{path + " has schema version " + std::to_string(*version) +
@@ -596,12 +596,12 @@ Status prepare_postgres(sql::Connection& db, const std::string& path) {
 Status prepare_database(sql::Connection& db, const std::string& path, bool quick_check) {
   if (db.backend() == sql::Backend::PostgreSQL) {
     auto version = check_tables(db, path);
-    if (!version) return Error{version.error()};
+    if (!version) return version.failure();
     return prepare_postgres(db, path);
   }
   // 1. Read-only checks.
   auto version = check_tables(db, path);
-  if (!version) return Error{version.error()};
+  if (!version) return version.failure();
   if (quick_check && *version > 0) {
     // Never write into a damaged file: the first problem found is the error.
     sql::Query q(db, "PRAGMA quick_check(1)");

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/sql/sql.h"
 
 namespace referee::storage {

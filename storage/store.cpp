@@ -230,7 +230,7 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
   if (path.empty()) return Error{"no database file given"};
   if (sql::is_postgres_url(path)) {
     auto connection = sql::open_postgres(path);
-    if (!connection) return Error{connection.error()};
+    if (!connection) return connection.failure();
     auto impl = std::make_unique<Impl>();
     impl->path = sql::redact_url(path);
     impl->connection = std::move(*connection);
@@ -238,7 +238,7 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
     try {
       Status ready = options.read_only ? check_readable(impl->db(), impl->path)
                                        : prepare_database(impl->db(), impl->path, false);
-      if (!ready) return Error{ready.error()};
+      if (!ready) return ready.failure();
       if (!options.read_only) impl->prepare();
       return Store(std::move(impl));
     } catch (const std::exception& e) {
@@ -269,7 +269,7 @@ Expected<Store> Store::open(const std::string& path, const OpenOptions& options)
       impl->connection =
           sql::open_sqlite(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, kBusyTimeoutMs);
       Status ready = prepare_database(impl->db(), path, options.check_integrity && existed);
-      if (!ready) return Error{ready.error()};
+      if (!ready) return ready.failure();
       if (options.max_page_count > 0)
         impl->db().exec("PRAGMA max_page_count = " + std::to_string(options.max_page_count));
       impl->prepare();
@@ -332,7 +332,7 @@ Expected<Store> Store::open_read_only(const std::string& path) {
     impl->path = path;
     impl->connection = sql::open_sqlite(open_name, flags, kBusyTimeoutMs);
     Status ready = check_readable(impl->db(), path);
-    if (!ready) return Error{ready.error()};
+    if (!ready) return ready.failure();
     impl->read_only = true;
     return Store(std::move(impl));
   } catch (const SQLite::Exception& e) {
@@ -736,7 +736,7 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
 
 Expected<GameRecord> Store::game(std::int64_t game_id) {
   auto one = query_games(GameFilter{std::nullopt, "", false}, game_id);
-  if (!one) return Error{one.error()};
+  if (!one) return one.failure();
   if (!one->empty()) return std::move(one->front());
   return Error{impl_->path + ": no game " + std::to_string(game_id)};
 }
@@ -1179,7 +1179,7 @@ Expected<ClaimEnd> Store::finish_claimed(std::int64_t game_id, const GameRecord&
       st = write_finish(impl_->db(), impl_->path, game_id, result, false);
       end = held ? ClaimEnd::Released : ClaimEnd::Lost;
     }
-    if (!st) return Error{st.error()};
+    if (!st) return st.failure();
     if (held) {
       auto& up = impl_->db().cached(
           end == ClaimEnd::Done

@@ -33,7 +33,7 @@
 #include <utility>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::storage {
 

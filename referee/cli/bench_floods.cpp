@@ -64,8 +64,8 @@ int bench_floods(const std::string& mock, int concurrency) {
     auto store = storage::Store::open(config.database);
     storage::GameFilter all;
     all.finished_only = false;  // the games that could not start too
-    auto games = store ? store->games(all)
-                       : Expected<std::vector<storage::GameRecord>>(Error{store.error()});
+    auto games =
+        store ? store->games(all) : Expected<std::vector<storage::GameRecord>>(store.failure());
     if (games)
       for (const auto& g : *games)
         for (const auto& player : g.players)

@@ -48,7 +48,7 @@ std::string engine_name(std::size_t i) {
 Status fill_database(const std::string& path, long count, const std::vector<double>& truth,
                      std::uint64_t seed) {
   auto store = storage::Store::open(path);
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   std::mt19937_64 rng(seed + 1);
   std::uniform_int_distribution<std::size_t> pick(0, truth.size() - 1);
   std::uniform_real_distribution<double> uniform(0, 1);
@@ -65,7 +65,7 @@ Status fill_database(const std::string& path, long count, const std::vector<doub
       game.time_control = "10+0.1";
       game.started_at = "2026-11-01T00:00:00Z";
       auto id = store->begin_game(game);
-      if (!id) return Error{id.error()};
+      if (!id) return id.failure();
       const auto p = stats::split_score(stats::score_of_elo(truth[a] - truth[b] + 30), 100);
       const double u = uniform(rng);
       game.ranks = u < p[0]          ? std::vector<int>{1, 2}

@@ -65,7 +65,7 @@ int check_engine(const Args& args) {
       start_timeout_ms = *ms;
       continue;
     }
-    std::cerr << "referee check-engine: unknown option '" << engines::printable(args[i]) << "'\n";
+    std::cerr << "referee check-engine: unknown option '" << text::printable(args[i]) << "'\n";
     return 2;
   }
   if (i == args.size()) {

@@ -91,7 +91,7 @@ int export_games(const Args& args) {
   request.min_games = selection.min_games;
   request.destination = output.empty() ? "standard output" : "'" + partial + "'";
   auto tally = export_games(*store, request, out);
-  Status st = tally ? Status(Ok{}) : Status(Error{tally.error()});
+  Status st = tally ? Status(Ok{}) : Status(tally.failure());
   if (!output.empty()) {
     file.close();
     std::error_code ec;

@@ -176,9 +176,8 @@ int replay(const Args& args) {
   if (!store) return 1;
   auto game = store->game(a.id);
   auto moves =
-      game ? store->moves(a.id) : Expected<std::vector<storage::MoveRecord>>(Error{game.error()});
-  auto logs =
-      moves ? store->logs(a.id) : Expected<std::vector<storage::LogLine>>(Error{moves.error()});
+      game ? store->moves(a.id) : Expected<std::vector<storage::MoveRecord>>(game.failure());
+  auto logs = moves ? store->logs(a.id) : Expected<std::vector<storage::LogLine>>(moves.failure());
   if (!logs) {
     std::cerr << "referee replay: " << logs.error() << "\n";
     return 1;

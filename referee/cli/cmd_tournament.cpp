@@ -160,11 +160,10 @@ namespace {
 Expected<TournamentEngine> engine_from_flag(const std::string& flag) {
   auto eq = flag.find('=');
   if (eq == std::string::npos || eq == 0)
-    return Error{"--engine '" + engines::printable(flag) + "' must be NAME=COMMAND"};
+    return Error{"--engine '" + text::printable(flag) + "' must be NAME=COMMAND"};
   auto words = engines::split_command_line(flag.substr(eq + 1));
   if (!words)
-    return Error{"--engine '" + engines::printable(flag) +
-                 "': " + engines::printable(words.error())};
+    return Error{"--engine '" + text::printable(flag) + "': " + text::printable(words.error())};
   TournamentEngine e;
   e.config.name = flag.substr(0, eq);
   e.config.command = words->front();
@@ -179,20 +178,20 @@ Expected<TournamentConfig> match_config(const std::vector<std::string>& engine_f
   TournamentConfig config;
   config.tc_text = tc;
   auto parsed_tc = parse_time_control(tc);
-  if (!parsed_tc) return Error{engines::printable(parsed_tc.error())};
+  if (!parsed_tc) return Error{text::printable(parsed_tc.error())};
   config.tc = *parsed_tc;
   auto games = canonical_games(game_flags);
-  if (!games) return Error{games.error()};
+  if (!games) return games.failure();
   config.games = *games;
   for (const auto& flag : engine_flags) {
     auto e = engine_from_flag(flag);
-    if (!e) return Error{e.error()};
+    if (!e) return e.failure();
     config.engines.push_back(std::move(*e));
   }
   if (config.engines.size() < 2) return Error{"give at least two --engine NAME=COMMAND"};
   if (!book.empty()) {
     auto lines = read_book(book, config.games);
-    if (!lines) return Error{lines.error()};
+    if (!lines) return lines.failure();
     config.openings.book = book;
     config.openings.book_lines = std::move(*lines);
   }

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "base/expected.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
-#include "games/expected.h"
 #include "service/log.h"
 
 namespace referee::cli {

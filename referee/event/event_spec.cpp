@@ -124,7 +124,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
     if (j.contains("sprt")) {
       auto sprt = stats::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
-      if (!sprt) return Error{sprt.error()};
+      if (!sprt) return sprt.failure();
       c.sprt = *sprt;
     }
     return c;

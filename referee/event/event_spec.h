@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "event/schedule.h"
 #include "event/tournament_config.h"
-#include "games/expected.h"
 #include "storage/store.h"
 
 namespace referee {

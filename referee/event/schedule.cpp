@@ -137,7 +137,7 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
   std::int64_t total = 0;
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
-    if (!game) return Error{game.error()};
+    if (!game) return game.failure();
     const std::int64_t k = game->num_players();
     if (n < k)
       return Error{"game " + spec + " needs " + std::to_string(k) +
@@ -161,7 +161,7 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
 
 Status check_schedule_size(const TournamentConfig& config) {
   auto size = schedule_size(config);
-  if (!size) return Error{size.error()};
+  if (!size) return size.failure();
   if (*size <= kMaxScheduleSlots) return Ok{};
   return Error{"the schedule has " +
                (*size == kSaturated ? "more than 9.2 * 10^18" : std::to_string(*size)) +
@@ -170,14 +170,14 @@ Status check_schedule_size(const TournamentConfig& config) {
 }
 
 Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
-  if (auto checked = check_schedule_size(config); !checked) return Error{checked.error()};
+  if (auto checked = check_schedule_size(config); !checked) return checked.failure();
   auto size = schedule_size(config);
   std::vector<Slot> slots;
   slots.reserve(static_cast<std::size_t>(*size));
   const int n = static_cast<int>(config.engines.size());
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
-    if (!game) return Error{game.error()};
+    if (!game) return game.failure();
     const int k = game->num_players();
     if (n < k)
       return Error{"game " + spec + " needs " + std::to_string(k) +

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "event/tournament_config.h"
-#include "games/expected.h"
 #include "games/game.h"
 
 namespace referee {

@@ -230,7 +230,8 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
     return out;
   };
   auto release = [&] {
-    recorder_.call<Ok>([&](storage::Store& s) {
+    // A failure reaches the recorder's on_failure: the run stops.
+    (void)recorder_.call<Ok>([&](storage::Store& s) {
       return s.release_slot(claim.tournament_id, claim.slot.slot, owner_);
     });
   };

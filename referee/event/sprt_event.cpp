@@ -8,7 +8,7 @@ Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
   storage::GameFilter filter;
   filter.tournament_id = event;
   auto games = store.games(filter);
-  if (!games) return Error{games.error()};
+  if (!games) return games.failure();
   return sprt_tally(*games, config.engines[0].config.name, config.engines[1].config.name,
                     *config.sprt, true);
 }
@@ -16,18 +16,18 @@ Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
 Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,
                                  const TournamentConfig& config) {
   auto tally = event_sprt(store, event, config);
-  if (!tally) return Error{tally.error()};
+  if (!tally) return tally.failure();
   SprtCheck check;
   check.tally = std::move(*tally);
   if (check.tally.state.decision == stats::SprtDecision::kContinue) return check;
   check.skip_reason = "sprt: " + sprt_verdict(check.tally.state);
   auto open = store.open_slots(event);
-  if (!open) return Error{open.error()};
+  if (!open) return open.failure();
   if (open->empty()) return check;
   std::vector<std::int64_t> numbers;
   for (const auto& s : *open) numbers.push_back(s.slot);
   auto skipped = store.skip_slots(event, numbers, check.skip_reason);
-  if (!skipped) return Error{skipped.error()};
+  if (!skipped) return skipped.failure();
   check.skipped = *skipped;
   return check;
 }

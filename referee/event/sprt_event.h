@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/expected.h"
 #include "event/tournament_config.h"
-#include "games/expected.h"
 #include "ratings/sprt_games.h"
 #include "storage/store.h"
 

@@ -373,15 +373,15 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
 
 Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options) {
   auto schedule = make_schedule(config);
-  if (!schedule) return Error{schedule.error()};
+  if (!schedule) return schedule.failure();
   auto store = storage::Store::open(config.database, options.store_options);
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? "sprt" : "tournament";
   auto row = store->open_event(config.name, spec, schedule_fingerprint(config),
                                slot_records(config, *schedule), kind);
-  if (!row) return Error{row.error()};
+  if (!row) return row.failure();
   if (!row->created && row->spec != spec) {
     std::string changes = row->spec.empty()
                               ? std::string("its games, engines, cycles, seed or openings")
@@ -397,19 +397,19 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   me.pid = engines::process_id();
   me.lease_ms = options.lease_ms;
   auto owner = store->register_owner(me);
-  if (!owner) return Error{owner.error()};
+  if (!owner) return owner.failure();
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
   std::string sprt_text;
   if (config.sprt) {
     auto check = enforce_sprt(*store, row->id, config);
-    if (!check) return Error{check.error()};
+    if (!check) return check.failure();
     sprt_text =
         sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
   }
   auto counts = store->slot_counts(row->id, *owner);
-  if (!counts) return Error{counts.error()};
+  if (!counts) return counts.failure();
   auto all_slots = store->slots(row->id);
-  if (!all_slots) return Error{all_slots.error()};
+  if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
   for (const auto& s : *all_slots)
     if (s.state == "pending" || s.state == "claimed") open_slots.push_back(s);
@@ -420,7 +420,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     storage::GameFilter f;
     f.tournament_id = row->id;
     auto finished = store->games(f);
-    if (!finished) return Error{finished.error()};
+    if (!finished) return finished.failure();
     for (const auto& g : *finished) {
       if (g.ranks.size() != 2) continue;
       for (std::size_t s = 0; s < 2; ++s) {
@@ -460,7 +460,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     checked = check_engines(sh, open_slots, skips);
     if (options.pin_cpus) engines::pin_this_thread(cpus);
     for (const auto& skip : skips)
-      recorder.call<int>(
+      (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
           [&](storage::Store& s) { return s.skip_slots(sh.event, skip.first, skip.second); });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
@@ -495,7 +495,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
       if (sh.user_stop()) sh.halt = true;
       if (SteadyClock::now() >= next_renewal && !workers_done) {
         lock.unlock();
-        recorder.call<int>(
+        (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
             [&](storage::Store& s) { return s.renew_claims(sh.owner, options.lease_ms); });
         lock.lock();
         next_renewal = SteadyClock::now() + period;
@@ -516,7 +516,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   heartbeat.join();
   workers.clear();  // engine sessions quit (round trips counted)
 
-  recorder.call<Ok>([&](storage::Store& s) { return s.stop_owner(sh.owner); });
+  // A failure is the run's storage failure (on_failure); its claims wait for their leases.
+  (void)recorder.call<Ok>([&](storage::Store& s) { return s.stop_owner(sh.owner); });
   recorder.flush();
   if (recorder.failed()) sh.summary.storage_error = recorder.first_error();
   if (auto trips = recorder.call<storage::RoundTrips>(

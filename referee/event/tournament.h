@@ -26,8 +26,8 @@
 #include <ostream>
 #include <string>
 
+#include "base/expected.h"
 #include "event/tournament_config.h"
-#include "games/expected.h"
 #include "match/debug_log.h"
 #include "ratings/sprt_games.h"
 #include "storage/store.h"

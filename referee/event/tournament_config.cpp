@@ -52,9 +52,9 @@ Expected<json> parse_document(const std::string& text, bool is_json, const std::
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
     return Error{where + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
-                 engines::printable(std::string(e.description()))};
+                 text::printable(std::string(e.description()))};
   } catch (const json::exception& e) {
-    return Error{where + ": not valid JSON: " + engines::printable(e.what())};
+    return Error{where + ": not valid JSON: " + text::printable(e.what())};
   }
 }
 
@@ -123,7 +123,7 @@ class Table {
       else if (x.is_number())
         s = x.dump();
       else
-        return Error{where_ + ": '" + key + "." + engines::printable(it.key()) +
+        return Error{where_ + ": '" + key + "." + text::printable(it.key()) +
                      "' must be a string, number or boolean"};
       out.emplace_back(it.key(), s);
     }
@@ -136,7 +136,7 @@ class Table {
   Status no_unknown_keys() const {
     for (auto it = j_.begin(); it != j_.end(); ++it)
       if (!used_.count(it.key()))
-        return Error{where_ + ": unknown key '" + engines::printable(it.key()) + "'"};
+        return Error{where_ + ": unknown key '" + text::printable(it.key()) + "'"};
     return Ok{};
   }
 
@@ -146,10 +146,10 @@ class Table {
   std::set<std::string> used_;
 };
 
-#define TRY(expr)                                \
-  do {                                           \
-    auto status_ = (expr);                       \
-    if (!status_) return Error{status_.error()}; \
+#define TRY(expr)                           \
+  do {                                      \
+    auto status_ = (expr);                  \
+    if (!status_) return status_.failure(); \
   } while (false)
 
 Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
@@ -179,13 +179,13 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.integer("processes", procs, 0, 1 << 16));
   TRY(t.no_unknown_keys());
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
-  const std::string who = where + " (" + engines::printable(c.name) + ")";
+  const std::string who = where + " (" + text::printable(c.name) + ")";
   if (command.empty()) return Error{who + ": 'command' is missing"};
   if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
     return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
   for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto split = engines::split_command_line(command);
-  if (!split) return Error{who + ": " + engines::printable(split.error())};
+  if (!split) return Error{who + ": " + text::printable(split.error())};
   c.command = split->front();
   c.args.assign(split->begin() + 1, split->end());
   c.args.insert(c.args.end(), args.begin(), args.end());
@@ -205,7 +205,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   if (auto valid = engines::validate(c); !valid) return Error{where + ": " + valid.error()};
   if (!tc.empty()) {
     auto parsed = parse_time_control(tc);
-    if (!parsed) return Error{who + ": " + engines::printable(parsed.error())};
+    if (!parsed) return Error{who + ": " + text::printable(parsed.error())};
     e.tc = *parsed;
   }
   return e;
@@ -213,7 +213,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
 
 // A move or line quoted in an error: printable, and cut short.
 std::string quoted(const std::string& text, std::size_t max = 40) {
-  const std::string shown = engines::printable(text);
+  const std::string shown = text::printable(text);
   return "'" + (shown.size() > max ? shown.substr(0, max) + "..." : shown) + "'";
 }
 
@@ -236,7 +236,7 @@ std::string replay_error(const games::Game& game, const std::vector<std::string>
     auto applied = state.apply(moves[i]);
     if (!applied)
       return "move " + std::to_string(i + 1) + " " + quoted(moves[i]) + " is illegal in " +
-             game.canonical() + " (" + engines::printable(applied.error()) + ")";
+             game.canonical() + " (" + text::printable(applied.error()) + ")";
   }
   if (state.is_terminal())
     return "the line ends the game of " + game.canonical() + "; an opening must leave it going";
@@ -255,7 +255,7 @@ Expected<std::vector<std::string>> canonical_games(const std::vector<std::string
   std::vector<std::string> out;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto game = games::make_game(specs[i]);
-    if (!game) return Error{engines::printable(game.error())};
+    if (!game) return Error{text::printable(game.error())};
     for (std::size_t j = 0; j < out.size(); ++j)
       if (out[j] == game->canonical())
         return Error{"games " + quoted(specs[j], 200) + " and " + quoted(specs[i], 200) +
@@ -301,7 +301,7 @@ Status check_tournament(const TournamentConfig& config) {
   if (config.name.empty()) return Error{"the event has no name"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
-  if (config.database.empty() || engines::printable(config.database) != config.database)
+  if (config.database.empty() || text::printable(config.database) != config.database)
     return Error{"bad database path " + quoted(config.database, 200)};
   if (config.games.empty()) return Error{"no games"};
   TRY(canonical_games(config.games));
@@ -323,7 +323,7 @@ Status check_tournament(const TournamentConfig& config) {
       return Error{"two engines are named " + quoted(e.config.name)};
   }
   // After the engines: match's event name is made of their names.
-  if (engines::printable(config.name) != config.name)
+  if (text::printable(config.name) != config.name)
     return Error{"the event's name " + quoted(config.name) + " holds a control character"};
   if (config.sprt) {
     if (config.engines.size() != 2)
@@ -388,7 +388,7 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   }
   if (const json* table = t.sub("sprt")) {
     auto sprt = stats::parse_sprt_config(*table, path + ": sprt");
-    if (!sprt) return Error{sprt.error()};
+    if (!sprt) return sprt.failure();
     config.sprt = *sprt;
   }
   long long max_games = 0;
@@ -402,7 +402,7 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   if (config.name.empty()) return Error{path + ": 'name' is missing"};
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{path + ": 'format' must be round-robin or gauntlet, not '" +
-                 engines::printable(config.format) + "'"};
+                 text::printable(config.format) + "'"};
   if (config.games.empty()) return Error{path + ": 'games' is missing or empty"};
   auto games = canonical_games(config.games);
   if (!games) return Error{path + ": " + games.error()};
@@ -416,13 +416,13 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   }
   if (config.tc_text.empty()) return Error{path + ": 'tc' (time control) is missing"};
   auto tc = parse_time_control(config.tc_text);
-  if (!tc) return Error{path + ": " + engines::printable(tc.error())};
+  if (!tc) return Error{path + ": " + text::printable(tc.error())};
   config.tc = *tc;
   if (!engines || !engines->is_array()) return Error{path + ": needs [[engine]] tables"};
   std::set<std::string> names;
   for (std::size_t i = 0; i < engines->size(); ++i) {
     auto e = read_engine((*engines)[i], path + ": engine " + std::to_string(i + 1), base);
-    if (!e) return Error{e.error()};
+    if (!e) return e.failure();
     if (!names.insert(e->config.name).second)
       return Error{path + ": two engines are named '" + e->config.name + "'"};
     config.engines.push_back(std::move(*e));

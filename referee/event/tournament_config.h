@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/expected.h"
 #include "engines/engine_config.h"
-#include "games/expected.h"
 #include "match/time_control.h"
 #include "ratings/sprt.h"
 

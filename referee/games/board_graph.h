@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::games::graph {
 

@@ -32,7 +32,7 @@ Expected<ChongkakCore> ChongkakCore::parse(const GameSetup& setup, std::string_v
   auto parts = split(fields, ':');
   if (parts.size() != 2) return Error{"expected 2 fields 'holes:player'"};
   auto holes = mancala::parse_blocks(parts[0], 2, 7, kSeeds);
-  if (!holes) return Error{holes.error()};
+  if (!holes) return holes.failure();
   auto player = mancala::parse_player(parts[1], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
   std::copy(holes->begin(), holes->end(), c.holes.begin());

@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text.h"
 #include "games/game.h"
 
 namespace referee::games {
@@ -93,7 +94,7 @@ std::optional<typename Core::Move> find_move(const Core& core, std::string_view 
 }
 
 // Small parsing helpers shared by every core's parse() and legal_move().
-std::vector<std::string_view> split(std::string_view text, char sep);
+using text::split;  // base/text.h
 // A canonical non-negative decimal ("0", "17"; not "017", "+1", "") within [0, max].
 std::optional<long> parse_count(std::string_view text, long max = 1000000000L);
 std::string join_counts(const std::vector<int>& values, char sep = ',');
@@ -104,8 +105,12 @@ class Play {
   using Move = typename Core::Move;
 
   Play(Core core, const GameSetup& setup, int ply = 0, int quiet = 0)
-      : core_(std::move(core)), nocapture_(setup.nocapture), maxplies_(setup.maxplies),
-        ply_(ply), quiet_(quiet), seen_(std::make_shared<Seen>(Seen{core_.hash(), nullptr})) {
+      : core_(std::move(core)),
+        nocapture_(setup.nocapture),
+        maxplies_(setup.maxplies),
+        ply_(ply),
+        quiet_(quiet),
+        seen_(std::make_shared<Seen>(Seen{core_.hash(), nullptr})) {
     if (core_.over()) end_ = core_.result();
   }
 
@@ -197,7 +202,7 @@ class Play {
     else if (nocapture_ > 0 && quiet_ >= nocapture_)
       why = "nocapture";
     if (why) {
-      if constexpr (requires(Core& c) { c.end_round(std::string_view{}); }) {
+      if constexpr (requires(Core & c) { c.end_round(std::string_view{}); }) {
         if (core_.end_round(why)) {  // a new round starts afresh
           quiet_ = 0;
           seen_ = std::make_shared<Seen>(Seen{core_.hash(), nullptr});
@@ -389,9 +394,10 @@ struct GameModel final : GameConcept {
   }
   Expected<State> parse_state(std::string_view position) const override {
     auto parts = split_position(position);
-    if (!parts) return Error{parts.error()};
+    if (!parts) return parts.failure();
     auto core = Core::parse(setup, parts->fields);
-    if (!core) return Error{"bad " + name + " position '" + std::string(position) + "': " + core.error()};
+    if (!core)
+      return Error{"bad " + name + " position '" + std::string(position) + "': " + core.error()};
     return State(std::make_unique<StateModel<Core>>(
         Play<Core>(std::move(*core), setup, parts->ply, parts->quiet), identity));
   }

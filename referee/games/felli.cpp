@@ -46,7 +46,7 @@ Expected<FelliCore> FelliCore::parse(const GameSetup& setup, std::string_view fi
   auto parts = split(fields, ':');
   if (parts.size() != 4) return Error{"expected 4 fields 'grid:player:mark1:mark2'"};
   auto grid = graph::parse_grid(g, parts[0], "xoXO");
-  if (!grid) return Error{grid.error()};
+  if (!grid) return grid.failure();
   for (int p = 0; p < g.size(); ++p) c.board[at(p)] = (*grid)[at(p)];
   if (c.count(1) > 6 || c.count(2) > 6) return Error{"at most 6 pieces per player"};
   for (int p = 0; p < g.size(); ++p) {

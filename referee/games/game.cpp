@@ -14,7 +14,9 @@ const std::string& Params::text(const std::string& key) const {
   return it->second;
 }
 
-long Params::number(const std::string& key) const { return std::stol(text(key)); }
+long Params::number(const std::string& key) const {
+  return std::stol(text(key));
+}
 
 Outcome rank_by_score(std::vector<double> scores, std::string reason, bool lower_wins) {
   Outcome o;
@@ -38,20 +40,6 @@ Outcome win_for(int winner, int players, std::vector<double> scores, std::string
   if (o.scores.empty()) o.scores.assign(static_cast<std::size_t>(players), 0.0);
   o.reason = std::move(reason);
   return o;
-}
-
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    auto pos = text.find(sep, start);
-    if (pos == std::string_view::npos) {
-      out.push_back(text.substr(start));
-      return out;
-    }
-    out.push_back(text.substr(start, pos - start));
-    start = pos + 1;
-  }
 }
 
 std::optional<long> parse_count(std::string_view text, long max) {
@@ -79,16 +67,20 @@ namespace detail {
 Expected<PositionParts> split_position(std::string_view position) {
   auto last = position.rfind(':');
   if (last == std::string_view::npos)
-    return Error{"position '" + std::string(position) + "' lacks ':<quiet plies>:<ply>' at its end"};
+    return Error{"position '" + std::string(position) +
+                 "' lacks ':<quiet plies>:<ply>' at its end"};
   auto before = position.rfind(':', last == 0 ? 0 : last - 1);
   if (before == std::string_view::npos || before == last)
-    return Error{"position '" + std::string(position) + "' lacks ':<quiet plies>:<ply>' at its end"};
+    return Error{"position '" + std::string(position) +
+                 "' lacks ':<quiet plies>:<ply>' at its end"};
   auto quiet = parse_count(position.substr(before + 1, last - before - 1), 1000000);
   auto ply = parse_count(position.substr(last + 1), 1000000);
   if (!quiet || !ply)
-    return Error{"position '" + std::string(position) + "': the last two fields must be the plies " +
+    return Error{"position '" + std::string(position) +
+                 "': the last two fields must be the plies " +
                  "without capture and the ply number"};
-  return PositionParts{position.substr(0, before), static_cast<int>(*quiet), static_cast<int>(*ply)};
+  return PositionParts{position.substr(0, before), static_cast<int>(*quiet),
+                       static_cast<int>(*ply)};
 }
 }  // namespace detail
 
@@ -103,39 +95,91 @@ State::State(State&&) noexcept = default;
 State& State::operator=(State&&) noexcept = default;
 State::~State() = default;
 
-int State::num_players() const { return impl_->num_players(); }
-int State::current_player() const { return impl_->current_player(); }
-bool State::is_terminal() const { return impl_->is_terminal(); }
-std::vector<std::string> State::legal_moves() const { return impl_->legal_moves(); }
-std::string State::setup_form() const { return impl_->setup_form(); }
-bool State::is_forced() const { return impl_->is_forced(); }
-Status State::apply(std::string_view move) { return impl_->apply(move); }
-Outcome State::outcome() const { return impl_->outcome(); }
+int State::num_players() const {
+  return impl_->num_players();
+}
+int State::current_player() const {
+  return impl_->current_player();
+}
+bool State::is_terminal() const {
+  return impl_->is_terminal();
+}
+std::vector<std::string> State::legal_moves() const {
+  return impl_->legal_moves();
+}
+std::string State::setup_form() const {
+  return impl_->setup_form();
+}
+bool State::is_forced() const {
+  return impl_->is_forced();
+}
+Status State::apply(std::string_view move) {
+  return impl_->apply(move);
+}
+Outcome State::outcome() const {
+  return impl_->outcome();
+}
 Status State::agree_to_end() {
   if (impl_->is_terminal()) return Error{"the game is over"};
   if (!impl_->agree()) return Error{"this game has no agreed end"};
   return Ok{};
 }
-bool State::last_move_captured() const { return impl_->last_move_captured(); }
-int State::ply() const { return impl_->ply(); }
-int State::plies_without_capture() const { return impl_->plies_without_capture(); }
-std::string State::to_string() const { return impl_->to_string(); }
-std::string State::draw() const { return impl_->draw(); }
-std::uint64_t State::hash() const { return impl_->hash(); }
-std::uint64_t State::perft(int depth) const { return impl_->perft(depth); }
-std::vector<double> State::material() const { return impl_->material(); }
-std::string State::sample_setup(std::uint64_t seed) const { return impl_->sample_setup(seed); }
-int State::round() const { return impl_->round(); }
-BoardView State::view() const { return impl_->view(); }
-bool State::operator==(const State& other) const { return impl_->equals(*other.impl_); }
+bool State::last_move_captured() const {
+  return impl_->last_move_captured();
+}
+int State::ply() const {
+  return impl_->ply();
+}
+int State::plies_without_capture() const {
+  return impl_->plies_without_capture();
+}
+std::string State::to_string() const {
+  return impl_->to_string();
+}
+std::string State::draw() const {
+  return impl_->draw();
+}
+std::uint64_t State::hash() const {
+  return impl_->hash();
+}
+std::uint64_t State::perft(int depth) const {
+  return impl_->perft(depth);
+}
+std::vector<double> State::material() const {
+  return impl_->material();
+}
+std::string State::sample_setup(std::uint64_t seed) const {
+  return impl_->sample_setup(seed);
+}
+int State::round() const {
+  return impl_->round();
+}
+BoardView State::view() const {
+  return impl_->view();
+}
+bool State::operator==(const State& other) const {
+  return impl_->equals(*other.impl_);
+}
 
 // ---- Game forwarding ----
-const std::string& Game::name() const { return impl_->name; }
-const std::string& Game::canonical() const { return impl_->canonical; }
-const Params& Game::params() const { return impl_->setup.params; }
-int Game::num_players() const { return impl_->players; }
-int Game::max_plies() const { return impl_->setup.maxplies; }
-State Game::initial_state() const { return impl_->initial_state(); }
+const std::string& Game::name() const {
+  return impl_->name;
+}
+const std::string& Game::canonical() const {
+  return impl_->canonical;
+}
+const Params& Game::params() const {
+  return impl_->setup.params;
+}
+int Game::num_players() const {
+  return impl_->players;
+}
+int Game::max_plies() const {
+  return impl_->setup.maxplies;
+}
+State Game::initial_state() const {
+  return impl_->initial_state();
+}
 Expected<State> Game::parse_state(std::string_view position) const {
   return impl_->parse_state(position);
 }
@@ -158,7 +202,8 @@ std::optional<std::string> check_value(const ParamSpec& spec, const std::string&
   }
   auto n = parse_count(value);
   if (!n || *n < spec.min || *n > spec.max)
-    return "must be an integer from " + std::to_string(spec.min) + " to " + std::to_string(spec.max);
+    return "must be an integer from " + std::to_string(spec.min) + " to " +
+           std::to_string(spec.max);
   return std::nullopt;
 }
 
@@ -185,7 +230,8 @@ Expected<Game> make_game(std::string_view spec) {
       std::string value(item.substr(eq + 1));
       if (auto why = check_value(*it, value))
         return Error{"game '" + entry->name + "': parameter " + key + "=" + value + " " + *why};
-      if (values.count(key)) return Error{"game '" + entry->name + "': parameter " + key + " given twice"};
+      if (values.count(key))
+        return Error{"game '" + entry->name + "': parameter " + key + " given twice"};
       values[key] = value;
     }
   }
@@ -215,7 +261,7 @@ Expected<State> state_after(const Game& game, std::string_view position,
   State state = game.initial_state();
   if (!position.empty()) {
     auto parsed = game.parse_state(position);
-    if (!parsed) return Error{parsed.error()};
+    if (!parsed) return parsed.failure();
     state = std::move(*parsed);
   }
   for (std::size_t i = 0; i < moves.size(); ++i) {

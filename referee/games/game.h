@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/expected.h"
 #include "games/board_view.h"
-#include "games/expected.h"
 
 namespace referee::games {
 

@@ -18,7 +18,7 @@ KakuaCore KakuaCore::start(const GameSetup& setup) {
 
 Expected<KakuaCore> KakuaCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   return KakuaCore{std::move(*p)};
 }
 

@@ -29,9 +29,9 @@ Expected<KalahaCore> KalahaCore::parse(const GameSetup& setup, std::string_view 
   auto parts = split(fields, ':');
   if (parts.size() != 3) return Error{"expected 3 fields 'holes:stores:player'"};
   auto holes = mancala::parse_blocks(parts[0], 2, 6, kSeeds);
-  if (!holes) return Error{holes.error()};
+  if (!holes) return holes.failure();
   auto stores = mancala::parse_list(parts[1], 2, kSeeds);
-  if (!stores) return Error{stores.error()};
+  if (!stores) return stores.failure();
   auto player = mancala::parse_player(parts[2], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
   std::copy(holes->begin(), holes->end(), c.holes.begin());

@@ -10,7 +10,7 @@ KatraCore KatraCore::start(const GameSetup& setup) {
 
 Expected<KatraCore> KatraCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 2 * kCols, kSeeds);
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   return KatraCore{std::move(*p)};
 }
 

@@ -26,7 +26,7 @@ Expected<std::vector<int>> parse_blocks(std::string_view text, int blocks, int w
   std::vector<int> out;
   for (auto part : parts) {
     auto row = parse_list(part, width, max);
-    if (!row) return Error{row.error()};
+    if (!row) return row.failure();
     out.insert(out.end(), row->begin(), row->end());
   }
   return out;

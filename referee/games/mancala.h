@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "games/game.h"
 
 namespace referee::games::mancala {
@@ -39,9 +39,13 @@ int sow(Board& board, int origin, int seeds, Next next, bool skip_origin = true)
 }
 
 // Counter-clockwise successor on a ring of `n` holes numbered 1..n.
-inline int ccw(int h, int n) { return h == n ? 1 : h + 1; }
+inline int ccw(int h, int n) {
+  return h == n ? 1 : h + 1;
+}
 // Clockwise successor on a ring of `n` holes numbered 1..n.
-inline int cw(int h, int n) { return h == 1 ? n : h - 1; }
+inline int cw(int h, int n) {
+  return h == 1 ? n : h - 1;
+}
 
 // The most seeds one turn may drop (rules.md §0, relay guard).
 constexpr long kMaxDrops = 10000;

@@ -10,7 +10,7 @@ MefuhvaCore MefuhvaCore::start(const GameSetup& setup) {
 
 Expected<MefuhvaCore> MefuhvaCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 2 * kCols, kSeeds);
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   return MefuhvaCore{std::move(*p)};
 }
 

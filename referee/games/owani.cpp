@@ -19,7 +19,7 @@ OwaniCore OwaniCore::start(const GameSetup& setup) {
 
 Expected<OwaniCore> OwaniCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   return OwaniCore{std::move(*p)};
 }
 

@@ -42,9 +42,9 @@ Expected<OwareCore> OwareCore::parse(const GameSetup& setup, std::string_view fi
   auto parts = split(fields, ':');
   if (parts.size() != 3) return Error{"expected 3 fields 'holes:captures:player'"};
   auto holes = mancala::parse_blocks(parts[0], c.k, c.width(), kSeeds);
-  if (!holes) return Error{holes.error()};
+  if (!holes) return holes.failure();
   auto caps = mancala::parse_list(parts[1], c.k, kSeeds);
-  if (!caps) return Error{caps.error()};
+  if (!caps) return caps.failure();
   auto player = mancala::parse_player(parts[2], c.k);
   if (!player) return Error{"player to move must be 1.." + std::to_string(c.k)};
   std::copy(holes->begin(), holes->end(), c.holes.begin());

@@ -116,7 +116,7 @@ Expected<PeraliCore> PeraliCore::parse(const GameSetup& setup, std::string_view 
   auto parts = split(fields, ':');
   if (parts.size() != 3) return Error{"expected 3 fields 'grid:player:huffable'"};
   auto grid = graph::parse_grid(g, parts[0], "xo");
-  if (!grid) return Error{grid.error()};
+  if (!grid) return grid.failure();
   for (int p = 0; p < g.size(); ++p)
     c.board[at(p)] = static_cast<std::int8_t>((*grid)[at(p)] == 'x'   ? 1
                                               : (*grid)[at(p)] == 'o' ? 2

@@ -62,7 +62,7 @@ Expected<PermainanCore> PermainanCore::parse(const GameSetup& setup, std::string
   auto parts = split(fields, ':');
   if (parts.size() != 2) return Error{"expected 2 fields 'grid:player'"};
   auto grid = graph::parse_grid(board_graph(), parts[0], "xo");
-  if (!grid) return Error{grid.error()};
+  if (!grid) return grid.failure();
   for (int p = 0; p < kPoints; ++p)
     c.board[at(p)] = static_cast<std::int8_t>((*grid)[at(p)] == 'x'   ? 1
                                               : (*grid)[at(p)] == 'o' ? 2

@@ -19,7 +19,7 @@ TamtamApachiCore TamtamApachiCore::start(const GameSetup& setup) {
 
 Expected<TamtamApachiCore> TamtamApachiCore::parse(const GameSetup&, std::string_view fields) {
   auto p = two_sided::parse_position(fields, 6, 48);
-  if (!p) return Error{p.error()};
+  if (!p) return p.failure();
   return TamtamApachiCore{std::move(*p)};
 }
 

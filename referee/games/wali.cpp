@@ -40,9 +40,9 @@ Expected<WaliCore> WaliCore::parse(const GameSetup& setup, std::string_view fiel
   auto parts = split(fields, ':');
   if (parts.size() != 4) return Error{"expected 4 fields 'holes:captures:player:moved'"};
   auto holes = mancala::parse_blocks(parts[0], 2, 6, kSeeds);
-  if (!holes) return Error{holes.error()};
+  if (!holes) return holes.failure();
   auto caps = mancala::parse_list(parts[1], 2, kSeeds);
-  if (!caps) return Error{caps.error()};
+  if (!caps) return caps.failure();
   auto player = mancala::parse_player(parts[2], 2);
   if (!player) return Error{"player to move must be 1 or 2"};
   auto moved = mancala::parse_list(parts[3], 2, 1);

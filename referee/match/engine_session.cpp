@@ -218,7 +218,7 @@ Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
 Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
                                              const SessionSettings& settings) {
   auto process = engines::Process::spawn(spec);
-  if (!process) return Error{process.error()};
+  if (!process) return process.failure();
   SessionSettings named = settings;
   if (named.name.empty()) named.name = base_name(spec.command);
   EngineSession session(std::move(*process), std::move(named));

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "games/game.h"
 #include "storage/store.h"
 

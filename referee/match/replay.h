@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/store.h"
 
 namespace referee {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "games/core.h"
+#include "base/text.h"
 
 namespace referee {
 
@@ -132,13 +132,13 @@ Expected<TimeControl> parse_time_control(std::string_view text) {
   if (text.empty()) return Error{"empty time control"};
   const std::string whole(text);
   std::string seen = ",";
-  for (auto item : games::split(text, ',')) {
+  for (auto item : text::split(text, ',')) {
     if (item.empty()) return Error{"empty item in time control '" + whole + "'"};
     auto eq = item.find('=');
     if (eq == std::string_view::npos) {
       if (tc.has_clock()) return Error{"time control '" + whole + "' has two clocks"};
       auto st = parse_clock(item, tc);
-      if (!st) return Error{st.error()};
+      if (!st) return st.failure();
       continue;
     }
     const auto key = item.substr(0, eq);

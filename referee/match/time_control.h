@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee {
 

@@ -34,7 +34,7 @@ Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& r
     storage::GameQuery finished = request.query;
     finished.finished_only = true;
     auto results = storage::aggregate_results(store, finished);
-    if (!results) return Error{results.error()};
+    if (!results) return results.failure();
     kept = kept_engines(*results, request.min_games);
   }
   std::map<std::string, const std::set<std::string>*> kept_of;  // by stored game string
@@ -60,7 +60,7 @@ Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& r
         if (writer.write(g, moves)) return Ok{};
         return cannot_write;
       });
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   if (!writer.finish()) return cannot_write;
   return ExportTally{writer.written(), writer.skipped()};
 }

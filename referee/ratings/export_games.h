@@ -18,7 +18,7 @@
 #include <ostream>
 #include <string>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/export.h"
 #include "storage/game_query.h"
 #include "storage/store.h"

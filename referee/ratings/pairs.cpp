@@ -138,7 +138,7 @@ Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery
           count_of(key.game, key.lo, key.hi).pairs.add(*partner, lo_score);
         return Ok{};
       });
-  if (!st) return Error{st.error()};
+  if (!st) return st.failure();
   forget_waiting();
   PairCounts out;
   for (const auto& [k, c] : counts) {

@@ -54,7 +54,7 @@ Status normalise_selection(GameSelection& s) {
   for (auto [option, value] : {std::pair{"since", &s.since}, std::pair{"until", &s.until}}) {
     if (value->empty()) continue;
     auto checked = check_time(option, *value);
-    if (!checked) return Error{checked.error()};
+    if (!checked) return checked.failure();
     *value = *checked;
   }
   if (!s.since.empty() && !s.until.empty() && s.until < s.since.substr(0, s.until.size()))
@@ -104,18 +104,18 @@ storage::GameQuery game_query(const GameSelection& s,
 Expected<std::string> name_problem(storage::Store& store, const GameSelection& s) {
   for (const auto& e : s.engines) {
     auto found = storage::has_engine(store, e);
-    if (!found) return Error{found.error()};
+    if (!found) return found.failure();
     if (!*found) return "--engine: no stored game has an engine named '" + e + "'";
   }
   if (!s.tournament.empty()) {
     auto found = storage::has_tournament(store, s.tournament);
-    if (!found) return Error{found.error()};
+    if (!found) return found.failure();
     if (!*found)
       return "--tournament: no stored game belongs to a tournament named '" + s.tournament + "'";
   }
   if (!s.tc.empty()) {
     auto found = storage::has_time_control(store, s.tc);
-    if (!found) return Error{found.error()};
+    if (!found) return found.failure();
     if (!*found) return "--tc: no stored game has the time control '" + s.tc + "'";
   }
   return std::string();

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "ratings/pentanomial.h"
 
 namespace referee::stats {

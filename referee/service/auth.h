@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::service {
 

@@ -113,7 +113,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   core->reads = std::make_unique<ReadPool>(options.db);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
-    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
+        [&](storage::Store& s) { return s.stop_owner(core->owner); });
     end.reconnect = storage::is_connection_lost(loaded.error()) || !first;
     return end;
   }
@@ -135,7 +136,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   install_api(server, *core);
   auto give_up = [&](const std::string& why) {
     log.error(why);
-    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
+        [&](storage::Store& s) { return s.stop_owner(core->owner); });
     core->recorder.reset();
     return end;
   };
@@ -179,7 +181,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     while (!hub_done.load()) {
       nap(period, [&] { return !hub_done.load(); });
       if (hub_done.load()) break;
-      core->recorder->call<int>(
+      (void)core->recorder->call<int>(  // a failure reaches Core::fail (on_failure)
           [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
     }
   });

@@ -113,7 +113,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   if (info.kind == "ladder") {
     if (rt.config.games.empty()) return Error{"ladder " + info.name + " has no game"};
     auto registered = ladder_engines(core, rt.config.games.front());
-    if (!registered) return Error{registered.error()};
+    if (!registered) return registered.failure();
     engines = std::move(*registered);
   }
   rt.roster = std::make_shared<EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
@@ -124,7 +124,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
 
 Status refresh_events(Core& core) {
   auto store = core.reads->get();
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   std::uint64_t seen = 0;  // the changes made here before the read
   {
     std::lock_guard lock(core.mutex);
@@ -134,7 +134,7 @@ Status refresh_events(Core& core) {
   query.states = {"queued", "running", "paused"};
   query.limit = 1000000;
   auto list = (*store)->events(query);
-  if (!list) return Error{list.error()};
+  if (!list) return list.failure();
   std::set<std::int64_t> active;
   for (const auto& info : list->events) {
     active.insert(info.id);
@@ -453,9 +453,9 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
 
 Expected<Json> event_standings(Core& core, std::int64_t id) {
   auto store = core.reads->get();
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   auto info = (*store)->event(id);
-  if (!info) return Error{info.error()};
+  if (!info) return info.failure();
   {
     std::lock_guard lock(core.mutex);
     auto it = core.standings.find(id);
@@ -465,7 +465,7 @@ Expected<Json> event_standings(Core& core, std::int64_t id) {
   storage::GameFilter filter;
   filter.tournament_id = id;
   auto games = (*store)->games(filter);
-  if (!games) return Error{games.error()};
+  if (!games) return games.failure();
   Json table = standings_json(*games);
   table["event_id"] = id;
   if (info->kind == "sprt") {

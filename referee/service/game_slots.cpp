@@ -81,7 +81,7 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
     slot.stop = rt.state == "cancelled" || core.failed.load() || core.interrupt_games.load();
   }
   if (was_queued)
-    core.recorder->call<bool>(
+    (void)core.recorder->call<bool>(  // a failure reaches Core::fail (on_failure)
         [&](storage::Store& s) { return s.set_event_state(event, "running", {"queued"}); });
 
   LiveGame live;

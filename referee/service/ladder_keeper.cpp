@@ -100,19 +100,19 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
     return s.open_event(config.name, event_spec(config), "", {}, options);
   });
-  if (!row) return Error{row.error()};
+  if (!row) return row.failure();
   {
     std::lock_guard lock(core.mutex);
     if (core.events.count(row->id)) return row->id;
   }
   auto store = core.reads->get();
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   auto info = (*store)->event(row->id);
-  if (!info) return Error{info.error()};
+  if (!info) return info.failure();
   if (info->kind != "ladder")
     return Error{"an event named \"" + config.name + "\" exists and is not a ladder"};
   auto rt = runtime_of(core, *info);
-  if (!rt) return Error{rt.error()};
+  if (!rt) return rt.failure();
   std::lock_guard lock(core.mutex);
   core.events.emplace(row->id, std::move(*rt));
   if (row->created) core.log->info("ladder " + std::to_string(row->id) + " created for " + game);
@@ -141,7 +141,8 @@ void skip_pending(Core& core, std::int64_t id, const std::string& name, const st
     if (s.state == "pending" && std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
       slots.push_back(s.slot);
   if (slots.empty()) return;
-  core.recorder->call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
+  // A failure reaches Core::fail (on_failure).
+  (void)core.recorder->call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
 }
 
 }  // namespace
@@ -152,9 +153,9 @@ std::string ladder_name(const std::string& canonical_game) {
 
 Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
   auto store = core.reads->get();
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   auto all = (*store)->engines();
-  if (!all) return Error{all.error()};
+  if (!all) return all.failure();
   std::vector<TournamentEngine> out;
   for (const auto& e : *all)
     if (!e.registered_at.empty() && e.retired_at.empty() &&
@@ -436,9 +437,9 @@ Json ladders_json(Core& core) {
 
 Expected<Json> engines_json(Core& core) {
   auto store = core.reads->get();
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   auto all = (*store)->engines();
-  if (!all) return Error{all.error()};
+  if (!all) return all.failure();
   Json out = Json::array();
   for (const auto& e : *all) out.push_back(engine_json(e));
   return Json{{"engines", std::move(out)}};

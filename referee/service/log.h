@@ -14,7 +14,7 @@
 #include <mutex>
 #include <string>
 
-#include "games/expected.h"
+#include "base/expected.h"
 
 namespace referee::service {
 

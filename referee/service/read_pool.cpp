@@ -14,7 +14,7 @@ Expected<ReadPool::Lease> ReadPool::get() {
   storage::OpenOptions options;
   options.read_only = true;
   auto store = storage::Store::open(path_, options);
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   return Lease(*this, std::make_unique<storage::Store>(std::move(*store)));
 }
 

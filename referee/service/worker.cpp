@@ -27,7 +27,7 @@ int open_events(Core& core) {
 
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
   auto config = load_tournament_file(file);
-  if (!config) return Error{config.error()};
+  if (!config) return config.failure();
   auto schedule = make_schedule(*config);
   if (!schedule) return Error{file + ": " + schedule.error()};
   if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
@@ -38,7 +38,7 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   options.state = "queued";
   auto row = store.open_event(config->name, spec, schedule_fingerprint(*config),
                               slot_records(*config, *schedule), options);
-  if (!row) return Error{row.error()};
+  if (!row) return row.failure();
   if (!row->created) {
     const std::string changes =
         row->spec.empty() ? std::string("its schedule") : spec_changes(row->spec, spec);
@@ -115,7 +115,8 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   core->reads = std::make_unique<ReadPool>(options.db, 2);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
-    core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
+        [&](storage::Store& s) { return s.stop_owner(core->owner); });
     return stop_with(loaded.error());
   }
   if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;

@@ -30,8 +30,8 @@
 #include <ostream>
 #include <string>
 
+#include "base/expected.h"
 #include "engines/interrupt.h"
-#include "games/expected.h"
 #include "service/log.h"
 #include "storage/store.h"
 

@@ -35,7 +35,7 @@
 #include <string_view>
 #include <utility>
 
-#include "games/expected.h"
+#include "base/expected.h"
 #include "storage/sql/sql.h"
 
 namespace referee::storage::sql {

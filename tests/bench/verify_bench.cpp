@@ -42,7 +42,7 @@ std::string started_at(long k) {
 
 Status fill(const std::string& db, long games) {
   auto store = storage::Store::open(db);
-  if (!store) return Error{store.error()};
+  if (!store) return store.failure();
   storage::Importer importer(*store);
   constexpr long kBatch = 1000;
   const long per_event = (games + 99) / 100;
@@ -60,7 +60,7 @@ Status fill(const std::string& db, long games) {
     in.game.started_at = in.game.finished_at = started_at(k);
     if (in.game.termination == "normal") in.game.termination = "rules";  // the current word
     auto added = importer.add(in);
-    if (!added) return Error{added.error()};
+    if (!added) return added.failure();
     if (k % kBatch == kBatch - 1 || k == games - 1)
       if (Status st = importer.commit(); !st) return st;
   }

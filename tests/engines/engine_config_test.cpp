@@ -164,9 +164,9 @@ TEST_CASE("engine config: names may hold inner blanks, UTF-8 and punctuation, ta
 }
 
 TEST_CASE("engine config: printable escapes control characters only") {
-  CHECK(printable("plain text, \xc3\xa9") == "plain text, \xc3\xa9");
-  CHECK(printable("a\nb\rc\td") == "a\\nb\\rc\\td");
-  CHECK(printable(std::string("\0\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
+  CHECK(referee::text::printable("plain text, \xc3\xa9") == "plain text, \xc3\xa9");
+  CHECK(referee::text::printable("a\nb\rc\td") == "a\\nb\\rc\\td");
+  CHECK(referee::text::printable(std::string("\0\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
 }
 
 TEST_CASE("engine config: spawn_spec_of carries what the process needs") {

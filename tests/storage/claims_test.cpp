@@ -333,7 +333,7 @@ TEST_CASE("claims: threads with their own connections claim every slot exactly o
             g.players = c->front().slot.seats;
             auto id = store->begin_game(g);
             auto end = id ? store->finish_claimed(*id, won(0), *owner)
-                          : referee::Expected<ClaimEnd>(referee::Error{id.error()});
+                          : referee::Expected<ClaimEnd>(id.failure());
             if (!end || *end != ClaimEnd::Done) {
               errors[static_cast<std::size_t>(t)] = end ? "not done" : end.error();
               return;

@@ -122,7 +122,7 @@ TEST_CASE("recorder: a synchronous call sees every write queued before it, commi
       auto seen = recorder.call<std::size_t>([&](Store&) -> referee::Expected<std::size_t> {
         Store other = open_store(path);
         auto m = other.moves(*id);
-        if (!m) return referee::Error{m.error()};
+        if (!m) return m.failure();
         return m->size();
       });
       REQUIRE(seen.ok());
@@ -199,7 +199,7 @@ TEST_CASE("recorder: moves of many batches, queued around synchronous calls, all
     if (round % 4 == 1) {
       auto n = recorder.call<int>([&](Store& s) -> referee::Expected<int> {
         auto stored = s.moves(*id);
-        if (!stored) return referee::Error{stored.error()};
+        if (!stored) return stored.failure();
         return static_cast<int>(stored->size());
       });
       REQUIRE(n.ok());
@@ -239,7 +239,7 @@ TEST_CASE("recorder: a call in batch shares the transaction of the writes queued
       auto seen =
           recorder.call_in_batch<std::size_t>([&](Store& s) -> referee::Expected<std::size_t> {
             auto m = s.moves(*id);  // its own connection sees the queued moves
-            if (!m) return referee::Error{m.error()};
+            if (!m) return m.failure();
             return m->size();
           });
       REQUIRE(seen.ok());
@@ -265,7 +265,7 @@ TEST_CASE("recorder: a call in batch that fails is a storage failure, the writes
   for (int ply = 1; ply <= 5; ++ply) recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
   auto refused = recorder.call_in_batch<int>([&](Store& s) -> referee::Expected<int> {
     // A write of the call that the schema refuses (a sixth move at ply 1), then its error.
-    if (auto st = s.add_move(*id, move_of(1, 1, "2")); !st) return referee::Error{st.error()};
+    if (auto st = s.add_move(*id, move_of(1, 1, "2")); !st) return st.failure();
     return 1;
   });
   REQUIRE_FALSE(refused.ok());
@@ -301,7 +301,7 @@ TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games 
           recorder.call_in_batch<std::int64_t>([&](Store& s) -> referee::Expected<std::int64_t> {
             const auto real = recorder.real_id(b);
             auto stored = s.moves(real);
-            if (!stored) return referee::Error{stored.error()};
+            if (!stored) return stored.failure();
             return static_cast<std::int64_t>(stored->size()) * 1000 + real;
           });
       REQUIRE(seen.ok());
