@@ -208,10 +208,6 @@ std::string Store::integrity_check_name() const {
   return impl_->connection->backend() == sql::Backend::SQLite ? "PRAGMA integrity_check" : "";
 }
 
-std::chrono::milliseconds Store::default_commit_interval() const {
-  return std::chrono::milliseconds(impl_->connection->backend() == sql::Backend::SQLite ? 2 : 100);
-}
-
 bool Store::connection_lost() const {
   return impl_->connection->lost();
 }

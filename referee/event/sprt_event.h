@@ -16,6 +16,7 @@
 //   same reason.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -35,6 +36,26 @@ struct SprtCheck {
 // The test on the event's stored finished games (config.sprt must be set).
 Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
                                const TournamentConfig& config);
+
+// When an owner runs the test again (every runner: `referee tournament`, the daemon's game threads
+// and its hub). The test reads every finished game of the event, so its cost grows with the
+// event: below kExactGames games it runs after every game; from there on, a test that took more
+// than kFreeCheck waits kCostFactor times its duration before the next, which keeps it near a
+// tenth of the run on big events of very fast games (as fishtest tests batches of games), while
+// games of a second or more still get it after every game.
+struct SprtThrottle {
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::int64_t kExactGames = 1000;
+  static constexpr std::chrono::milliseconds kFreeCheck{5};
+  static constexpr int kCostFactor = 9;
+
+  Clock::time_point next{};
+  bool due(Clock::time_point now) const { return now >= next; }
+  // The test ran from t0 to t1 on `games` finished games.
+  void ran(std::int64_t games, Clock::time_point t0, Clock::time_point t1) {
+    if (games >= kExactGames && t1 - t0 > kFreeCheck) next = t1 + kCostFactor * (t1 - t0);
+  }
+};
 
 // event_sprt, and when it has decided, every open slot of the event skipped with the reason.
 Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,

@@ -11,6 +11,7 @@
 
 #include "engines/system.h"
 #include "event/event_spec.h"
+#include "event/owner_loop.h"
 #include "event/schedule.h"
 #include "event/slot_player.h"
 #include "event/sprt_event.h"
@@ -35,9 +36,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-constexpr auto kSprtFreeCheck = std::chrono::milliseconds(5);
-constexpr std::int64_t kSprtExactGames = 1000;  // below, the test runs after every game
-
 std::string short_result(const std::vector<int>& ranks) {
   if (ranks.size() == 2) {
     if (ranks[0] == ranks[1]) return "1/2-1/2";
@@ -55,20 +53,18 @@ std::string score_text(double points) {
 }
 
 // State shared by the workers; every member behind `mutex` except the immutable ones.
+// State shared by the game threads; every member behind `mutex` except the immutable ones.
 struct Shared {
-  Shared(const TournamentConfig& c, const RunOptions& o, storage::Recorder& r)
+  Shared(const TournamentConfig& c, const RunOptions& o)
       : config(c),
         options(o),
-        recorder(r),
-        roster(c.engines, c.tc, c.max_crashes, c.withdraw_on_time) {}
+        roster(std::make_shared<EventRoster>(c.engines, c.tc, c.max_crashes, c.withdraw_on_time)) {}
   const TournamentConfig& config;
   const RunOptions& options;
-  storage::Recorder& recorder;
-  EventRoster roster;  // the engines, withdrawals and exclusions
+  std::shared_ptr<EventRoster> roster;  // the engines, withdrawals and exclusions
+  OwnerLoop* loop = nullptr;
   std::int64_t event = 0;
-  std::int64_t owner = 0;
   std::map<std::string, int> engine_index;
-  std::atomic<bool> halt{false};  // Ctrl-C or a storage failure: stop playing
 
   std::mutex mutex;
   RunSummary summary;
@@ -82,12 +78,7 @@ struct Shared {
   // Events with an sprt table: the test after the last finished game, and whether it decided.
   std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]  Ptnml(0-2): [1, 4, 9, 5, 2]"
   bool sprt_decided = false;
-  // The test reads every finished game of the event, so its cost grows with the event: from
-  // kSprtExactGames games on, once it takes more than kSprtFreeCheck, it is skipped until this
-  // time (9 times its last duration after it), keeping it near a tenth of the run on big events
-  // of very fast games (as fishtest tests batches of games). Smaller events, and games of a
-  // second or more, get it after every game.
-  SteadyClock::time_point sprt_next{};
+  SprtThrottle sprt_throttle;
 
   bool user_stop() const { return options.stop && options.stop->load(); }
 };
@@ -122,152 +113,114 @@ void print_line(Shared& sh, const std::string& what, bool finished_game) {
   sh.last_print = now;
 }
 
-// One thread of the run: claims one slot at a time and plays it through its SlotPlayer.
-class Worker {
- public:
-  explicit Worker(Shared& shared)
-      : sh_(shared),
-        player_(shared.recorder, shared.owner, shared.options.keep_logs, shared.options.debug) {}
+std::string players_text(const std::vector<std::string>& seats) {
+  std::string out;
+  for (std::size_t s = 0; s < seats.size(); ++s) out += (s ? " vs " : "") + seats[s];
+  return out;
+}
 
-  void adopt(const engines::EngineConfig& config, EngineSession session) {
-    player_.adopt(config, std::move(session));
+// A game of the run is over: the SPRT, the summary and the progress line.
+void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
+  std::optional<SprtCheck> sprt;
+  bool due = false;
+  if (out.kind == SlotOutcome::Kind::Done && sh.config.sprt) {
+    std::lock_guard lock(sh.mutex);
+    due = sh.sprt_throttle.due(SteadyClock::now());
+  }
+  if (due) {
+    const auto t0 = SteadyClock::now();
+    auto check = sh.loop->recorder().call<SprtCheck>(
+        [&](storage::Store& s) { return enforce_sprt(s, sh.event, sh.config); });
+    if (check) sprt = std::move(*check);  // else a storage failure: the loop halts
+    std::lock_guard lock(sh.mutex);
+    if (sprt) sh.sprt_throttle.ran(sprt->tally.h.games.total(), t0, SteadyClock::now());
   }
 
-  // Pins this thread (and the engines it starts from now on) to `cpus`.
-  void pin(std::vector<int> cpus) { cpus_ = std::move(cpus); }
-
-  void run() {
-    if (!cpus_.empty()) engines::pin_this_thread(cpus_);
-    while (!sh_.halt.load()) {
-      auto claims = sh_.recorder.call_in_batch<std::vector<storage::Claim>>([&](storage::Store& s) {
-        return s.claim_slots(sh_.owner, sh_.event, 1, sh_.options.lease_ms,
-                             sh_.roster.excluded_names());
-      });
-      if (!claims) break;  // a storage failure: the recorder has raised the halt
-      if (claims->empty()) {
-        // Nothing to claim now: wait while other processes hold claims (they may finish them, or
-        // die and let their leases expire), else the event is over for this run.
-        auto counts = sh_.recorder.call<storage::SlotCounts>(
-            [&](storage::Store& s) { return s.slot_counts(sh_.event, sh_.owner); });
-        if (!counts || counts->claimed_others == 0) break;
-        wait_a_little();
-        continue;
-      }
-      play(claims->front());
+  std::lock_guard lock(sh.mutex);
+  if (sprt) {
+    sh.sprt_text =
+        sprt_progress(*sh.config.sprt, sprt->tally.state) + "  " + ptnml_text(sprt->tally.h.pairs);
+    if (!sprt->skip_reason.empty() && !sh.sprt_decided) {
+      sh.sprt_decided = true;
+      sh.loop->halt();  // no new game; this run's games in progress are cut
     }
-    player_.close();
-    const auto cpu = engines::thread_usage();
-    std::lock_guard lock(sh_.mutex);
-    sh_.summary.round_trips += player_.round_trips();
-    sh_.summary.game_threads_cpu.user += cpu.user_seconds;
-    sh_.summary.game_threads_cpu.system += cpu.system_seconds;
   }
-
- private:
-  void wait_a_little() {
-    const auto step = std::clamp<long>(sh_.options.lease_ms / 8, 20, 250);
-    for (long waited = 0; waited < step * 4 && !sh_.halt.load(); waited += step)
-      std::this_thread::sleep_for(Millis(step));
+  for (auto& n : out.notices) sh.summary.messages.push_back(std::move(n));
+  using Kind = SlotOutcome::Kind;
+  if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
+  const MatchResult& result = out.result;
+  sh.summary.plies += out.record.plies;
+  for (const auto& m : result.moves) sh.summary.engine_moves += m.source == "engine";
+  const std::string head = "finished slot " + std::to_string(slot.slot + 1) + "/" +
+                           std::to_string(sh.summary.scheduled) + ": " + players_text(slot.seats) +
+                           " ";
+  if (out.kind == Kind::StorageFailure) return;  // told once by the runner
+  if ((out.kind == Kind::Lost || out.kind == Kind::Released) && sh.sprt_decided) {
+    print_line(sh, head + "cut: the sprt test has decided (not counted)", false);
+    return;
   }
-
-  static std::string players_text(const std::vector<std::string>& seats) {
-    std::string out;
-    for (std::size_t s = 0; s < seats.size(); ++s) out += (s ? " vs " : "") + seats[s];
-    return out;
+  if (out.kind == Kind::Lost) {
+    sh.summary.messages.push_back("slot " + std::to_string(slot.slot + 1) +
+                                  ": this process's claim expired and another process took "
+                                  "it; the game was kept unfinished, not rated");
+    print_line(sh, head + "not counted (claim lost)", false);
+    return;
   }
+  if (out.kind == Kind::Released) {
+    print_line(sh, head + "interrupted (" + result.reason + ")", false);
+    return;
+  }
+  ++sh.summary.played;
+  std::string text = head + short_result(result.ranks) + " (" + result.termination;
+  if (result.faulty_seat > 0) text += ": " + reason_headline(result.reason);
+  text += ")";
+  if (sh.two_engines && result.ranks.size() == 2) {
+    for (std::size_t s = 0; s < 2; ++s) {
+      const int other = result.ranks[1 - s];
+      const double p = result.ranks[s] < other ? 1.0 : result.ranks[s] == other ? 0.5 : 0.0;
+      sh.points[sh.engine_index[slot.seats[s]]] += p;
+    }
+    text += "  score " + sh.config.engines[0].config.name + " " + score_text(sh.points[0]) + " - " +
+            score_text(sh.points[1]) + " " + sh.config.engines[1].config.name;
+  }
+  print_line(sh, text, true);
+}
 
-  void play(const storage::Claim& claim) {
-    const storage::SlotRecord& slot = claim.slot;
-    SlotHooks hooks;
-    hooks.wait_for_id = false;  // started() does not use it
-    hooks.started = [&](std::int64_t, const storage::GameRecord& rec) {
-      std::lock_guard lock(sh_.mutex);
-      if (!sh_.first_started) {
-        sh_.first_started = true;
-        sh_.first_game = SteadyClock::now();
+// The run's side of the owner loop: one event; progress lines; the SPRT after each game; a thread
+// with nothing to claim ends once no other process holds a claim of the event.
+WorkSource work_source(Shared& sh) {
+  WorkSource source;
+  source.candidates = [&sh] { return std::vector<Candidate>{{sh.event, sh.roster}}; };
+  source.exhausted = [&sh] {
+    // Other processes' claims may still finish, or die and let their leases expire.
+    auto counts = sh.loop->recorder().call<storage::SlotCounts>(
+        [&](storage::Store& s) { return s.slot_counts(sh.event, sh.loop->owner()); });
+    return !counts || counts->claimed_others == 0;
+  };
+  source.watch = [&sh](const storage::Claim& claim) {
+    GameWatch watch;
+    watch.hooks.wait_for_id = false;  // started() does not use it
+    watch.hooks.started = [&sh, slot = claim.slot](std::int64_t, const storage::GameRecord& rec) {
+      std::lock_guard lock(sh.mutex);
+      if (!sh.first_started) {
+        sh.first_started = true;
+        sh.first_game = SteadyClock::now();
       }
-      ++sh_.games_started;
-      if (!sh_.options.progress_is_tty)
+      ++sh.games_started;
+      if (!sh.options.progress_is_tty)
         print_line(
-            sh_,
+            sh,
             "started  slot " + std::to_string(slot.slot + 1) + "/" +
-                std::to_string(sh_.summary.scheduled) + ": " + players_text(slot.seats) + " (" +
+                std::to_string(sh.summary.scheduled) + ": " + players_text(slot.seats) + " (" +
                 games::make_game(rec.game)->name() + ", round " + std::to_string(slot.round) +
                 (slot.attempts > 1 ? ", attempt " + std::to_string(slot.attempts) : "") + ")",
             false);
     };
-    SlotOutcome out = player_.play(claim, sh_.roster, &sh_.halt, hooks);
-    std::optional<SprtCheck> sprt;
-    bool due = false;
-    if (out.kind == SlotOutcome::Kind::Done && sh_.config.sprt) {
-      std::lock_guard lock(sh_.mutex);
-      due = SteadyClock::now() >= sh_.sprt_next;
-    }
-    if (due) {
-      const auto t0 = SteadyClock::now();
-      auto check = sh_.recorder.call<SprtCheck>(
-          [&](storage::Store& s) { return enforce_sprt(s, sh_.event, sh_.config); });
-      if (check) sprt = std::move(*check);  // else a storage failure: the recorder halts
-      const auto t1 = SteadyClock::now();
-      std::lock_guard lock(sh_.mutex);
-      if (sprt && sprt->tally.h.games.total() >= kSprtExactGames && t1 - t0 > kSprtFreeCheck)
-        sh_.sprt_next = t1 + 9 * (t1 - t0);
-    }
-
-    std::lock_guard lock(sh_.mutex);
-    if (sprt) {
-      sh_.sprt_text = sprt_progress(*sh_.config.sprt, sprt->tally.state) + "  " +
-                      ptnml_text(sprt->tally.h.pairs);
-      if (!sprt->skip_reason.empty() && !sh_.sprt_decided) {
-        sh_.sprt_decided = true;
-        sh_.halt = true;  // no new game; this run's games in progress are cut
-      }
-    }
-    for (auto& n : out.notices) sh_.summary.messages.push_back(std::move(n));
-    using Kind = SlotOutcome::Kind;
-    if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
-    const MatchResult& result = out.result;
-    sh_.summary.plies += out.record.plies;
-    for (const auto& m : result.moves) sh_.summary.engine_moves += m.source == "engine";
-    const std::string head = "finished slot " + std::to_string(slot.slot + 1) + "/" +
-                             std::to_string(sh_.summary.scheduled) + ": " +
-                             players_text(slot.seats) + " ";
-    if (out.kind == Kind::StorageFailure) return;  // told once by the runner
-    if ((out.kind == Kind::Lost || out.kind == Kind::Released) && sh_.sprt_decided) {
-      print_line(sh_, head + "cut: the sprt test has decided (not counted)", false);
-      return;
-    }
-    if (out.kind == Kind::Lost) {
-      sh_.summary.messages.push_back("slot " + std::to_string(slot.slot + 1) +
-                                     ": this process's claim expired and another process took "
-                                     "it; the game was kept unfinished, not rated");
-      print_line(sh_, head + "not counted (claim lost)", false);
-      return;
-    }
-    if (out.kind == Kind::Released) {
-      print_line(sh_, head + "interrupted (" + result.reason + ")", false);
-      return;
-    }
-    ++sh_.summary.played;
-    std::string text = head + short_result(result.ranks) + " (" + result.termination;
-    if (result.faulty_seat > 0) text += ": " + reason_headline(result.reason);
-    text += ")";
-    if (sh_.two_engines && result.ranks.size() == 2) {
-      for (std::size_t s = 0; s < 2; ++s) {
-        const int other = result.ranks[1 - s];
-        const double p = result.ranks[s] < other ? 1.0 : result.ranks[s] == other ? 0.5 : 0.0;
-        sh_.points[sh_.engine_index[slot.seats[s]]] += p;
-      }
-      text += "  score " + sh_.config.engines[0].config.name + " " + score_text(sh_.points[0]) +
-              " - " + score_text(sh_.points[1]) + " " + sh_.config.engines[1].config.name;
-    }
-    print_line(sh_, text, true);
-  }
-
-  Shared& sh_;
-  SlotPlayer player_;
-  std::vector<int> cpus_;  // empty: not pinned
-};
+    watch.finished = [&sh, slot = claim.slot](SlotOutcome& out) { finished(sh, slot, out); };
+    return watch;
+  };
+  return source;
+}
 
 // Starts every engine that has games left, once: handshake, declared games, rejected options.
 // Returns the sessions that started (handed to the first worker).
@@ -285,7 +238,7 @@ std::map<int, EngineSession> check_engines(
                              session_settings_of(config, sh.options.keep_logs, sh.options.debug));
     std::string line = "engine " + config.name + ": ";
     if (!session) {
-      sh.roster.exclude(config.name, "cannot start: " + session.error());
+      sh.roster->exclude(config.name, "cannot start: " + session.error());
       line += "cannot start: " + session.error();
       sh.summary.engines.push_back(line);
       continue;
@@ -335,7 +288,7 @@ std::map<int, EngineSession> check_engines(
 void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slots) {
   std::map<std::string, std::int64_t> reasons;
   std::vector<std::string> order;
-  const auto exclusions = sh.roster.exclusions();
+  const auto exclusions = sh.roster->exclusions();
   auto add = [&](const std::string& r) {
     if (!reasons.count(r)) order.push_back(r);
     ++reasons[r];
@@ -357,7 +310,7 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
         why = "the event stopped on a storage failure";
       else if (sh.user_stop())
         why = "interrupted";
-      else if (s.state == "claimed" && s.owner != sh.owner)
+      else if (s.state == "claimed" && s.owner != sh.loop->owner())
         why = "being played by another process";
       else
         why = "not played";
@@ -388,16 +341,10 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
                               : spec_changes(row->spec, spec);
     if (!changes.empty())
       return Error{store->path() + ": event \"" + config.name +
-                   "\" already exists with a different specification (" + changes +
-                   "); give it a new name or use another database"};
+                       "\" already exists with a different specification (" + changes +
+                       "); give it a new name or use another database",
+                   ErrorKind::Conflict};
   }
-  storage::OwnerInfo me;
-  me.name = "tournament " + config.name;
-  me.host = engines::host_name();
-  me.pid = engines::process_id();
-  me.lease_ms = options.lease_ms;
-  auto owner = store->register_owner(me);
-  if (!owner) return owner.failure();
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
   std::string sprt_text;
   if (config.sprt) {
@@ -406,8 +353,6 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     sprt_text =
         sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
   }
-  auto counts = store->slot_counts(row->id, *owner);
-  if (!counts) return counts.failure();
   auto all_slots = store->slots(row->id);
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
@@ -419,9 +364,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (config.engines.size() == 2) {
     storage::GameFilter f;
     f.tournament_id = row->id;
-    auto finished = store->games(f);
-    if (!finished) return finished.failure();
-    for (const auto& g : *finished) {
+    auto finished_games = store->games(f);
+    if (!finished_games) return finished_games.failure();
+    for (const auto& g : *finished_games) {
       if (g.ranks.size() != 2) continue;
       for (std::size_t s = 0; s < 2; ++s) {
         const int e = g.players[s] == config.engines[0].config.name ? 0 : 1;
@@ -430,15 +375,28 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     }
   }
 
-  Shared* shared = nullptr;  // set below; the failure callback runs only after that
-  storage::Recorder recorder(std::move(*store), storage::Recorder::kDefaultInterval,
-                             [&shared](const std::string&) {
-                               if (shared) shared->halt = true;
-                             });
-  Shared sh(config, options, recorder);
-  shared = &sh;
+  OwnerSettings settings;
+  settings.info.name = "tournament " + config.name;
+  settings.info.host = engines::host_name();
+  settings.info.pid = engines::process_id();
+  settings.info.lease_ms = options.lease_ms;
+  // concurrency = 0: one game thread per core (owner_loop.h), never more than the games left.
+  settings.threads = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(game_threads(config.concurrency)),
+                            std::max<std::size_t>(1, open_slots.size())));
+  settings.keep_logs = options.keep_logs;
+  settings.debug = options.debug;
+  settings.pin_cpus = options.pin_cpus;
+  auto started = OwnerLoop::start(*store, settings);
+  if (!started) return started.failure();
+  OwnerLoop& loop = **started;
+  auto counts = loop.recorder().call<storage::SlotCounts>(
+      [&](storage::Store& s) { return s.slot_counts(row->id, loop.owner()); });
+  if (!counts) return counts.failure();
+
+  Shared sh(config, options);
+  sh.loop = &loop;
   sh.event = row->id;
-  sh.owner = *owner;
   for (std::size_t e = 0; e < config.engines.size(); ++e)
     sh.engine_index[config.engines[e].config.name] = static_cast<int>(e);
   sh.summary.tournament_id = row->id;
@@ -450,76 +408,36 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   sh.sprt_text = sprt_text;
   if (config.sprt && options.progress) *options.progress << "sprt: " << sprt_text << "\n";
 
-  // The engine check, before the first game.
-  // With pin_cpus, the engines the check starts go to the first worker: they start on its CPU.
-  const std::vector<int> cpus = engines::allowed_cpus();
-  std::map<int, EngineSession> checked;
+  // The engine check, before the first game. With pin_cpus, the engines it starts go to the
+  // first game thread: they start on its CPU.
   if (!open_slots.empty()) {
+    const std::vector<int> cpus = engines::allowed_cpus();
     if (options.pin_cpus) engines::pin_this_thread({cpus.front()});
     std::vector<std::pair<std::vector<std::int64_t>, std::string>> skips;
-    checked = check_engines(sh, open_slots, skips);
+    auto checked = check_engines(sh, open_slots, skips);
     if (options.pin_cpus) engines::pin_this_thread(cpus);
     for (const auto& skip : skips)
-      (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
+      (void)loop.recorder().call<int>(  // a failure reaches the loop: the run stops
           [&](storage::Store& s) { return s.skip_slots(sh.event, skip.first, skip.second); });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
-    for (const auto& [n, why] : sh.roster.exclusions())
+    for (const auto& [n, why] : sh.roster->exclusions())
       sh.summary.messages.push_back("engine '" + n + "' " + why);
+    for (auto& [e, session] : checked)
+      loop.adopt(config.engines[static_cast<std::size_t>(e)].config, std::move(session));
   }
 
-  int threads = config.concurrency > 0
-                    ? config.concurrency
-                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads),
-                                                   std::max<std::size_t>(1, open_slots.size())));
-  std::vector<std::unique_ptr<Worker>> workers;
-  for (int t = 0; t < threads; ++t) {
-    workers.push_back(std::make_unique<Worker>(sh));
-    if (options.pin_cpus) workers.back()->pin({cpus[static_cast<std::size_t>(t) % cpus.size()]});
-  }
-  for (auto& [e, session] : checked)
-    workers.front()->adopt(config.engines[static_cast<std::size_t>(e)].config, std::move(session));
-  checked.clear();
-
-  // The heartbeat: renews the claims every lease/4 and turns Ctrl-C into the halt.
-  std::mutex beat_mutex;
-  std::condition_variable beat_wake;
-  bool workers_done = false;
-  std::thread heartbeat([&] {
-    const auto period = Millis(std::max<long>(1, options.lease_ms / 4));
-    auto next_renewal = SteadyClock::now() + period;
-    std::unique_lock lock(beat_mutex);
-    while (!workers_done) {
-      beat_wake.wait_for(lock, Millis(50), [&] { return workers_done; });
-      if (sh.user_stop()) sh.halt = true;
-      if (SteadyClock::now() >= next_renewal && !workers_done) {
-        lock.unlock();
-        (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
-            [&](storage::Store& s) { return s.renew_claims(sh.owner, options.lease_ms); });
-        lock.lock();
-        next_renewal = SteadyClock::now() + period;
-      }
-    }
-  });
-
-  if (!recorder.failed()) {
-    std::vector<std::thread> pool;
-    for (auto& w : workers) pool.emplace_back([&w] { w->run(); });
-    for (auto& t : pool) t.join();
-  }
-  {
-    std::lock_guard lock(beat_mutex);
-    workers_done = true;
-  }
-  beat_wake.notify_one();
-  heartbeat.join();
-  workers.clear();  // engine sessions quit (round trips counted)
-
-  // A failure is the run's storage failure (on_failure); its claims wait for their leases.
-  (void)recorder.call<Ok>([&](storage::Store& s) { return s.stop_owner(sh.owner); });
-  recorder.flush();
-  if (recorder.failed()) sh.summary.storage_error = recorder.first_error();
+  if (!loop.failed()) loop.run(work_source(sh));
+  // Ctrl-C halts: the games in progress are interrupted, their slots released.
+  while (!loop.wait_games(std::chrono::milliseconds(50)))
+    if (sh.user_stop()) loop.halt();
+  // A failed release is the run's storage failure; its claims wait for their leases.
+  if (auto released = loop.stop(); !released && !loop.failed()) loop.fail(released.failure());
+  if (loop.failed()) sh.summary.storage_error = loop.failure().message;
+  const OwnerTotals totals = loop.totals();
+  sh.summary.round_trips += totals.round_trips;
+  sh.summary.game_threads_cpu = {totals.user_cpu, totals.system_cpu};
+  storage::Recorder& recorder = loop.recorder();
   if (auto trips = recorder.call<storage::RoundTrips>(
           [](storage::Store& s) -> Expected<storage::RoundTrips> { return s.round_trips(); })) {
     sh.summary.db_statements = trips->statements;

@@ -1,8 +1,10 @@
 // Runs a tournament (design.md §5): any number of processes may run the same event on one
 // database at once. The event's schedule lives in the database (storage/store.h: events, slots,
-// claims); each worker thread claims one slot at a time, plays it with its own engine sessions and
-// records it through the one writer (storage::Recorder). A heartbeat thread renews the claims;
-// a killed process's claims expire and are played again by whoever runs the event next.
+// claims); the run is one owner (event/owner_loop.h, as `serve` and `worker` are): each game
+// thread claims one slot at a time, plays it with its own engine sessions and records it through
+// the one writer (storage::Recorder); the heartbeat renews the claims; a killed process's claims
+// expire and are played again by whoever runs the event next. The run adds its progress lines.
+// The file's `concurrency` is the number of game threads; 0 means one per core.
 //
 // Before the first game every engine that still has games to play is started once and checked
 // (handshake, declared games, rejected options): one line per engine. An engine that cannot start

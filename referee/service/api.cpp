@@ -79,30 +79,25 @@ Json engine_status(Core& core, std::int64_t id, const Json& summary) {
 }
 
 void health(Core& core, Response& res) {
-  int total = 0, busy = 0, running_events = 0;
+  const int total = core.loop->threads(), busy = core.loop->busy();
+  int running_events = 0;
   {
     std::lock_guard lock(core.mutex);
-    total = static_cast<int>(core.slots.size());
-    for (const auto& s : core.slots) busy += s->event.load() != 0;
     for (const auto& [id, rt] : core.events)
       running_events += rt.state == "running" || rt.state == "queued";
   }
-  std::string failure;
-  {
-    std::lock_guard lock(core.mutex);
-    failure = core.failure;
-  }
+  const std::string failure = core.failed() ? core.loop->failure().message : std::string();
   const double uptime = std::chrono::duration<double>(SteadyClock::now() - core.started).count();
-  Json body = {{"status", core.failed        ? "failed"
-                          : core.stop_claims ? "draining"
-                                             : "ok"},
+  Json body = {{"status", core.failed()     ? "failed"
+                          : core.draining() ? "draining"
+                                            : "ok"},
                {"version", kVersion},
                {"db", core.db_path},
                {"uptime_s", std::floor(uptime)},
                {"slots", {{"total", total}, {"busy", busy}}},
                {"events_running", running_events},
                {"stream_clients", core.stream.subscribers()},
-               {"owner", core.owner}};
+               {"owner", core.owner()}};
   if (!failure.empty()) body["failure"] = failure;
   reply(res, 200, body);
 }
@@ -410,7 +405,7 @@ void get_workers(Core& core, const Request& req, Response& res) {
   Json list = Json::array();
   for (const auto& o : *owners) {
     Json w = worker_json(o, now);
-    w["this_daemon"] = o.id == core.owner;
+    w["this_daemon"] = o.id == core.owner();
     list.push_back(std::move(w));
   }
   reply(res, 200, Json{{"workers", std::move(list)}});

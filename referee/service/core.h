@@ -1,15 +1,15 @@
 // The daemon's shared state (referee serve) and the free functions that work on it, one file per
 // concern: events.cpp (the events in play, submitting and controlling them, summaries and
 // standings), ladder.cpp's keeper in ladder_keeper.cpp (registered engines, the standing ladders
-// and their pairings), game_slots.cpp (the pool of game slots), api*.cpp (HTTP), daemon.cpp
-// (start, run, drain, stop).
+// and their pairings), game_source.cpp (what the owner loop's game threads claim and publish),
+// api*.cpp (HTTP), daemon.cpp (start, run, drain, stop), worker.cpp (the same without HTTP).
 //
-// Threads: N game-slot threads play games; one heartbeat renews their claims; one "hub" refreshes
-// the events from the database, recomputes standings and tops up ladders, off the game threads;
-// the HTTP server's threads answer requests. Game threads never wait on HTTP threads: they
-// publish to the Broadcaster, mark events dirty, and write through the Recorder (whose writer
-// thread they share with the API's few writes). `mutex` guards `events` and the counters; it is
-// never held across a database call or a publication.
+// Threads: the owner loop (event/owner_loop.h) runs N game threads and the heartbeat that renews
+// their claims; one "hub" refreshes the events from the database, recomputes standings and tops
+// up ladders, off the game threads; the HTTP server's threads answer requests. Game threads never
+// wait on HTTP threads: they publish to the Broadcaster, mark events dirty, and write through the
+// loop's Recorder (whose writer thread they share with the API's few writes). `mutex` guards
+// `events` and the counters; it is never held across a database call or a publication.
 #pragma once
 
 #include <atomic>
@@ -27,7 +27,9 @@
 #include <thread>
 #include <vector>
 
+#include "event/owner_loop.h"
 #include "event/slot_player.h"
+#include "event/sprt_event.h"
 #include "event/tournament_config.h"
 #include "service/broadcaster.h"
 #include "service/log.h"
@@ -58,7 +60,8 @@ struct ServeOptions {
   // An event whose claim found nothing is retried after 1 s, doubling up to this (the daemon: 1 s
   // always; workers back off further, service/worker.h).
   long idle_max_ms = 1000;
-  // How often the writer commits; 0 = the database's default (Store::default_commit_interval).
+  // How often the writer commits; 0 = the owner loop's choice for the database
+  // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
 };
 
@@ -90,39 +93,23 @@ struct EventRuntime {
   // changes (a "standings" message means the table changed, never an empty table at the start).
   std::int64_t standings_done = 0;
   std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
-  // Not before then: from 1000 games on, a test that took more than 5 ms waits 9 times as long
-  // (the hub runs it later), as `referee tournament` does (event/tournament.cpp).
-  SteadyClock::time_point sprt_next{};
-};
-
-// A game slot's thread and what it plays.
-struct GameSlot {
-  int index = 0;
-  std::atomic<bool> stop{false};       // interrupts its game
-  std::atomic<std::int64_t> event{0};  // the event of its game, 0 when idle
+  SprtThrottle sprt_throttle;   // as every owner's (event/sprt_event.h); the hub runs it later
 };
 
 struct Core {
   ServeOptions options;
   Log* log = nullptr;
   std::string db_path;
-  std::int64_t owner = 0;
-  std::unique_ptr<storage::Recorder> recorder;
+  std::unique_ptr<OwnerLoop> loop;  // this process as an owner: its writer and game threads
   std::unique_ptr<ReadPool> reads;
   Broadcaster stream;
   SteadyClock::time_point started = SteadyClock::now();
 
-  std::atomic<bool> stop_claims{false};      // draining or failed: no new games
-  std::atomic<bool> interrupt_games{false};  // the drain ran out: games in progress stop
-  std::atomic<bool> failed{false};           // a storage failure: stop everything, exit 1
-
   std::mutex mutex;  // guards everything below
   std::map<std::int64_t, EventRuntime> events;
-  std::vector<std::unique_ptr<GameSlot>> slots;
   std::uint64_t tick = 0;
   std::uint64_t changes =
       0;  // counts the state and priority changes made here (EventRuntime::changed)
-  std::condition_variable wake_slots;  // new work: an event submitted, resumed, topped up
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> standings;  // event -> (finished
                                                                            // games, json text)
   // sprt events: event -> (finished games, the test as JSON text), computed once per new game.
@@ -130,18 +117,16 @@ struct Core {
   std::set<std::int64_t> unreadable;  // events whose specification cannot be read (told once)
   std::mutex ladder_mutex;            // one ladder top-up at a time
 
-  std::string failure;  // the first storage failure (behind `mutex`)
-
-  void wake() { wake_slots.notify_all(); }
-  // A storage failure: remembered once, every game slot stops.
-  void fail(const std::string& why) {
-    {
-      std::lock_guard lock(mutex);
-      if (failure.empty()) failure = why.empty() ? "unknown storage failure" : why;
-    }
-    failed = true;
-    wake();
+  storage::Recorder& recorder() { return loop->recorder(); }
+  std::int64_t owner() const { return loop->owner(); }
+  // New work (an event submitted, resumed, topped up): idle game threads look again.
+  void wake() {
+    if (loop) loop->wake();
   }
+  // A storage failure: remembered once (with its kind), every game stops.
+  void fail(const Error& why) { loop->fail(why); }
+  bool failed() const { return loop && loop->failed(); }
+  bool draining() const { return loop && loop->draining(); }
 };
 
 // ---- events.cpp ----
@@ -197,15 +182,14 @@ std::string ladder_name(const std::string& canonical_game);
 Json ladders_json(Core& core);
 Expected<Json> engines_json(Core& core);
 
-// ---- game_slots.cpp ----
-// The body of one game slot's thread: claims from the events in the scheduler's order, plays.
-void run_game_slot(Core& core, GameSlot& slot);
-// Slots playing a game now.
-int busy_slots(Core& core);
-// The end of a run (serve, worker): waits up to `seconds` for the games in hand while
-// `keep_waiting()` holds, then interrupts those left (their slots go back to pending) and wakes
-// every slot so that its thread ends.
-void drain_slots(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log);
+// ---- game_source.cpp ----
+// What the owner loop's game threads do here: claim from the events in the scheduler's order,
+// publish each game's start, moves and end on the live stream, keep the events' counters.
+WorkSource work_source(Core& core);
+// The end of a run (serve, worker): the games in hand may finish for `seconds` while
+// `keep_waiting()` holds, then those left are interrupted (their slots go back to pending);
+// returns once every game thread has ended.
+void drain_games(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log);
 
 // Sleeps up to `d`, in short steps, while `keep_going()` holds.
 template <class Pred>

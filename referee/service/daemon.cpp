@@ -21,6 +21,7 @@ constexpr auto kHubTick = std::chrono::milliseconds(250);
 constexpr auto kRefreshEvery = std::chrono::seconds(2);
 constexpr auto kTopUpEvery = std::chrono::seconds(1);
 constexpr std::size_t kWaitingConnections = 64;
+constexpr std::size_t kIdleSessions = 4;  // per game thread: it serves many events
 
 // While the database is out of reach: the daemon's port answers every request 503 with one line
 // saying so (and Retry-After), rather than refusing connections for as long as the server is
@@ -86,36 +87,33 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   core->options = options;
   core->log = &log;
   core->db_path = options.db;
-  std::chrono::milliseconds interval{0};
   {
-    storage::Store& store = *opened;
-    storage::OwnerInfo me;
-    me.name = "serve " + options.host + ":" + std::to_string(options.port);
-    me.host = engines::host_name();
-    me.pid = engines::process_id();
-    me.kind = "serve";
-    me.lease_ms = options.lease_ms;
-    auto owner = store.register_owner(me);
-    if (!owner) {
-      log.error(owner.error());
-      end.reconnect = storage::is_connection_lost(owner.error()) || !first;
+    OwnerSettings settings;
+    settings.info.name = "serve " + options.host + ":" + std::to_string(options.port);
+    settings.info.host = engines::host_name();
+    settings.info.pid = engines::process_id();
+    settings.info.kind = "serve";
+    settings.info.lease_ms = options.lease_ms;
+    settings.threads = game_threads(options.concurrency);
+    settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
+    settings.keep_logs = options.keep_logs;
+    settings.idle_sessions = kIdleSessions;
+    auto loop = OwnerLoop::start(*opened, settings);
+    if (!loop) {
+      log.error(loop.error());
+      end.reconnect = loop.kind() == ErrorKind::Unavailable ||
+                      storage::is_connection_lost(loop.error()) || !first;
       return end;
     }
-    core->owner = end.owner = *owner;
-    Core* c = core.get();
-    interval = options.commit_interval_ms > 0
-                   ? std::chrono::milliseconds(options.commit_interval_ms)
-                   : store.default_commit_interval();
-    core->recorder = std::make_unique<storage::Recorder>(
-        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
+    core->loop = std::move(*loop);
+    end.owner = core->owner();
     opened.reset();
   }
   core->reads = std::make_unique<ReadPool>(options.db);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
-    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
-    end.reconnect = storage::is_connection_lost(loaded.error()) || !first;
+    (void)core->loop->stop();  // on a failure its claims wait for their leases
+    end.reconnect = lost_connection(loaded.failure()) || !first;
     return end;
   }
 
@@ -136,9 +134,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   install_api(server, *core);
   auto give_up = [&](const std::string& why) {
     log.error(why);
-    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
-    core->recorder.reset();
+    (void)core->loop->stop();  // on a failure its claims wait for their leases
+    core->loop.reset();
     return end;
   };
   const Bound bound = bind_with_deep_backlog(server, options.host, port);
@@ -154,37 +151,17 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
   away.reset();
 
-  int slots = options.concurrency > 0
-                  ? options.concurrency
-                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  {
-    std::lock_guard lock(core->mutex);
-    for (int i = 0; i < slots; ++i) {
-      core->slots.push_back(std::make_unique<GameSlot>());
-      core->slots.back()->index = i;
-    }
-  }
   log.info("serving " + storage::database_name(options.db) + " on http://" + shown_host + ":" +
-           std::to_string(port) + " with " + std::to_string(slots) + " game slots (owner " +
-           std::to_string(core->owner) + ", commits every " + std::to_string(interval.count()) +
-           " ms, " + (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+           std::to_string(port) + " with " + std::to_string(core->loop->threads()) +
+           " game threads (owner " + std::to_string(core->owner()) + ", commits every " +
+           std::to_string(core->loop->interval().count()) + " ms, " +
+           (options.token.empty() ? "no token: loopback only" : "token required") + ")");
   // After the log line: whoever waits for this one finds the log begun.
   if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
 
   std::thread listener([&server] { server.listen_after_bind(); });
-  std::vector<std::thread> players;
-  for (auto& slot : core->slots)
-    players.emplace_back([&core, s = slot.get()] { run_game_slot(*core, *s); });
+  core->loop->run(work_source(*core));
   std::atomic<bool> hub_done{false};
-  std::thread heartbeat([&] {
-    const auto period = std::chrono::milliseconds(std::max<long>(50, options.lease_ms / 4));
-    while (!hub_done.load()) {
-      nap(period, [&] { return !hub_done.load(); });
-      if (hub_done.load()) break;
-      (void)core->recorder->call<int>(  // a failure reaches Core::fail (on_failure)
-          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
-    }
-  });
   std::thread hub([&] {
     auto next_refresh = SteadyClock::now() + kRefreshEvery;
     auto next_top_up = SteadyClock::now();
@@ -197,7 +174,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
         if (auto st = refresh_events(*core); !st) log.warning(st.error());
         next_refresh = now + kRefreshEvery;
       }
-      if (now >= next_top_up && !core->stop_claims.load()) {
+      if (now >= next_top_up && !core->draining()) {
         top_up_ladders(*core);
         next_top_up = now + kTopUpEvery;
       }
@@ -208,7 +185,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   // From 0, not from the count here: a SIGHUP that came after "serving" was logged but before
   // this loop started (the threads above take a while) still reopens the log.
   int hangups = 0;
-  while (!signals.flag().load() && !core->failed.load()) {
+  while (!signals.flag().load() && !core->failed()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (signals.hangups() != hangups) {
       hangups = signals.hangups();
@@ -218,50 +195,36 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   }
 
   // Drain: no new games; the running ones may finish until the deadline or a second signal.
-  core->stop_claims = true;
-  core->wake();
-  const int running = busy_slots(*core);
-  if (core->failed.load()) {
-    std::string failure;
-    {
-      std::lock_guard lock(core->mutex);
-      failure = core->failure;
-    }
-    log.error("storage failure, stopping the games: " + failure);
-    if (storage::is_connection_lost(failure) && !signals.flag().load())
+  const int running = core->loop->busy();
+  const bool failed = core->failed();
+  const Error failure = failed ? core->loop->failure() : Error{};
+  if (failed) {
+    log.error("storage failure, stopping the games: " + failure.message);
+    if (lost_connection(failure) && !signals.flag().load())
       away = std::make_unique<Unreachable>(options.host, port, options.db);
   } else {
     log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
   }
-  drain_slots(
+  drain_games(
       *core, options.drain_seconds, [&] { return signals.interrupts() < 2; }, log);
-  for (auto& t : players) t.join();
   hub_done = true;
-  heartbeat.join();
   hub.join();
   // A failed release is told: its claims then wait for their leases to expire.
-  if (auto released =
-          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-      !released)
-    log.error(released.error());
-  core->recorder->flush();
+  if (auto released = core->loop->stop(); !released) log.error(released.error());
   core->stream.close();
   server.stop();
   listener.join();
-  const bool failed = core->failed.load();
-  core->recorder.reset();
-  std::string failure;
-  {
-    std::lock_guard lock(core->mutex);
-    failure = core->failure;
-  }
-  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+  // A failure while draining or releasing counts too.
+  const bool ended_failed = core->failed();
+  const Error last_failure = ended_failed ? core->loop->failure() : Error{};
+  core->loop.reset();
+  if (ended_failed && lost_connection(last_failure) && !signals.flag().load()) {
     end.reconnect = true;
     return end;
   }
-  log.info(failed ? "stopped after a storage failure" : "stopped");
-  end.status = failed ? 1 : 0;
+  log.info(ended_failed ? "stopped after a storage failure" : "stopped");
+  end.status = ended_failed ? 1 : 0;
   return end;
 }
 

@@ -213,7 +213,7 @@ void check_sprt_event(Core& core, std::int64_t id) {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
     if (it == core.events.end() || it->second.kind != "sprt") return;
-    if (SteadyClock::now() < it->second.sprt_next) return;
+    if (!it->second.sprt_throttle.due(SteadyClock::now())) return;
     seen = it->second.sprt_done;
   }
   const auto t0 = SteadyClock::now();
@@ -224,10 +224,10 @@ void check_sprt_event(Core& core, std::int64_t id) {
   auto config = config_from_spec(info->spec);
   if (!config || !config->sprt) return;
   // On the writer: serialized with the games' finishes, so it sees every game finished so far.
-  auto check = core.recorder->call<SprtCheck>(
+  auto check = core.recorder().call<SprtCheck>(
       [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
   if (!check) {
-    core.fail(check.error());
+    core.fail(check.failure());
     return;
   }
   const std::string text = dump(sprt_json(*config->sprt, check->tally));
@@ -238,14 +238,11 @@ void check_sprt_event(Core& core, std::int64_t id) {
   auto it = core.events.find(id);
   if (it == core.events.end()) return;
   it->second.sprt_done = std::max(it->second.sprt_done, info->done);
-  const auto t1 = SteadyClock::now();
-  if (check->tally.h.games.total() >= 1000 && t1 - t0 > std::chrono::milliseconds(5))
-    it->second.sprt_next = t1 + 9 * (t1 - t0);
+  it->second.sprt_throttle.ran(check->tally.h.games.total(), t0, SteadyClock::now());
   if (changed) it->second.dirty = true;
   if (check->skip_reason.empty()) return;
   // Decided: no new game, and this daemon's games of the event are cut.
-  for (auto& slot : core.slots)
-    if (slot->event.load() == id) slot->stop = true;
+  core.loop->interrupt(id);
   if (check->skipped > 0)
     core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
                    check->skip_reason + "; " + std::to_string(check->skipped) + " games skipped");
@@ -330,7 +327,7 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   options.state = initial_state;
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
-  auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
+  auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
     return s.open_event(config->name, spec, schedule_fingerprint(*config), slots, options);
   });
   if (!row) return error_reply(503, "storage: " + row.error());
@@ -384,7 +381,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     state = "cancelled";
     from = {"queued", "running", "paused"};
   }
-  auto changed = core.recorder->call<bool>(
+  auto changed = core.recorder().call<bool>(
       [&](storage::Store& s) { return s.set_event_state(id, state, from); });
   if (!changed) return error_reply(503, "storage: " + changed.error());
   if (!*changed) {
@@ -412,9 +409,7 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
         for (const auto& [name, why] : excluded)
           if (why == "retired") rt.roster->exclude(name, why);
       }
-      if (action == "cancel")
-        for (auto& slot : core.slots)
-          if (slot->event.load() == id) slot->stop = true;
+      if (action == "cancel") core.loop->interrupt(id);
     }
   }
   core.wake();
@@ -430,7 +425,7 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
   auto store = core.reads->get();
   if (!store) return error_reply(503, "storage: " + store.error());
   if (auto info = (*store)->event(id); !info) return event_error(id, info.error());
-  auto set = core.recorder->call<Ok>(
+  auto set = core.recorder().call<Ok>(
       [&](storage::Store& s) { return s.set_event_priority(id, priority); });
   if (!set) return error_reply(503, "storage: " + set.error());
   {

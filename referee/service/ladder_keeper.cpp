@@ -97,7 +97,7 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   storage::NewEventOptions options;
   options.kind = "ladder";
   options.state = "running";
-  auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
+  auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
     return s.open_event(config.name, event_spec(config), "", {}, options);
   });
   if (!row) return row.failure();
@@ -142,7 +142,7 @@ void skip_pending(Core& core, std::int64_t id, const std::string& name, const st
       slots.push_back(s.slot);
   if (slots.empty()) return;
   // A failure reaches Core::fail (on_failure).
-  (void)core.recorder->call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
+  (void)core.recorder().call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
 }
 
 }  // namespace
@@ -263,7 +263,7 @@ Reply register_engine(Core& core, const Json& body) {
   if (auto valid = engines::validate(te.config); !valid)
     return error_reply(400, "request body: " + valid.error());
 
-  auto stored = core.recorder->call<storage::RegisteredEngine>(
+  auto stored = core.recorder().call<storage::RegisteredEngine>(
       [&](storage::Store& s) { return s.register_engine(e); });
   if (!stored) return error_reply(503, "storage: " + stored.error());
   for (const auto& game : e.games) {
@@ -297,7 +297,7 @@ Reply register_engine(Core& core, const Json& body) {
 
 Reply retire_engine(Core& core, const std::string& name) {
   auto changed =
-      core.recorder->call<bool>([&](storage::Store& s) { return s.retire_engine(name); });
+      core.recorder().call<bool>([&](storage::Store& s) { return s.retire_engine(name); });
   if (!changed) return error_reply(503, "storage: " + changed.error());
   auto store = core.reads->get();
   if (!store) return error_reply(503, "storage: " + store.error());
@@ -324,7 +324,7 @@ void top_up_ladders(Core& core) {
   int slots = 0;
   {
     std::lock_guard lock(core.mutex);
-    slots = static_cast<int>(core.slots.size());
+    slots = core.loop->threads();
   }
   const int reserve = std::max(4, 2 * slots);
   for (auto& [id, roster, config] : ladders(core, true)) {
@@ -396,7 +396,7 @@ void top_up_ladders(Core& core) {
       ++serial;
     }
     if (add.empty()) continue;
-    auto appended = core.recorder->call<std::vector<std::int64_t>>(
+    auto appended = core.recorder().call<std::vector<std::int64_t>>(
         [&, event = id](storage::Store& s) { return s.append_slots(event, add); });
     if (!appended) {
       core.log->error("ladder " + std::to_string(id) + ": " + appended.error());

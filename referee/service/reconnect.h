@@ -27,6 +27,12 @@ constexpr std::chrono::milliseconds kReconnectMax{10000};
 std::optional<storage::Store> reopen_store(const std::string& db, Log& log,
                                            const engines::InterruptWatch& signals);
 
+// Whether a failure is a lost connection to the database server: worth a new connection, where
+// any other failure stops the daemon or the worker.
+inline bool lost_connection(const Error& error) {
+  return error.kind == ErrorKind::Unavailable || storage::is_connection_lost(error.message);
+}
+
 // On a new connection: releases the claims of the owner whose connection was lost (0: none).
 void release_lost_owner(storage::Store& store, std::int64_t owner, Log& log);
 

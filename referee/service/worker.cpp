@@ -14,6 +14,7 @@ namespace referee::service {
 namespace {
 
 constexpr auto kRefreshBusy = std::chrono::milliseconds(1000);
+constexpr std::size_t kIdleSessions = 4;  // per game thread: it serves many events
 
 // Events that may still give work: queued or running (paused ones wait for a resume).
 int open_events(Core& core) {
@@ -76,88 +77,66 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   SessionEnd end;
   // A failure before the games start: worth a new connection when the old one was lost, or, after
   // a reconnection, when the server went away again (the reads open their own connections).
-  auto stop_with = [&](const std::string& error) {
-    end.reconnect = storage::is_connection_lost(error) || !first;
+  auto stop_with = [&](const Error& error) {
+    end.reconnect = lost_connection(error) || !first;
     end.status = 1;
     return end;
   };
-  const auto interval = options.commit_interval_ms > 0
-                            ? std::chrono::milliseconds(options.commit_interval_ms)
-                            : store.default_commit_interval();
+  if (first && !options.queue.empty()) {
+    auto row = queue_event(store, options.queue);
+    if (!row) {
+      log.error(row.error());
+      end.status = 1;
+      return end;
+    }
+    log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
+             (row->created ? "queued" : "was already queued"));
+  }
   {
-    storage::OwnerInfo me;
-    me.name = name;
-    me.host = engines::host_name();
-    me.pid = engines::process_id();
-    me.kind = "worker";
-    me.lease_ms = options.lease_ms;
-    auto owner = store.register_owner(me);
-    if (!owner) {
-      log.error(owner.error());
-      return stop_with(owner.error());
+    OwnerSettings settings;
+    settings.info.name = name;
+    settings.info.host = engines::host_name();
+    settings.info.pid = engines::process_id();
+    settings.info.kind = "worker";
+    settings.info.lease_ms = options.lease_ms;
+    settings.threads = std::max(1, options.concurrency);
+    settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
+    settings.keep_logs = options.keep_logs;
+    settings.idle_sessions = kIdleSessions;
+    auto loop = OwnerLoop::start(store, settings);
+    if (!loop) {
+      log.error(loop.error());
+      return stop_with(loop.failure());
     }
-    core->owner = end.owner = *owner;
-    if (first && !options.queue.empty()) {
-      auto row = queue_event(store, options.queue);
-      if (!row) {
-        log.error(row.error());
-        (void)store.stop_owner(core->owner);
-        end.status = 1;
-        return end;
-      }
-      log.info("event " + std::to_string(row->id) + " \"" + row->name + "\" " +
-               (row->created ? "queued" : "was already queued"));
-    }
-    Core* c = core.get();
-    core->recorder = std::make_unique<storage::Recorder>(
-        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
+    core->loop = std::move(*loop);
+    end.owner = core->owner();
   }
   core->reads = std::make_unique<ReadPool>(options.db, 2);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
-    (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
-    return stop_with(loaded.error());
+    (void)core->loop->stop();  // on a failure its claims wait for their leases
+    return stop_with(loaded.failure());
   }
-  if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
+  if (first) out << "worker " << name << " (owner " << core->owner() << ")" << std::endl;
   end.started = true;
   log.info("worker " + name + " on " + storage::database_name(options.db) + " with " +
-           std::to_string(options.concurrency) + " game slots (owner " +
-           std::to_string(core->owner) + ", lease " + std::to_string(options.lease_ms) +
-           " ms, commits every " + std::to_string(interval.count()) + " ms)");
+           std::to_string(core->loop->threads()) + " game threads (owner " +
+           std::to_string(core->owner()) + ", lease " + std::to_string(options.lease_ms) +
+           " ms, commits every " + std::to_string(core->loop->interval().count()) + " ms)");
 
-  {
-    std::lock_guard lock(core->mutex);
-    for (int i = 0; i < options.concurrency; ++i) {
-      core->slots.push_back(std::make_unique<GameSlot>());
-      core->slots.back()->index = i;
-    }
-  }
-  std::vector<std::thread> players;
-  for (auto& slot : core->slots)
-    players.emplace_back([&core, s = slot.get()] { run_game_slot(*core, *s); });
+  core->loop->run(work_source(*core));
   std::atomic<bool> done{false};
-  std::thread heartbeat([&] {
-    const auto period = std::chrono::milliseconds(std::max<long>(50, options.lease_ms / 4));
-    while (!done.load()) {
-      nap(period, [&] { return !done.load(); });
-      if (done.load()) break;
-      auto renewed = core->recorder->call<int>(
-          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
-      if (!renewed) core->fail(renewed.error());
-    }
-  });
 
   // Reads the events again: every second while there is work, backing off while there is none.
   std::atomic<bool> idle_done{false};  // exit_when_done: nothing open is left
   std::thread refresher([&] {
     auto wait = kRefreshBusy;
-    while (!done.load() && !core->stop_claims.load()) {
-      nap(wait, [&] { return !done.load() && !core->stop_claims.load(); });
-      if (done.load() || core->stop_claims.load()) break;
+    while (!done.load() && !core->draining()) {
+      nap(wait, [&] { return !done.load() && !core->draining(); });
+      if (done.load() || core->draining()) break;
       if (auto st = refresh_events(*core); !st) log.warning(st.error());
       const bool open = open_events(*core) > 0;
-      if (!open && busy_slots(*core) == 0 && options.exit_when_done) {
+      if (!open && core->loop->busy() == 0 && options.exit_when_done) {
         idle_done = true;
         break;
       }
@@ -166,45 +145,36 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     }
   });
 
-  while (!signals.flag().load() && !core->failed.load() && !idle_done.load())
+  while (!signals.flag().load() && !core->failed() && !idle_done.load())
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
 
-  core->stop_claims = true;
-  core->wake();
-  std::string failure;
-  if (core->failed.load()) {
-    {
-      std::lock_guard lock(core->mutex);
-      failure = core->failure;
-    }
-    log.error("storage failure, stopping the games: " + failure);
+  const bool failed = core->failed();
+  const Error failure = failed ? core->loop->failure() : Error{};
+  if (failed) {
+    log.error("storage failure, stopping the games: " + failure.message);
   } else if (idle_done.load()) {
     log.info("no event left to play: stopping");
   } else {
-    log.info("stopping: " + std::to_string(busy_slots(*core)) + " games running, waiting up to " +
+    log.info("stopping: " + std::to_string(core->loop->busy()) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
   }
-  drain_slots(
+  drain_games(
       *core, options.drain_seconds, [&] { return signals.interrupts() < 2; }, log);
-  for (auto& t : players) t.join();
   done = true;
-  heartbeat.join();
   refresher.join();
   // A failed release is told: its claims then wait for their leases to expire.
-  if (auto released =
-          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
-      !released)
-    log.error(released.error());
-  core->recorder->flush();
-  const bool failed = core->failed.load();
-  core->recorder.reset();
-  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+  if (auto released = core->loop->stop(); !released) log.error(released.error());
+  // A failure while draining or releasing counts too.
+  const bool ended_failed = core->failed();
+  const Error last_failure = ended_failed ? core->loop->failure() : Error{};
+  core->loop.reset();
+  if (ended_failed && lost_connection(last_failure) && !signals.flag().load()) {
     end.reconnect = true;
     end.status = 1;
     return end;
   }
-  log.info(failed ? "stopped after a storage failure" : "stopped");
-  end.status = failed ? 1 : 0;
+  log.info(ended_failed ? "stopped after a storage failure" : "stopped");
+  end.status = ended_failed ? 1 : 0;
   return end;
 }
 

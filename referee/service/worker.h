@@ -1,13 +1,15 @@
 // `referee worker`: a process that plays the games of the events stored in a database, with the
 // engines of the host it runs on, beside any number of other workers, daemons and tournament runs
 // on the same database (design.md §8: the database is the only meeting point). It is the daemon's
-// game pool without HTTP: the same Core, the same game slots (game_slots.cpp: scheduler order,
-// Store::claim_slots per event with the roster's exclusions, SlotPlayer), the same heartbeat.
+// game pool without HTTP: the same Core, the same owner loop (event/owner_loop.h: game threads,
+// heartbeat, drain) with the same work source (game_source.cpp: scheduler order, claims per
+// event with the roster's exclusions).
 //
 // Decisions:
 // - The worker registers as an owner of kind "worker" (its name, host and pid) and renews its
-//   leases every lease/4; a worker killed with SIGKILL stops renewing, its leases expire and
-//   whoever claims the slots next keeps the half-played games as interrupted (Store::claim_slots).
+//   leases every lease/4 (the owner loop); a worker killed with SIGKILL stops renewing, its leases
+//   expire and whoever claims the slots next keeps the half-played games as interrupted
+//   (Store::claim_slots).
 // - Events are read again from the database every second while there is work, and with a backoff
 //   up to idle_max_ms while there is none; an event whose claim found nothing is retried after a
 //   backoff that doubles from 1 s up to idle_max_ms (many idle workers must not poll the database
@@ -24,7 +26,7 @@
 //   owner's claims (their slots are replayed; the half-played games are kept as interrupted by
 //   the next claim) and goes on as a new owner. Any other storage failure stops it (status 1).
 // - Moves are committed every commit_interval_ms, by default the database's choice
-//   (Store::default_commit_interval: 2 ms for a SQLite file, 100 ms for a server).
+//   (event/owner_loop.h: 20 ms for a SQLite file, 100 ms for a server, as every owner).
 #pragma once
 
 #include <ostream>
@@ -47,7 +49,8 @@ struct WorkerOptions {
   bool keep_logs = true;
   bool exit_when_done = false;
   std::string queue;  // a tournament file whose event is queued first ("" = none)
-  // How often the writer commits; 0 = the database's default (Store::default_commit_interval).
+  // How often the writer commits; 0 = the owner loop's choice for the database
+  // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
 };
 

@@ -131,7 +131,8 @@ TEST_CASE("worker: --commit-interval defaults to the database's choice, bad valu
                                     {"worker", "--db", test_db.url(), "--exit-when-done"}, dir);
       INFO(run.err);
       CHECK(run.status == 0);
-      CHECK(contains(run.err, backend == "sqlite" ? "commits every 2 ms" : "commits every 100 ms"));
+      CHECK(
+          contains(run.err, backend == "sqlite" ? "commits every 20 ms" : "commits every 100 ms"));
       run = rtest::run_program(
           REFEREE_BIN,
           {"worker", "--db", test_db.url(), "--exit-when-done", "--commit-interval", "7"}, dir);

@@ -1,0 +1,226 @@
+#include "event/owner_loop.h"
+
+#include <algorithm>
+
+#include "engines/system.h"
+
+namespace referee {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr std::chrono::milliseconds kSqliteCommits{20};
+constexpr std::chrono::milliseconds kServerCommits{100};
+constexpr std::chrono::milliseconds kLeastHeartbeat{10};
+constexpr std::chrono::milliseconds kMostIdleWait{500};
+
+}  // namespace
+
+std::chrono::milliseconds commit_interval(const storage::Store& store) {
+  return storage::is_server_database(store.path()) ? kServerCommits : kSqliteCommits;
+}
+
+int games_at_once(int concurrency, int threads) {
+  return concurrency > 0 ? std::min(concurrency, threads) : threads;
+}
+
+int game_threads(int threads) {
+  return threads > 0 ? threads
+                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Expected<std::unique_ptr<OwnerLoop>> OwnerLoop::start(storage::Store& store,
+                                                      const OwnerSettings& settings) {
+  auto owner = store.register_owner(settings.info);
+  if (!owner) return owner.failure();
+  const auto interval =
+      settings.commit_interval.count() > 0 ? settings.commit_interval : commit_interval(store);
+  return std::unique_ptr<OwnerLoop>(new OwnerLoop(*owner, std::move(store), settings, interval));
+}
+
+OwnerLoop::OwnerLoop(std::int64_t owner, storage::Store store, const OwnerSettings& settings,
+                     std::chrono::milliseconds interval)
+    : settings_(settings), owner_(owner), interval_(interval) {
+  recorder_ = std::make_unique<storage::Recorder>(std::move(store), interval,
+                                                  [this](const Error& e) { fail(e); });
+  const int n = std::max(1, settings.threads);
+  for (int i = 0; i < n; ++i) {
+    threads_.push_back(std::make_unique<GameThread>());
+    threads_.back()->index = i;
+    players_.push_back(std::make_unique<SlotPlayer>(*recorder_, owner_, settings.keep_logs,
+                                                    settings.debug, settings.idle_sessions));
+  }
+}
+
+OwnerLoop::~OwnerLoop() {
+  (void)stop();
+}
+
+void OwnerLoop::adopt(const engines::EngineConfig& config, EngineSession session) {
+  players_.front()->adopt(config, std::move(session));
+}
+
+void OwnerLoop::run(WorkSource source) {
+  source_ = std::move(source);
+  beat_ = std::thread([this] { heartbeat(); });
+  const std::vector<int> cpus = settings_.pin_cpus ? engines::allowed_cpus() : std::vector<int>{};
+  for (std::size_t i = 0; i < threads_.size(); ++i) {
+    const int cpu = cpus.empty() ? -1 : cpus[i % cpus.size()];
+    running_.emplace_back([this, i, cpu] {
+      if (cpu >= 0) engines::pin_this_thread({cpu});
+      game_thread(*threads_[i], *players_[i]);
+    });
+  }
+}
+
+void OwnerLoop::wake() {
+  std::lock_guard lock(mutex_);
+  work_.notify_all();
+}
+
+void OwnerLoop::fail(const Error& error) {
+  {
+    std::lock_guard lock(mutex_);
+    if (failed_.load()) return;
+    failure_ = error;
+    if (failure_.message.empty()) failure_.message = "unknown storage failure";
+    failed_ = true;
+  }
+  halt();
+}
+
+Error OwnerLoop::failure() const {
+  std::lock_guard lock(mutex_);
+  return failure_;
+}
+
+int OwnerLoop::busy() const {
+  int n = 0;
+  for (const auto& t : threads_) n += t->event.load() != 0;
+  return n;
+}
+
+int OwnerLoop::busy_on(std::int64_t event) const {
+  int n = 0;
+  for (const auto& t : threads_) n += t->event.load() == event;
+  return n;
+}
+
+void OwnerLoop::interrupt(std::int64_t event) {
+  for (auto& t : threads_)
+    if (t->event.load() == event) t->stop = true;
+}
+
+void OwnerLoop::halt() {
+  stop_claims_ = true;
+  interrupting_ = true;
+  for (auto& t : threads_) t->stop = true;
+  wake();
+}
+
+bool OwnerLoop::games_over() const {
+  return ended_.load() == static_cast<int>(running_.size());
+}
+
+bool OwnerLoop::wait_games(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  ended_wake_.wait_for(lock, d, [this] { return games_over(); });
+  return games_over();
+}
+
+int OwnerLoop::drain(double seconds, const std::function<bool()>& keep_waiting) {
+  stop_claims_ = true;
+  wake();
+  const auto deadline =
+      SteadyClock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+  while (busy() > 0 && SteadyClock::now() < deadline && keep_waiting() && !failed_.load())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const int left = busy();
+  halt();
+  join_games();
+  return left;
+}
+
+void OwnerLoop::join_games() {
+  for (auto& t : running_)
+    if (t.joinable()) t.join();
+}
+
+Status OwnerLoop::stop() {
+  if (stopped_.exchange(true)) return Ok{};
+  if (!stop_claims_.load() || !games_over()) halt();
+  join_games();
+  {
+    std::lock_guard lock(mutex_);
+    beat_done_ = true;
+  }
+  beat_wake_.notify_all();
+  if (beat_.joinable()) beat_.join();
+  players_.clear();  // engine sessions quit
+  auto released = recorder_->call<Ok>([&](storage::Store& s) { return s.stop_owner(owner_); });
+  recorder_->flush();
+  return released;
+}
+
+OwnerTotals OwnerLoop::totals() const {
+  std::lock_guard lock(mutex_);
+  return totals_;
+}
+
+void OwnerLoop::heartbeat() {
+  const long lease = settings_.info.lease_ms;
+  const auto period = std::max(kLeastHeartbeat, std::chrono::milliseconds(lease / 4));
+  std::unique_lock lock(mutex_);
+  while (!beat_done_) {
+    if (beat_wake_.wait_for(lock, period, [this] { return beat_done_; })) break;
+    lock.unlock();
+    // A failure reaches fail() through the recorder's callback.
+    (void)recorder_->call<int>([&](storage::Store& s) { return s.renew_claims(owner_, lease); });
+    lock.lock();
+  }
+}
+
+void OwnerLoop::game_thread(GameThread& me, SlotPlayer& player) {
+  const long lease = settings_.info.lease_ms;
+  const auto idle_wait =
+      std::min(kMostIdleWait, std::chrono::milliseconds(std::max(1L, lease / 4)));
+  while (!stop_claims_.load()) {
+    bool played = false;
+    for (const Candidate& c : source_.candidates()) {
+      if (stop_claims_.load()) break;
+      auto claims = recorder_->call_in_batch<std::vector<storage::Claim>>([&](storage::Store& s) {
+        return s.claim_slots(owner_, c.event, 1, lease, c.roster->excluded_names());
+      });
+      if (!claims) break;  // the recorder has told fail()
+      if (source_.claimed) source_.claimed(c.event, !claims->empty());
+      if (claims->empty()) continue;
+      const storage::Claim& claim = claims->front();
+      me.event = c.event;
+      GameWatch watch = source_.watch ? source_.watch(claim) : GameWatch{};
+      me.stop = interrupting_.load() || watch.cut;
+      SlotOutcome out = player.play(claim, *c.roster, &me.stop, watch.hooks);
+      me.event = 0;
+      me.stop = interrupting_.load();
+      // The recorder has told fail() already; this keeps the loop's promise if it had not.
+      if (out.kind == SlotOutcome::Kind::StorageFailure) fail(Error{out.message, ErrorKind::Io});
+      if (watch.finished) watch.finished(out);
+      played = true;
+      break;
+    }
+    if (played || stop_claims_.load()) continue;
+    if (source_.exhausted && source_.exhausted()) break;
+    std::unique_lock lock(mutex_);
+    work_.wait_for(lock, idle_wait, [this] { return stop_claims_.load(); });
+  }
+  player.close();
+  const auto cpu = engines::thread_usage();
+  std::lock_guard lock(mutex_);
+  totals_.round_trips += player.round_trips();
+  totals_.user_cpu += cpu.user_seconds;
+  totals_.system_cpu += cpu.system_seconds;
+  ++ended_;
+  ended_wake_.notify_all();
+}
+
+}  // namespace referee

@@ -1,0 +1,191 @@
+// The one owner loop (design.md §8): what every process that plays an event's games does, written
+// once for `referee tournament`, `referee serve` and `referee worker`. An owner registers in the
+// database, takes over its Store as the one writer (storage::Recorder), renews its claims on a
+// heartbeat, runs N game threads that claim one slot at a time and play it through a SlotPlayer,
+// and at the end drains (no new claims; the games in hand may finish for a while, then they are
+// interrupted and their slots go back to pending) and releases its claims (Store::stop_owner).
+//
+// What differs between the three is given as a WorkSource, a few callbacks run on the game
+// threads: which events to claim from (one event for `tournament`; the scheduler's order for
+// `serve` and `worker`), what a game's start, moves and end publish (progress lines; the live
+// stream), and whether a thread with nothing to claim ends (a tournament run is over) or waits.
+// Events whose games are not all known at the start (a ladder's top-ups; a Swiss round or a
+// knockout match that adds its games when the previous ones finish) need nothing more: whoever
+// appends slots calls wake(), and the threads claim them like any; append_slots is one
+// transaction, so games are added exactly once whichever owner (on whichever host) adds them.
+//
+// Decisions, taken once for the three commands:
+// - Commits: every commit_interval(store): 20 ms for a SQLite file (at 2 ms a run of instant
+//   engines paid about 2 µs more per ply in commits), 100 ms for a server (each commit is a round
+//   trip and a WAL flush shared by every worker: storage/SCALING.md). serve and worker may set
+//   their own (--commit-interval).
+// - Heartbeat: every lease/4 (at least 10 ms), so a lease is renewed three times before it can
+//   expire. A failed renewal is a storage failure of the owner.
+// - A thread with nothing to claim waits for wake() or min(500 ms, lease/4): leases of dead
+//   owners expire by the clock, and nothing else would wake it.
+// - Games at once: the number of game threads. A tournament file's `concurrency` (an event's
+//   limit) of 0 means the event has no limit of its own: as many games at once as the process
+//   playing it has game threads (games_at_once; `referee tournament` runs one thread per core
+//   for it).
+// - Any storage failure (a write, a claim, a renewal) is the owner's failure: no new claims, the
+//   games in hand are interrupted, and the first failure is kept with its kind (a lost server
+//   connection is ErrorKind::Unavailable: serve and worker reconnect).
+// - Exactly-once finishes are the Store's (finish_claimed); the loop only never claims a second
+//   slot on a thread before the first is settled.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "base/expected.h"
+#include "event/slot_player.h"
+#include "storage/recorder.h"
+#include "storage/store.h"
+
+namespace referee {
+
+// The commit interval an owner uses on `store` unless told otherwise (see above).
+std::chrono::milliseconds commit_interval(const storage::Store& store);
+
+// Games an event may play at once in a process with `threads` game threads, given its file's
+// `concurrency` (0: no limit of its own).
+int games_at_once(int concurrency, int threads);
+
+// The game threads of a process: `threads` when given (> 0), else one per core.
+int game_threads(int threads);
+
+// One game thread as others see it: which event it plays (0 when idle), and its game's stop.
+struct GameThread {
+  int index = 0;
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> event{0};
+};
+
+// An event a thread may claim from, with the engines it plays with.
+struct Candidate {
+  std::int64_t event = 0;
+  std::shared_ptr<EventRoster> roster;
+};
+
+// What an owner's source does with one claimed slot's game. Runs on the game thread.
+struct GameWatch {
+  bool cut = false;  // the game stops at once (say, its event was cancelled after the claim)
+  SlotHooks hooks;   // the game's start and moves
+  // The game is over (or never began: skipped, not started); its GameThread is idle again.
+  std::function<void(SlotOutcome&)> finished;
+};
+
+struct WorkSource {
+  // The events to try, best first; empty when there is nothing now.
+  std::function<std::vector<Candidate>()> candidates;
+  // A claim on `event` found a slot (true) or nothing (false).
+  std::function<void(std::int64_t event, bool found)> claimed;
+  // The watch of a claimed slot's game.
+  std::function<GameWatch(const storage::Claim&)> watch;
+  // Nothing to claim from any candidate: whether this thread ends (true) or waits (false).
+  std::function<bool()> exhausted;
+};
+
+struct OwnerSettings {
+  storage::OwnerInfo info;  // name, host, pid, kind, lease
+  int threads = 1;
+  std::chrono::milliseconds commit_interval{0};  // 0: commit_interval(store)
+  bool keep_logs = true;
+  DebugLog* debug = nullptr;
+  std::size_t idle_sessions = 0;  // per thread; 0: no bound (SlotPlayer)
+  // Pins thread k and the engines it starts to the k-th allowed CPU (RunOptions::pin_cpus).
+  bool pin_cpus = false;
+};
+
+// What the game threads did, once they have ended.
+struct OwnerTotals {
+  long round_trips = 0;                 // request/reply exchanges with engines
+  double user_cpu = 0, system_cpu = 0;  // of the game threads
+};
+
+class OwnerLoop {
+ public:
+  // Registers the owner on `store` and makes the store its writer. The store is given back (in
+  // `store`) when the registration fails.
+  static Expected<std::unique_ptr<OwnerLoop>> start(storage::Store& store,
+                                                    const OwnerSettings& settings);
+  ~OwnerLoop();  // stop() if not done
+  OwnerLoop(const OwnerLoop&) = delete;
+  OwnerLoop& operator=(const OwnerLoop&) = delete;
+
+  std::int64_t owner() const { return owner_; }
+  storage::Recorder& recorder() { return *recorder_; }
+  std::chrono::milliseconds interval() const { return interval_; }
+  int threads() const { return static_cast<int>(threads_.size()); }
+
+  // Sessions started before the games (the engine check) for thread 0.
+  void adopt(const engines::EngineConfig& config, EngineSession session);
+  // Starts the heartbeat and the game threads.
+  void run(WorkSource source);
+  // New work (an event submitted, resumed, topped up): idle threads look again.
+  void wake();
+
+  // A storage failure: the first is kept; no new claims, games in hand interrupted.
+  void fail(const Error& error);
+  bool failed() const { return failed_.load(); }
+  Error failure() const;
+
+  bool draining() const { return stop_claims_.load(); }
+  // Threads playing a game now.
+  int busy() const;
+  // Threads playing a game of `event` now.
+  int busy_on(std::int64_t event) const;
+  // Interrupts this owner's games of `event` (a cancel, a decided sprt): they are kept
+  // unfinished and their slots released.
+  void interrupt(std::int64_t event);
+  // No new claims, every game in hand interrupted now.
+  void halt();
+  // Whether every game thread has ended (exhausted, drained, halted or failed).
+  bool games_over() const;
+  // Waits up to `d` for the game threads to end; returns games_over().
+  bool wait_games(std::chrono::milliseconds d);
+  // No new claims; the games in hand may finish for `seconds` while keep_waiting() holds, then
+  // they are interrupted; returns once every game thread has ended, with the number interrupted.
+  int drain(double seconds, const std::function<bool()>& keep_waiting);
+  // Ends the threads (halt() if drain() was not called), the heartbeat, and releases the claims
+  // (stop_owner); then every queued write is committed. The release's status is returned (a
+  // failed one leaves the claims to expire with their leases).
+  Status stop();
+  // After stop(): what the game threads did.
+  OwnerTotals totals() const;
+
+ private:
+  OwnerLoop(std::int64_t owner, storage::Store store, const OwnerSettings& settings,
+            std::chrono::milliseconds interval);
+  void game_thread(GameThread& me, SlotPlayer& player);
+  void heartbeat();
+  void join_games();
+
+  const OwnerSettings settings_;
+  const std::int64_t owner_;
+  const std::chrono::milliseconds interval_;
+  std::unique_ptr<storage::Recorder> recorder_;
+  WorkSource source_;
+  std::vector<std::unique_ptr<GameThread>> threads_;
+  std::vector<std::unique_ptr<SlotPlayer>> players_;
+  std::vector<std::thread> running_;
+  std::thread beat_;
+  std::atomic<int> ended_{0};
+  std::atomic<bool> stop_claims_{false}, interrupting_{false}, failed_{false}, stopped_{false};
+  mutable std::mutex mutex_;  // guards failure_, totals_, beat_done_; the waits below
+  std::condition_variable work_, beat_wake_, ended_wake_;
+  bool beat_done_ = false;
+  Error failure_;
+  OwnerTotals totals_;
+};
+
+}  // namespace referee

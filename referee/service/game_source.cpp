@@ -1,0 +1,213 @@
+// The daemon's and the workers' side of the owner loop (event/owner_loop.h): which events a game
+// thread claims from (the scheduler's order), what it publishes on the live stream while a game
+// is played, and the events' counters.
+//
+// Decisions:
+// - An event whose claim found nothing (every slot done, or held by other processes) is not
+//   asked again for a second, doubling up to options.idle_max_ms (EventRuntime::retry_at); a
+//   thread with nothing to do waits as the owner loop decides (woken by a submission, a resume,
+//   a ladder top-up).
+// - A game thread keeps at most 4 idle engine sessions (it serves many events).
+// - The position sent with each move event comes from a State the game thread keeps in step with
+// the
+//   moves (one apply per move); the JSON is built only while someone listens.
+#include <algorithm>
+
+#include "service/core.h"
+#include "service/scheduler.h"
+
+namespace referee::service {
+
+namespace {
+
+// What the live stream needs to follow one game.
+struct LiveGame {
+  std::int64_t id = 0;
+  std::int64_t event = 0;
+  std::optional<games::State> state;
+  std::vector<long> clocks;  // per player, -1 without a clock
+};
+
+Json clocks_json(const std::vector<long>& clocks) {
+  Json out = Json::array();
+  for (long c : clocks) out.push_back(c < 0 ? Json(nullptr) : Json(c));
+  return out;
+}
+
+// The events to try, in the scheduler's order.
+std::vector<std::int64_t> candidates(Core& core) {
+  std::lock_guard lock(core.mutex);
+  const auto now = SteadyClock::now();
+  std::vector<EventLoad> loads;
+  for (const auto& [id, rt] : core.events) {
+    EventLoad l;
+    l.id = id;
+    l.state = rt.state;
+    l.priority = rt.priority;
+    l.running = rt.running;
+    l.cap = rt.cap;
+    l.served = rt.served;
+    l.out_of_work = now < rt.retry_at;
+    loads.push_back(l);
+  }
+  return claim_order(loads);
+}
+
+// A game of `event` is over (or never began): the counters, the notices, the sprt, the stream.
+void game_over(Core& core, std::int64_t event, const std::string& event_name, const LiveGame& live,
+               SlotOutcome& out);
+
+GameWatch watch_game(Core& core, const storage::Claim& claim) {
+  const std::int64_t event = claim.tournament_id;
+  GameWatch watch;
+  std::string event_name;
+  std::shared_ptr<EventRoster> roster;
+  bool was_queued = false;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(event);
+    if (it == core.events.end()) {  // cannot happen: the thread claimed from it
+      watch.cut = true;
+      return watch;
+    }
+    EventRuntime& rt = it->second;
+    ++rt.running;
+    rt.served = ++core.tick;
+    if (!rt.started_here) {
+      rt.started_here = true;
+      rt.first_start = SteadyClock::now();
+    }
+    was_queued = rt.state == "queued";
+    if (was_queued) {
+      rt.state = "running";
+      rt.changed = ++core.changes;
+    }
+    event_name = rt.name;
+    roster = rt.roster;
+    // Cancelled between the claim and now: the game stops at once.
+    watch.cut = rt.state == "cancelled";
+  }
+  if (was_queued)
+    (void)core.recorder().call<bool>(  // a failure reaches the owner loop
+        [&](storage::Store& s) { return s.set_event_state(event, "running", {"queued"}); });
+
+  auto live = std::make_shared<LiveGame>();
+  live->event = event;
+  watch.hooks.started = [&core, live, roster, event, event_name](std::int64_t game_id,
+                                                                 const storage::GameRecord& rec) {
+    live->id = game_id;
+    if (auto game = games::make_game(rec.game)) live->state = game->initial_state();
+    for (const auto& name : rec.players) {
+      auto e = roster ? roster->find(name) : std::nullopt;
+      const TimeControl tc = e ? roster->time_control_of(*e) : TimeControl{};
+      live->clocks.push_back(tc.has_clock() ? static_cast<long>(tc.base.count()) : -1);
+    }
+    if (!core.stream.has_subscribers()) return;
+    storage::GameRecord shown = rec;
+    shown.tournament = event_name;
+    shown.started_at = now_iso();
+    Json data = game_summary(shown);
+    data["position"] = live->state ? Json(live->state->to_string()) : Json(nullptr);
+    data["view"] = live->state ? board_view_json(*live->state) : Json(nullptr);
+    data["clocks_ms"] = clocks_json(live->clocks);
+    core.stream.publish(event, "game_started", "", dump(data));
+  };
+  watch.hooks.moved = [&core, live, event](std::int64_t game_id, const storage::MoveRecord& m) {
+    if (live->state) (void)live->state->apply(m.move);
+    if (m.clock_ms >= 0 && m.player >= 1 &&
+        static_cast<std::size_t>(m.player) <= live->clocks.size())
+      live->clocks[static_cast<std::size_t>(m.player - 1)] = m.clock_ms;
+    if (!core.stream.has_subscribers()) return;
+    Json data = {{"game_id", game_id},
+                 {"event_id", event},
+                 {"ply", m.ply},
+                 {"player", m.player},
+                 {"move", m.move},
+                 {"source", m.source},
+                 {"time_ms", m.time_ms < 0 ? Json(nullptr) : Json(m.time_ms)},
+                 {"position", live->state ? Json(live->state->to_string()) : Json(nullptr)},
+                 {"view", live->state ? board_view_json(*live->state) : Json(nullptr)},
+                 {"clocks_ms", clocks_json(live->clocks)}};
+    core.stream.publish(event, "move", "move:" + std::to_string(game_id), dump(data));
+  };
+  watch.finished = [&core, live, event, event_name](SlotOutcome& out) {
+    game_over(core, event, event_name, *live, out);
+  };
+  return watch;
+}
+
+void game_over(Core& core, std::int64_t event, const std::string& event_name, const LiveGame& live,
+               SlotOutcome& out) {
+  using Kind = SlotOutcome::Kind;
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(event);
+    if (it != core.events.end()) {
+      EventRuntime& rt = it->second;
+      --rt.running;
+      rt.dirty = true;
+      if (out.kind == Kind::Done) ++rt.finished_here;
+      for (const auto& n : out.notices) {
+        rt.notices.push_back(n);
+        if (rt.notices.size() > 20) rt.notices.pop_front();
+      }
+      if (out.kind == Kind::NotStarted) rt.retry_at = SteadyClock::now() + std::chrono::seconds(1);
+    }
+  }
+  for (const auto& n : out.notices) core.log->warning("event " + std::to_string(event) + ": " + n);
+  if (out.kind == Kind::StorageFailure) return;  // the owner loop has failed
+  // sprt events: the test, before this thread claims its next game.
+  if (out.kind == Kind::Done) check_sprt_event(core, event);
+  if (out.record.id == 0) return;  // skipped or not started: no game
+  if (core.log->verbose())
+    core.log->debug(
+        "event " + std::to_string(event) + ": game " + std::to_string(out.record.id) + " " +
+        (out.result.ranks.empty() ? out.record.termination : result_text(out.result.ranks)) + " (" +
+        out.record.reason + ")");
+  if (!core.stream.has_subscribers()) return;
+  storage::GameRecord shown = out.record;
+  shown.tournament = event_name;
+  shown.finished_at = now_iso();
+  if (out.kind == Kind::Lost) shown.termination = "lost-claim";
+  Json data = game_summary(shown);
+  data["position"] = live.state ? Json(live.state->to_string()) : Json(nullptr);
+  core.stream.publish(event, "game_finished", "", dump(data));
+}
+
+}  // namespace
+
+WorkSource work_source(Core& core) {
+  WorkSource source;
+  source.candidates = [&core] {
+    std::vector<Candidate> out;
+    const auto order = candidates(core);
+    std::lock_guard lock(core.mutex);
+    for (std::int64_t id : order)
+      if (auto it = core.events.find(id); it != core.events.end())
+        out.push_back({id, it->second.roster});
+    return out;
+  };
+  source.claimed = [&core](std::int64_t id, bool found) {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it == core.events.end()) return;
+    if (found) {
+      it->second.empty_claims = 0;
+      return;
+    }
+    const int doublings = std::min(it->second.empty_claims++, 16);
+    const long wait = std::min(core.options.idle_max_ms, 1000L << doublings);
+    it->second.retry_at = SteadyClock::now() + std::chrono::milliseconds(wait);
+  };
+  source.watch = [&core](const storage::Claim& claim) { return watch_game(core, claim); };
+  return source;
+}
+
+void drain_games(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log) {
+  const int interrupted = core.loop->drain(seconds, keep_waiting);
+  if (interrupted > 0)
+    log.info("interrupting " + std::to_string(interrupted) +
+             " games (their slots go back to pending)");
+}
+
+}  // namespace referee::service

@@ -1,0 +1,242 @@
+// referee/event/owner_loop: the one owner loop of `tournament`, `serve` and `worker`, and the
+// decisions it takes once for the three: the commit interval per backend, what an event's
+// concurrency of 0 means, the SPRT throttle, a storage failure's kind, the drain, and events
+// whose games are appended while the loop runs (wake). Real SQLite files and the mock engine.
+#include <SQLiteCpp/Database.h>
+
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "engines/system.h"
+#include "games/game.h"
+#include "referee/event/owner_loop.h"
+#include "referee/event/sprt_event.h"
+#include "storage/store.h"
+#include "tests/referee/rtest_util.h"
+#include "tests/storage/backends.h"
+
+using namespace referee;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+TournamentEngine mock(const std::string& name, std::vector<std::string> flags = {}) {
+  TournamentEngine e;
+  e.config.name = name;
+  e.config.command = rtest::kMock;
+  e.config.args = std::move(flags);
+  return e;
+}
+
+std::vector<storage::SlotRecord> slots_of(int n, const std::string& spec = "awale:maxplies=6") {
+  std::vector<storage::SlotRecord> out;
+  const std::string game = games::make_game(spec)->canonical();
+  for (int i = 0; i < n; ++i) {
+    storage::SlotRecord s;
+    s.slot = i;
+    s.game = game;
+    s.seats = i % 2 ? std::vector<std::string>{"b", "a"} : std::vector<std::string>{"a", "b"};
+    s.pair = i / 2;
+    out.push_back(s);
+  }
+  return out;
+}
+
+OwnerSettings settings_of(int threads, long lease_ms = 2000) {
+  OwnerSettings s;
+  s.info.name = "owner loop test";
+  s.info.host = engines::host_name();
+  s.info.pid = engines::process_id();
+  s.info.lease_ms = lease_ms;
+  s.threads = threads;
+  s.keep_logs = false;
+  return s;
+}
+
+std::shared_ptr<EventRoster> roster_of(std::vector<TournamentEngine> engines) {
+  return std::make_shared<EventRoster>(std::move(engines), *parse_time_control("10+0.1"), 3, false);
+}
+
+// One event; threads end when nothing is left to claim.
+WorkSource one_event(std::int64_t event, std::shared_ptr<EventRoster> roster,
+                     std::atomic<int>* done = nullptr) {
+  WorkSource source;
+  source.candidates = [event, roster] { return std::vector<Candidate>{{event, roster}}; };
+  source.exhausted = [] { return true; };
+  source.watch = [done](const storage::Claim&) {
+    GameWatch w;
+    w.finished = [done](SlotOutcome& out) {
+      if (done && out.kind == SlotOutcome::Kind::Done) ++*done;
+    };
+    return w;
+  };
+  return source;
+}
+
+std::int64_t slots_in(storage::Store& store, std::int64_t event, const std::string& state) {
+  auto all = store.slots(event);
+  REQUIRE(all);
+  std::int64_t n = 0;
+  for (const auto& s : *all) n += s.state == state;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("owner loop: every owner commits every 20 ms on a file and every 100 ms on a server") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb test_db(backend);
+      auto store = storage::Store::open(test_db.url());
+      REQUIRE(store);
+      CHECK(commit_interval(*store).count() == (backend == "sqlite" ? 20 : 100));
+      // The loop takes it unless told otherwise (serve's and worker's --commit-interval).
+      auto loop = OwnerLoop::start(*store, settings_of(1));
+      REQUIRE(loop);
+      CHECK((*loop)->interval().count() == (backend == "sqlite" ? 20 : 100));
+      CHECK((*loop)->stop());
+    }
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  OwnerSettings told = settings_of(1);
+  told.commit_interval = milliseconds(7);
+  auto loop = OwnerLoop::start(*store, told);
+  REQUIRE(loop);
+  CHECK((*loop)->interval().count() == 7);
+}
+
+TEST_CASE(
+    "owner loop: an event's concurrency of 0 means as many games as the process has threads") {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  CHECK(game_threads(0) == cores);  // `referee tournament` with concurrency = 0; `serve` without -j
+  CHECK(game_threads(3) == 3);
+  CHECK(games_at_once(0, 8) == 8);   // no limit of its own
+  CHECK(games_at_once(2, 8) == 2);   // its own limit
+  CHECK(games_at_once(12, 8) == 8);  // never more than the threads
+}
+
+TEST_CASE("owner loop: the SPRT runs after every game below 1000 games, then pays for itself") {
+  const auto t0 = Clock::now();
+  SprtThrottle throttle;
+  CHECK(throttle.due(t0));
+  throttle.ran(999, t0, t0 + milliseconds(50));  // slow, but the event is small
+  CHECK(throttle.due(t0 + milliseconds(50)));
+  throttle.ran(1000, t0, t0 + milliseconds(5));  // fast enough: no wait
+  CHECK(throttle.due(t0 + milliseconds(5)));
+  throttle.ran(1000, t0, t0 + milliseconds(10));  // 10 ms: waits 9 × 10 ms after it
+  CHECK_FALSE(throttle.due(t0 + milliseconds(99)));
+  CHECK(throttle.due(t0 + milliseconds(100)));
+}
+
+TEST_CASE("owner loop: the games of an event are played once each, then the threads end") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  auto ev = store->open_event("e", "{}", "", slots_of(6));
+  REQUIRE(ev);
+  auto loop = OwnerLoop::start(*store, settings_of(2));
+  REQUIRE(loop);
+  std::atomic<int> done{0};
+  (*loop)->run(one_event(ev->id, roster_of({mock("a"), mock("b")}), &done));
+  CHECK((*loop)->wait_games(milliseconds(60000)));
+  CHECK(done.load() == 6);
+  REQUIRE((*loop)->stop());
+  CHECK_FALSE((*loop)->failed());
+  CHECK((*loop)->totals().round_trips > 0);
+  auto again = storage::Store::open(dir.file("x.db"));
+  REQUIRE(again);
+  CHECK(slots_in(*again, ev->id, "done") == 6);
+}
+
+TEST_CASE("owner loop: slots appended while it runs are played once woken") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  storage::NewEventOptions ladder;
+  ladder.kind = "ladder";
+  auto ev = store->open_event("ladder", "{}", "", {}, ladder);
+  REQUIRE(ev);
+  auto loop = OwnerLoop::start(*store, settings_of(1, 60000));
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  std::atomic<int> done{0};
+  WorkSource source = one_event(ev->id, roster_of({mock("a"), mock("b")}), &done);
+  source.exhausted = [] { return false; };  // a standing event: wait for more
+  owner.run(source);
+  std::this_thread::sleep_for(milliseconds(100));
+  CHECK(done.load() == 0);
+  // The idle wait of a 60 s lease is 500 ms; the wake makes it look at once.
+  auto appended = owner.recorder().call<std::vector<std::int64_t>>(
+      [&](storage::Store& s) { return s.append_slots(ev->id, slots_of(2)); });
+  REQUIRE(appended);
+  owner.wake();
+  for (int i = 0; i < 600 && done.load() < 2; ++i) std::this_thread::sleep_for(milliseconds(50));
+  CHECK(done.load() == 2);
+  CHECK(owner.drain(0, [] { return false; }) == 0);
+  CHECK(owner.stop());
+}
+
+TEST_CASE("owner loop: a drain lets games finish, then interrupts them and releases their slots") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  auto ev = store->open_event("e", "{}", "", slots_of(2));
+  REQUIRE(ev);
+  auto loop = OwnerLoop::start(*store, settings_of(2, 60000));
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  // Engines that take 400 ms a move: both games are in hand when the drain begins.
+  owner.run(
+      one_event(ev->id, roster_of({mock("a", {"--slow-ms=400"}), mock("b", {"--slow-ms=400"})})));
+  for (int i = 0; i < 200 && owner.busy() < 2; ++i) std::this_thread::sleep_for(milliseconds(20));
+  REQUIRE(owner.busy() == 2);
+  CHECK(owner.busy_on(ev->id) == 2);
+  const auto t0 = Clock::now();
+  CHECK(owner.drain(0.3, [] { return true; }) == 2);
+  CHECK(Clock::now() - t0 < milliseconds(5000));
+  CHECK(owner.games_over());
+  REQUIRE(owner.stop());
+  auto again = storage::Store::open(dir.file("x.db"));
+  REQUIRE(again);
+  CHECK(slots_in(*again, ev->id, "pending") == 2);  // released, played by the next owner
+  storage::GameFilter f;
+  f.finished_only = false;
+  auto games = again->games(f);
+  REQUIRE(games);
+  REQUIRE(games->size() == 2);
+  for (const auto& g : *games) CHECK(g.termination == "interrupted");
+}
+
+TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
+  rtest::TempDir dir;
+  std::int64_t event = 0;
+  int pages = 0;
+  {
+    auto store = storage::Store::open(dir.file("x.db"));
+    REQUIRE(store);
+    auto ev = store->open_event("e", "{}", "", slots_of(40, "awale:maxplies=60"));
+    REQUIRE(ev);
+    event = ev->id;
+  }
+  {
+    SQLite::Database sql(dir.file("x.db"));
+    pages = sql.execAndGet("PRAGMA page_count").getInt();
+  }
+  storage::OpenOptions tiny;
+  tiny.max_page_count = pages + 6;  // room for a few games only
+  auto store = storage::Store::open(dir.file("x.db"), tiny);
+  REQUIRE(store);
+  OwnerSettings with_logs = settings_of(2);
+  with_logs.keep_logs = true;
+  auto loop = OwnerLoop::start(*store, with_logs);
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  owner.run(one_event(event, roster_of({mock("a"), mock("b")})));
+  CHECK(owner.wait_games(milliseconds(60000)));
+  REQUIRE(owner.failed());
+  CHECK(owner.draining());
+  CHECK_FALSE(owner.failure().message.empty());
+  (void)owner.stop();
+}
