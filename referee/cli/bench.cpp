@@ -45,8 +45,7 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   config.games = {game};
   config.cycles = std::max(1, games / 2);
   config.concurrency = concurrency;
-  config.tc_text = "60+1";
-  config.tc = *parse_time_control(config.tc_text);
+  config.tc = *parse_time_control("60+1");
   for (const char* name : {"random-a", "random-b"}) {
     TournamentEngine e;
     e.config.name = name;

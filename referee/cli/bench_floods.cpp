@@ -35,8 +35,7 @@ int bench_floods(const std::string& mock, int concurrency) {
   config.cycles = 2;  // each flood in both seats, twice: between-games floods get a next game
   config.concurrency = concurrency;
   config.max_crashes = 1000000;  // every flood is played in every game, none withdrawn
-  config.tc_text = "10+0.1";
-  config.tc = *parse_time_control(config.tc_text);
+  config.tc = *parse_time_control("10+0.1");
   TournamentEngine steady;
   steady.config.name = "steady";
   steady.config.command = mock;

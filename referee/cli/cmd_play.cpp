@@ -99,19 +99,16 @@ int play(const Args& args) {
   }
 
   DebugLog debug_log(std::cerr);  // before the sessions, which write into it
-  PlaySetup setup{*game, position, {}, *tc, "", nullptr, nullptr};
+  PlaySetup setup{*game, position, {}, *tc, nullptr, nullptr};
   setup.seats.assign(static_cast<std::size_t>(game->num_players()), PlaySeat{});
   std::vector<std::optional<EngineSession>> sessions(setup.seats.size());
   const std::string commands[2] = {south, north};
-  bool any_engine = false;
   for (std::size_t s = 0; s < 2 && s < setup.seats.size(); ++s) {
     if (commands[s].empty()) continue;
     sessions[s] = start_engine(commands[s], setup.seats[s].name, debug ? &debug_log : nullptr);
     if (!sessions[s]) return 1;
     setup.seats[s].engine = &*sessions[s];
-    any_engine = true;
   }
-  if (any_engine) setup.tc_text = tc->to_string();  // stored canonical, as tournaments store it
 
   std::optional<storage::Store> store;
   if (!no_db) {

@@ -59,6 +59,7 @@ int serve(const Args& args) {
   double lease = 30;
   bool verbose = false;
   long commit_interval = 0;
+  std::string ladder_tc = "10+0.1";
   po::options_description desc("referee serve [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->value_name("DB")->default_value(options.db),
@@ -75,10 +76,9 @@ int serve(const Args& args) {
       "seconds a claimed game stays reserved without a heartbeat")(
       "log", po::value(&log_file), "log to this file instead of stderr (SIGHUP reopens it)")(
       "verbose,v", po::bool_switch(&verbose), "one log line per game too")(
-      "ladder-tc", po::value(&options.ladder_tc)->default_value(options.ladder_tc),
-      "time control of new ladders")("ladder-plies",
-                                     po::value(&options.ladder_random_plies)->default_value(4),
-                                     "random opening plies of new ladders' pairs")(
+      "ladder-tc", po::value(&ladder_tc)->default_value(ladder_tc), "time control of new ladders")(
+      "ladder-plies", po::value(&options.ladder_random_plies)->default_value(4),
+      "random opening plies of new ladders' pairs")(
       "max-streams", po::value(&options.max_stream_clients)->default_value(256),
       "live-stream clients at once (each holds a thread)")(
       "commit-interval", po::value(&commit_interval),
@@ -139,7 +139,9 @@ int serve(const Args& args) {
     std::cerr << "referee serve: --ladder-plies must be from 0 to 100\n";
     return 2;
   }
-  if (auto tc = parse_time_control(options.ladder_tc); !tc) {
+  if (auto tc = parse_time_control(ladder_tc); tc) {
+    options.ladder_tc = *tc;
+  } else {
     std::cerr << "referee serve: --ladder-tc: " << tc.error() << "\n";
     return 2;
   }

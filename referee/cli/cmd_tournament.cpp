@@ -176,7 +176,6 @@ Expected<TournamentConfig> match_config(const std::vector<std::string>& engine_f
                                         const std::vector<std::string>& game_flags,
                                         const std::string& tc, const std::string& book) {
   TournamentConfig config;
-  config.tc_text = tc;
   auto parsed_tc = parse_time_control(tc);
   if (!parsed_tc) return Error{text::printable(parsed_tc.error())};
   config.tc = *parsed_tc;

@@ -84,8 +84,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.games = j.at("games").get<std::vector<std::string>>();
     c.cycles = j.at("cycles").get<int>();
     c.seed = j.at("seed").get<unsigned long long>();
-    c.tc_text = j.at("tc").get<std::string>();
-    auto tc = parse_time_control(c.tc_text);
+    auto tc = parse_time_control(j.at("tc").get<std::string>());
     if (!tc) return Error{"stored event '" + c.name + "': " + tc.error()};
     c.tc = *tc;
     const json& o = j.at("openings");

@@ -363,7 +363,8 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   TRY(t.text("database", config.database));
   TRY(t.text("format", config.format));
   TRY(t.strings("games", config.games));
-  TRY(t.text("tc", config.tc_text));
+  std::string tc_text;
+  TRY(t.text("tc", tc_text));
   long long cycles = config.cycles, concurrency = config.concurrency, seed = 1,
             crashes = config.max_crashes;
   TRY(t.integer("cycles", cycles, 1, kMaxCycles));
@@ -414,8 +415,8 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     TRY_ASSIGN(lines, read_book(book.string(), config.games));
     config.openings.book_lines = std::move(*lines);
   }
-  if (config.tc_text.empty()) return Error{path + ": 'tc' (time control) is missing"};
-  auto tc = parse_time_control(config.tc_text);
+  if (tc_text.empty()) return Error{path + ": 'tc' (time control) is missing"};
+  auto tc = parse_time_control(tc_text);
   if (!tc) return Error{path + ": " + text::printable(tc.error())};
   config.tc = *tc;
   if (!engines || !engines->is_array()) return Error{path + ": needs [[engine]] tables"};

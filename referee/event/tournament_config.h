@@ -46,7 +46,6 @@ struct TournamentConfig {
   std::vector<std::string> games;  // game strings, "oware:players=3"
   std::vector<TournamentEngine> engines;
   TimeControl tc;
-  std::string tc_text;
   int cycles = 1;
   int concurrency = 0;  // 0 = number of cores
   unsigned long long seed = 1;

@@ -139,7 +139,8 @@ class Console {
     record_.game = setup_.game.canonical();
     record_.start_position = setup_.start_position;
     for (const auto& seat : setup_.seats) record_.players.push_back(seat.name);
-    record_.time_control = setup_.tc_text;
+    for (const auto& seat : setup_.seats)
+      if (seat.engine) record_.time_control = setup_.tc.to_string();
     auto id = setup_.store->begin_game(record_);
     if (!id) {
       note_db(id.error());

@@ -41,10 +41,10 @@ struct PlaySeat {
 
 struct PlaySetup {
   games::Game game;
-  std::string start_position;               // empty = the game's start
-  std::vector<PlaySeat> seats;              // index 0 = player 1
-  TimeControl tc;                           // for the engines (people are not timed)
-  std::string tc_text;                      // for the record: canonical (TimeControl::to_string)
+  std::string start_position;   // empty = the game's start
+  std::vector<PlaySeat> seats;  // index 0 = player 1
+  // For the engines (people are not timed); recorded (canonical) when a seat is an engine.
+  TimeControl tc;
   storage::Store* store = nullptr;          // where the game is recorded; nullptr: not recorded
   const std::atomic<bool>* stop = nullptr;  // polled while an engine thinks
 };

@@ -51,7 +51,7 @@ struct ServeOptions {
   double drain_seconds = 30;
   long lease_ms = 30000;
   bool keep_logs = true;
-  std::string ladder_tc = "10+0.1";
+  TimeControl ladder_tc = *parse_time_control("10+0.1");
   int ladder_random_plies = 4;
   std::size_t max_body_bytes = 1 << 20;
   int max_stream_clients = 256;
@@ -97,7 +97,11 @@ struct EventRuntime {
 };
 
 struct Core {
+  // The daemon's options (API, ladders); a worker leaves them at their defaults (it has no HTTP
+  // and keeps no ladders).
   ServeOptions options;
+  // An event whose claim found nothing is retried after 1 s, doubling up to this (game_source).
+  long idle_max_ms = 1000;
   Log* log = nullptr;
   std::string db_path;
   std::unique_ptr<OwnerLoop> loop;  // this process as an owner: its writer and game threads

@@ -85,6 +85,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   end.status = 1;
   auto core = std::make_unique<Core>();
   core->options = options;
+  core->idle_max_ms = options.idle_max_ms;
   core->log = &log;
   core->db_path = options.db;
   {

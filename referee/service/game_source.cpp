@@ -4,7 +4,7 @@
 //
 // Decisions:
 // - An event whose claim found nothing (every slot done, or held by other processes) is not
-//   asked again for a second, doubling up to options.idle_max_ms (EventRuntime::retry_at); a
+//   asked again for a second, doubling up to Core::idle_max_ms (EventRuntime::retry_at); a
 //   thread with nothing to do waits as the owner loop decides (woken by a submission, a resume,
 //   a ladder top-up).
 // - A game thread keeps at most 4 idle engine sessions (it serves many events).
@@ -196,7 +196,7 @@ WorkSource work_source(Core& core) {
       return;
     }
     const int doublings = std::min(it->second.empty_claims++, 16);
-    const long wait = std::min(core.options.idle_max_ms, 1000L << doublings);
+    const long wait = std::min(core.idle_max_ms, 1000L << doublings);
     it->second.retry_at = SteadyClock::now() + std::chrono::milliseconds(wait);
   };
   source.watch = [&core](const storage::Claim& claim) { return watch_game(core, claim); };

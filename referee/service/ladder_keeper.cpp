@@ -89,10 +89,7 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   config.name = ladder_name(game);
   config.database.clear();
   config.games = {game};
-  config.tc_text = core.options.ladder_tc;
-  auto tc = parse_time_control(config.tc_text);
-  if (!tc) return Error{"--ladder-tc: " + tc.error()};
-  config.tc = *tc;
+  config.tc = core.options.ladder_tc;
   config.openings.random_plies = core.options.ladder_random_plies;
   storage::NewEventOptions options;
   options.kind = "ladder";

@@ -66,12 +66,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
                        const engines::InterruptWatch& signals, std::ostream& out,
                        storage::Store store, bool first) {
   auto core = std::make_unique<Core>();
-  core->options.db = options.db;
-  core->options.concurrency = options.concurrency;
-  core->options.lease_ms = options.lease_ms;
-  core->options.drain_seconds = options.drain_seconds;
-  core->options.keep_logs = options.keep_logs;
-  core->options.idle_max_ms = std::max(1000L, options.idle_max_ms);
+  core->idle_max_ms = std::max(1000L, options.idle_max_ms);
   core->log = &log;
   core->db_path = options.db;
   SessionEnd end;
@@ -140,8 +135,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
         idle_done = true;
         break;
       }
-      wait = open ? kRefreshBusy
-                  : std::min(std::chrono::milliseconds(core->options.idle_max_ms), wait * 2);
+      wait = open ? kRefreshBusy : std::min(std::chrono::milliseconds(core->idle_max_ms), wait * 2);
     }
   });
 

@@ -49,7 +49,7 @@ games::Game game_of(const std::string& spec) {
 
 PlaySetup people(const std::string& spec, const std::string& position = "") {
   auto g = game_of(spec);
-  PlaySetup s{g, position, {}, {}, "", nullptr, nullptr};
+  PlaySetup s{g, position, {}, {}, nullptr, nullptr};
   s.seats.assign(static_cast<std::size_t>(g.num_players()), PlaySeat{});
   return s;
 }
@@ -408,7 +408,6 @@ TEST_CASE("play: an engine game is stored under the engine's name", "[play][stor
   auto setup = people("awale", kOneMove);
   setup.seats[1] = PlaySeat{&engine, "random_engine"};
   setup.tc = *parse_time_control("movetime=200");
-  setup.tc_text = "movetime=200";
   setup.store = &*store;
   auto r = run(setup, "");
   auto rec = store->game(r.result.game_id);

@@ -47,8 +47,7 @@ TournamentConfig sprt_config(const rtest::TempDir& dir, TournamentEngine a, Tour
   c.name = "sprt";
   c.database = dir.file("sprt.db");
   c.games = {games::make_game("awale:maxplies=20")->canonical()};
-  c.tc_text = "10+0.1";
-  c.tc = *parse_time_control(c.tc_text);
+  c.tc = *parse_time_control("10+0.1");
   c.cycles = cycles;
   c.concurrency = 1;
   c.openings.random_plies = 2;

@@ -100,7 +100,7 @@ command = "/usr/bin/c"
   CHECK(c->games[1] == games::make_game("oware:players=3")->canonical());
   CHECK(c->tc.moves_to_go == 40);
   CHECK(c->tc.base == Millis(60000));
-  CHECK(c->tc_text == "40/60+0.5");
+  CHECK(c->tc.to_string() == "40/60+0.5");
   CHECK(c->cycles == 4);
   CHECK(c->concurrency == 2);
   CHECK(c->seed == 99u);

@@ -47,8 +47,7 @@ TournamentConfig config_of(const rtest::TempDir& dir, std::vector<TournamentEngi
   c.name = "event";
   c.database = dir.file("event.db");
   c.games = {games::make_game(game)->canonical()};
-  c.tc_text = "10+0.1";
-  c.tc = *parse_time_control(c.tc_text);
+  c.tc = *parse_time_control("10+0.1");
   c.cycles = cycles;
   c.concurrency = 1;
   c.openings.random_plies = 2;
