@@ -67,7 +67,7 @@ int serve(const Args& args) {
       "listen", po::value(&listen)->default_value(listen),
       "address and port (port 0: any free port); not loopback: needs --token-file")(
       "concurrency,c", po::value(&options.concurrency)->default_value(0),
-      "game slots shared by every event (0 = number of cores)")(
+      "game threads shared by every event (0 = number of cores)")(
       "token-file", po::value(&token_file),
       "file whose first line is the token (Authorization: Bearer ...)")(
       "drain-seconds", po::value(&options.drain_seconds)->default_value(30),

@@ -1,7 +1,7 @@
 // Plays one claimed slot of an event (storage/store.h: claims): the piece shared by `referee
-// tournament`'s workers and the daemon's game slots. A SlotPlayer belongs to one thread and keeps
-// that thread's engine sessions between games; an EventRoster belongs to one event and is shared
-// by every thread playing it (the engines by name, the failure bookkeeping).
+// tournament`, `serve` and `worker` (event/owner_loop.h). A SlotPlayer belongs to one thread and
+// keeps that thread's engine sessions between games; an EventRoster belongs to one event and is
+// shared by every thread playing it (the engines by name, the failure bookkeeping).
 //
 // One play(): resolve the seats, start or reuse the engine sessions, check that each declares the
 // game, prepare every seat (a stall or crash there forfeits the game), begin the game through the

@@ -46,7 +46,7 @@ struct ServeOptions {
   std::string db = "referee.db";
   std::string host = "127.0.0.1";
   int port = 8410;
-  int concurrency = 0;  // game slots; 0 = number of cores
+  int concurrency = 0;  // game threads; 0 = number of cores
   std::string token;    // "" = none (loopback only)
   double drain_seconds = 30;
   long lease_ms = 30000;
@@ -161,7 +161,7 @@ Expected<Json> event_standings(Core& core, std::int64_t id);
 // The sequential test of an sprt event as JSON (ratings/sprt_games.h: sprt_json), null for other
 // kinds; cached per number of finished games.
 Json sprt_of_event(Core& core, const storage::EventInfo& info);
-// Runs the test of an sprt event that finished games since its last check (a game slot calls it
+// Runs the test of an sprt event that finished games since its last check (a game thread calls it
 // after each finished game, before claiming its next): when it decides, the event's open slots
 // are skipped (event/sprt_event.h) and this daemon's games of the event are cut. An event whose
 // LLR changed is marked dirty (published). Other events are left alone.

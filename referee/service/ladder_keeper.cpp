@@ -5,7 +5,7 @@
 // Decisions:
 // - A ladder is created when the first engine registers for its game, with the daemon's ladder
 //   time control and random opening plies (--ladder-tc, --ladder-plies); it keeps them after.
-// - Open games per ladder: a small reserve (twice the game slots, at least 4), so that a newly
+// - Open games per ladder: a small reserve (twice the game threads, at least 4), so that a newly
 //   registered engine is in the next pairs appended, which happens at once on registration.
 // - Each pair is one opening (random plies from the ladder's seed and the pair's number) played
 //   twice with the seats swapped.

@@ -1,4 +1,4 @@
-// Which event a free game slot of the daemon claims from (design.md §8: one pool of game slots
+// Which event a free game thread of the daemon claims from (design.md §8: one pool of game threads
 // shared by every event). A pure function, so the rule is tested on its own:
 // - only events that may be claimed from: state queued or running, not known to be out of work,
 //   and under their own cap (a tournament file's `concurrency`, 0 = none);

@@ -20,7 +20,7 @@ export function settingsPage(root) {
   health);
   get("/api/health").then((x) => clear(health, h("h2", {}, "Daemon"),
     h("p", {}, `status ${x.status} · version ${x.version} · database ${x.db} · up ${fmtDuration(x.uptime_s)}`),
-    x.slots ? h("p", {}, `game slots: ${x.slots.busy} busy of ${x.slots.total} · events running: ${x.events_running}`) : null))
+    x.slots ? h("p", {}, `game threads: ${x.slots.busy} busy of ${x.slots.total} · events running: ${x.events_running}`) : null))
     .catch((e) => clear(health, errorBox(e)));
   return null;
 }
