@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -56,9 +55,8 @@ void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out) 
 std::string describe_wait_status(int status) {
   if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    const char* text = ::sigdescr_np(sig);
-    return "signal " + std::to_string(sig) + " (" + (text ? text : "unknown") + ")";
+    const int sig = WTERMSIG(status);
+    return "signal " + std::to_string(sig) + " (" + signal_description(sig) + ")";
   }
   return "status " + std::to_string(status);
 }

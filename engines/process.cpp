@@ -61,7 +61,54 @@ bool set_nonblocking(int fd) {
   return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
+ErrorKind write_error_kind(WriteFault fault) {
+  switch (fault) {
+    case WriteFault::InputClosed:
+    case WriteFault::BrokenPipe:
+      return ErrorKind::Conflict;
+    case WriteFault::TimedOut:
+      return ErrorKind::Unavailable;
+    case WriteFault::System:
+      break;
+  }
+  return ErrorKind::Io;
+}
+
 }  // namespace
+
+std::string describe(const WriteFailure& failure) {
+  switch (failure.fault) {
+    case WriteFault::InputClosed:
+      return "its input is closed";
+    case WriteFault::BrokenPipe:
+      return "broken pipe (the engine closed its input or exited)";
+    case WriteFault::TimedOut:
+      return "timed out (the engine is not reading its input)";
+    case WriteFault::System:
+      break;
+  }
+  return errno_text(failure.os_error);
+}
+
+std::string signal_description(int signal) {
+  const char* text = ::sigdescr_np(signal);
+  return text ? text : "unknown";
+}
+
+ErrorKind spawn_error_kind(int os_error) {
+  switch (os_error) {
+    case ENOENT:
+    case ENOTDIR:
+      return ErrorKind::NotFound;
+    case EMFILE:
+    case ENFILE:
+    case EAGAIN:
+    case ENOMEM:
+      return ErrorKind::Unavailable;
+    default:
+      return ErrorKind::Invalid;
+  }
+}
 
 struct Process::Impl {
   explicit Impl(const SpawnSpec& spec) : command(spec.command), out(spec.max_line_bytes) {
@@ -85,7 +132,8 @@ struct Process::Impl {
   std::size_t stdout_bytes = 0;                // in this phase, stdout only
 
   StderrCapture err;
-  std::string wbuf;  // reused by every write: no allocation once warm
+  std::string wbuf;                           // reused by every write: no allocation once warm
+  std::optional<WriteFailure> write_failure;  // of the last write
 
   KeeperReports reports;
   bool reaped = false;  // the keeper has been waited for
@@ -199,10 +247,13 @@ struct Process::Impl {
 
   // Writes all of wbuf in as few write() calls as the pipe allows.
   Status write_buffer(Clock::time_point deadline) {
-    auto fail = [&](const std::string& why) {
-      return Error{"cannot write to engine '" + command + "': " + why};
+    auto fail = [&](WriteFault fault, int os_error = 0) {
+      write_failure = WriteFailure{fault, os_error};
+      return Error{"cannot write to engine '" + command + "': " + describe(*write_failure),
+                   write_error_kind(fault)};
     };
-    if (in_fd < 0) return fail("its input is closed");
+    write_failure.reset();
+    if (in_fd < 0) return fail(WriteFault::InputClosed);
     std::size_t done = 0;
     const std::size_t size = wbuf.size();
     while (done < size) {
@@ -212,10 +263,10 @@ struct Process::Impl {
         continue;
       }
       if (errno == EINTR) continue;
-      if (errno == EPIPE) return fail("broken pipe (the engine closed its input or exited)");
-      if (errno != EAGAIN) return fail(errno_text(errno));
+      if (errno == EPIPE) return fail(WriteFault::BrokenPipe);
+      if (errno != EAGAIN) return fail(WriteFault::System, errno);
       // The pipe is full: the engine is not reading. Wait for room, up to the deadline.
-      if (Clock::now() >= deadline) return fail("timed out (the engine is not reading its input)");
+      if (Clock::now() >= deadline) return fail(WriteFault::TimedOut);
       pollfd fd{in_fd, POLLOUT, 0};
       timespec ts = to_timespec(deadline - Clock::now());
       ::ppoll(&fd, 1, &ts, nullptr);
@@ -244,23 +295,28 @@ Process::~Process() = default;
 
 Expected<Process> Process::spawn(const SpawnSpec& spec) {
   ignore_sigpipe_once();
-  auto fail = [&](const std::string& why) {
-    return Error{"cannot start engine '" + spec.command + "': " + why};
+  // `os_error` gives the kind (spawn_error_kind); 0: the failure is not the OS's (Unavailable).
+  auto fail = [&](const std::string& why, int os_error) {
+    return Error{"cannot start engine '" + spec.command + "': " + why,
+                 os_error ? spawn_error_kind(os_error) : ErrorKind::Unavailable};
   };
+  // "<what>: <the OS error's text>", or the text alone.
+  auto fail_os = [&](const std::string& what, int os_error) {
+    return fail((what.empty() ? "" : what + ": ") + errno_text(os_error), os_error);
+  };
+  const std::string in_dir = "working directory '" + spec.working_dir + "'";
 
   if (!spec.working_dir.empty()) {
     struct stat st {};
-    if (::stat(spec.working_dir.c_str(), &st) != 0)
-      return fail("working directory '" + spec.working_dir + "': " + errno_text(errno));
-    if (!S_ISDIR(st.st_mode))
-      return fail("working directory '" + spec.working_dir + "': " + errno_text(ENOTDIR));
-    if (::access(spec.working_dir.c_str(), X_OK) != 0)
-      return fail("working directory '" + spec.working_dir + "': " + errno_text(errno));
+    if (::stat(spec.working_dir.c_str(), &st) != 0) return fail_os(in_dir, errno);
+    if (!S_ISDIR(st.st_mode)) return fail_os(in_dir, ENOTDIR);
+    if (::access(spec.working_dir.c_str(), X_OK) != 0) return fail_os(in_dir, errno);
   }
-  if (spec.command.empty()) return fail("empty command");
+  if (spec.command.empty()) return fail("empty command", EINVAL);
   const CommandPath path = resolve_command(spec.command, spec.working_dir);
   if (path.error != 0)
-    return fail(errno_text(path.error) + (path.searched_path ? " (searched PATH)" : ""));
+    return fail(errno_text(path.error) + (path.searched_path ? " (searched PATH)" : ""),
+                path.error);
 
   KeeperPlan keeper_plan;  // everything the keeper and the engine need, built before the fork
   make_plan(spec, path.path, keeper_plan);
@@ -270,7 +326,7 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   // ends onto 0/1/2.
   PipePair in, out, err, control, status;
   for (PipePair* p : {&in, &out, &err, &control, &status})
-    if (!p->open()) return fail("pipe: " + errno_text(errno));
+    if (!p->open()) return fail_os("pipe", errno);
   plan.stdin_fd = in.fd[0];
   plan.stdout_fd = out.fd[1];
   plan.stderr_fd = err.fd[1];
@@ -281,7 +337,7 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
 
   const pid_t keeper_pid = ::fork();
   if (keeper_pid == 0) keeper::run(plan);
-  if (keeper_pid < 0) return fail("fork: " + errno_text(errno));
+  if (keeper_pid < 0) return fail_os("fork", errno);
   // The keeper's ends are the keeper's alone now: without this, no end of file would come.
   for (int* fd : {&in.fd[0], &out.fd[1], &err.fd[1], &control.fd[0], &status.fd[1]}) close_fd(*fd);
   impl->keeper = keeper_pid;
@@ -291,32 +347,31 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   impl->control_fd = control.take(1);
   impl->status_fd = status.take(0);
   for (int fd : {impl->in_fd, impl->out_fd, impl->err_fd, impl->status_fd})
-    if (!set_nonblocking(fd)) return fail("fcntl: " + errno_text(errno));  // ~Impl cleans up
+    if (!set_nonblocking(fd)) return fail_os("fcntl", errno);  // ~Impl cleans up
   impl->waits.watch(impl->pipes());
 
   // The keeper's first report: the engine exec'd, or why not.
   keeper::Message first{};
   switch (wait_first_report(impl->status_fd, Clock::now() + kKeeperReportWait, first)) {
     case FirstReport::TimedOut:
-      return fail("the engine did not exec within 30 s");
+      return fail("the engine did not exec within 30 s", 0);
     case FirstReport::KeeperDied:
-      return fail("its keeper process died");
+      return fail("its keeper process died", 0);
     case FirstReport::Received:
       break;
   }
   if (first.kind == keeper::kFailed) {
-    const std::string why = errno_text(first.value);
     switch (first.stage) {
       case keeper::kChdir:
-        return fail("working directory '" + spec.working_dir + "': " + why);
+        return fail_os(in_dir, first.value);
       case keeper::kLimits:
-        return fail("setrlimit: " + why);
+        return fail_os("setrlimit", first.value);
       case keeper::kFork:
-        return fail("fork: " + why);
+        return fail_os("fork", first.value);
       case keeper::kExec:
-        return fail(why);
+        return fail_os("", first.value);
       default:
-        return fail("setup: " + why);
+        return fail_os("setup", first.value);
     }
   }
   impl->pid = static_cast<pid_t>(first.value);
@@ -442,6 +497,10 @@ void Process::shut_down(std::chrono::milliseconds grace, std::chrono::millisecon
     if (!p.wait_exit(Clock::now() + term_grace)) tell_keeper(p.control_fd, keeper::kKill);
   }
   p.finish();
+}
+
+std::optional<WriteFailure> Process::write_failure() const {
+  return impl_->write_failure;
 }
 
 pid_t Process::pid() const {
