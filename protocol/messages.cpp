@@ -9,6 +9,8 @@
 //   empty text), so callers can skip them.
 // - "bestmove <m> ponder <p>" is accepted and the ponder move dropped (UCI engines send it).
 // - Numbers are unsigned decimals (no sign); clocks must be given for players 1..N without gaps.
+// - A parse error says what is wrong as a LineFault (messages.h): a caller acts on that value,
+//   never on the message's text.
 #include "protocol/messages.h"
 
 #include <charconv>
@@ -372,8 +374,9 @@ std::vector<std::string_view> tokenize(std::string_view line) {
   return out;
 }
 
-Expected<EngineMessage> parse_engine_line(std::string_view line) {
-  if (auto why = line_violation(line)) return Error{"protocol violation: " + *why};
+Parsed<EngineMessage> parse_engine_line(std::string_view line) {
+  if (auto why = line_violation(line))
+    return {Error{"protocol violation: " + *why}, LineFault::Violation};
   const auto w = tokenize(line);
   if (w.empty()) return EngineMessage{UnknownLine{""}};
   const auto cmd = w[0];
@@ -410,8 +413,9 @@ Expected<EngineMessage> parse_engine_line(std::string_view line) {
   return EngineMessage{UnknownLine{std::string(strip_cr(line))}};
 }
 
-Expected<RefereeMessage> parse_referee_line(std::string_view line) {
-  if (auto why = line_violation(line)) return Error{"protocol violation: " + *why};
+Parsed<RefereeMessage> parse_referee_line(std::string_view line) {
+  if (auto why = line_violation(line))
+    return {Error{"protocol violation: " + *why}, LineFault::Violation};
   const auto w = tokenize(line);
   if (w.empty()) return RefereeMessage{UnknownCommand{""}};
   const auto cmd = w[0];

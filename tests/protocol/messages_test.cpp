@@ -409,3 +409,22 @@ TEST_CASE("messages: formatting composes info from fields when there is no text"
   pos.moves = {"1", "2"};
   CHECK(format(RefereeMessage{pos}) == "position startpos moves 1 2");
 }
+
+TEST_CASE("messages: a protocol-violation line is classified by its LineFault, not its text") {
+  const std::string too_long = "info string " + std::string(kMaxLineBytes, 'x');
+  const std::string control = std::string("bestmove a1") + '\x01';
+  for (const std::string& line : {too_long, control}) {
+    auto engine = parse_engine_line(line);
+    REQUIRE_FALSE(engine.ok());
+    CHECK(engine.fault() == LineFault::Violation);
+    auto referee = parse_referee_line(line);
+    REQUIRE_FALSE(referee.ok());
+    CHECK(referee.fault() == LineFault::Violation);
+  }
+  // A malformed known command is not a violation, and a line that parses has no fault.
+  auto malformed = parse_engine_line("bestmove a1 b2");
+  REQUIRE_FALSE(malformed.ok());
+  CHECK(malformed.fault() == LineFault::Malformed);
+  CHECK(parse_referee_line("go p1time x").fault() == LineFault::Malformed);
+  CHECK(parse_engine_line("bestmove a1").fault() == LineFault::None);
+}
