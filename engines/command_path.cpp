@@ -25,6 +25,14 @@ int check_executable(const std::string& path, const std::string& dir) {
 
 }  // namespace
 
+int check_working_dir(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return errno;
+  if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+  if (::access(dir.c_str(), X_OK) != 0) return errno;
+  return 0;
+}
+
 CommandPath resolve_command(const std::string& command, const std::string& working_dir) {
   if (command.empty()) return {{}, ENOENT};
   if (command.find('/') != std::string::npos) {

@@ -1,4 +1,5 @@
-// Which file spawn executes for an engine's command (SpawnSpec::command, process.h).
+// Which file spawn executes for an engine's command (SpawnSpec::command, process.h), and whether
+// its working directory is one.
 //
 // Contract: a command holding a '/' is that path (a relative one taken from the working
 // directory); any other is the first executable regular file of that name in the referee's PATH
@@ -23,6 +24,10 @@ struct CommandPath {
   int error = 0;               // an errno value: ENOENT, EACCES, EISDIR, ...
   bool searched_path = false;  // the command was looked up in PATH
 };
+
+// 0 when `dir` is a directory the referee may enter, else the errno saying why not (ENOTDIR
+// for a file).
+int check_working_dir(const std::string& dir);
 
 CommandPath resolve_command(const std::string& command, const std::string& working_dir);
 

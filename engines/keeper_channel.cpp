@@ -102,6 +102,21 @@ FirstReport wait_first_report(int status_fd, Clock::time_point deadline, keeper:
   return got < sizeof out ? FirstReport::KeeperDied : FirstReport::Received;
 }
 
+std::string failed_step(const keeper::Message& report, const std::string& working_dir) {
+  switch (report.stage) {
+    case keeper::kChdir:
+      return "working directory '" + working_dir + "'";
+    case keeper::kLimits:
+      return "setrlimit";
+    case keeper::kFork:
+      return "fork";
+    case keeper::kExec:
+      return "";
+    default:
+      return "setup";
+  }
+}
+
 void tell_keeper(int control_fd, char command) {
   if (control_fd >= 0) (void)!::write(control_fd, &command, 1);
 }

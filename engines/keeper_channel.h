@@ -53,6 +53,10 @@ bool read_reports(int status_fd, KeeperReports& reports);
 enum class FirstReport { Received, TimedOut, KeeperDied };
 FirstReport wait_first_report(int status_fd, Clock::time_point deadline, keeper::Message& out);
 
+// The step a kFailed report names, in the words spawn's error puts before the OS error's:
+// "working directory '<dir>'", "setrlimit", "fork", "setup"; empty for exec itself.
+std::string failed_step(const keeper::Message& report, const std::string& working_dir);
+
 // One command byte (keeper::kTerm, keeper::kKill) on the control pipe, if it is open.
 void tell_keeper(int control_fd, char command);
 

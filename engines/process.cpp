@@ -1,8 +1,9 @@
 // Engine process, the referee's side (process.h): spawning through a keeper (keeper.h), the
 // reading loop that ties the parts together, writing, exit watching and shutdown. The parts, one
 // concern each: the stdout line buffer (line_buffer.h), stderr (stderr_capture.h), the keeper's
-// pipes (keeper_channel.h), the wait on the pipes (process_wait.h), the command's path
-// (command_path.h).
+// plan, reports and commands (keeper_channel.h), the pipes at the descriptor level: waiting,
+// reading, writing (process_wait.h), the command's path (command_path.h), failures as values
+// (process_failures.h).
 //
 // Decisions:
 // - The deadline is checked before every read or poll, so an engine that writes without pause
@@ -18,15 +19,12 @@
 //   engine is then EPIPE, a value. The engine gets every signal back to its default.
 #include "engines/process.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <initializer_list>
 #include <mutex>
 #include <utility>
@@ -35,6 +33,7 @@
 #include "engines/keeper.h"
 #include "engines/keeper_channel.h"
 #include "engines/line_buffer.h"
+#include "engines/process_failures.h"
 #include "engines/process_wait.h"
 #include "engines/stderr_capture.h"
 
@@ -47,68 +46,12 @@ namespace {
 constexpr auto kKeeperReportWait = std::chrono::seconds(30);
 constexpr auto kKeeperExitWait = std::chrono::seconds(5);
 
-std::string errno_text(int err) {
-  return std::strerror(err);
-}
-
 void ignore_sigpipe_once() {
   static std::once_flag once;
   std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
 }
 
-bool set_nonblocking(int fd) {
-  int flags = ::fcntl(fd, F_GETFL);
-  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
-}
-
-ErrorKind write_error_kind(WriteFault fault) {
-  switch (fault) {
-    case WriteFault::InputClosed:
-    case WriteFault::BrokenPipe:
-      return ErrorKind::Conflict;
-    case WriteFault::TimedOut:
-      return ErrorKind::Unavailable;
-    case WriteFault::System:
-      break;
-  }
-  return ErrorKind::Io;
-}
-
 }  // namespace
-
-std::string describe(const WriteFailure& failure) {
-  switch (failure.fault) {
-    case WriteFault::InputClosed:
-      return "its input is closed";
-    case WriteFault::BrokenPipe:
-      return "broken pipe (the engine closed its input or exited)";
-    case WriteFault::TimedOut:
-      return "timed out (the engine is not reading its input)";
-    case WriteFault::System:
-      break;
-  }
-  return errno_text(failure.os_error);
-}
-
-std::string signal_description(int signal) {
-  const char* text = ::sigdescr_np(signal);
-  return text ? text : "unknown";
-}
-
-ErrorKind spawn_error_kind(int os_error) {
-  switch (os_error) {
-    case ENOENT:
-    case ENOTDIR:
-      return ErrorKind::NotFound;
-    case EMFILE:
-    case ENFILE:
-    case EAGAIN:
-    case ENOMEM:
-      return ErrorKind::Unavailable;
-    default:
-      return ErrorKind::Invalid;
-  }
-}
 
 struct Process::Impl {
   explicit Impl(const SpawnSpec& spec) : command(spec.command), out(spec.max_line_bytes) {
@@ -245,7 +188,7 @@ struct Process::Impl {
 
   // ---- stdin ----
 
-  // Writes all of wbuf in as few write() calls as the pipe allows.
+  // Writes all of wbuf (write_all); a failure is kept for write_failure().
   Status write_buffer(Clock::time_point deadline) {
     auto fail = [&](WriteFault fault, int os_error = 0) {
       write_failure = WriteFailure{fault, os_error};
@@ -254,23 +197,8 @@ struct Process::Impl {
     };
     write_failure.reset();
     if (in_fd < 0) return fail(WriteFault::InputClosed);
-    std::size_t done = 0;
-    const std::size_t size = wbuf.size();
-    while (done < size) {
-      ssize_t n = ::write(in_fd, wbuf.data() + done, size - done);
-      if (n >= 0) {
-        done += static_cast<std::size_t>(n);
-        continue;
-      }
-      if (errno == EINTR) continue;
-      if (errno == EPIPE) return fail(WriteFault::BrokenPipe);
-      if (errno != EAGAIN) return fail(WriteFault::System, errno);
-      // The pipe is full: the engine is not reading. Wait for room, up to the deadline.
-      if (Clock::now() >= deadline) return fail(WriteFault::TimedOut);
-      pollfd fd{in_fd, POLLOUT, 0};
-      timespec ts = to_timespec(deadline - Clock::now());
-      ::ppoll(&fd, 1, &ts, nullptr);
-    }
+    if (auto failure = write_all(in_fd, wbuf, deadline))
+      return fail(failure->fault, failure->os_error);
     return Ok{};
   }
 
@@ -306,12 +234,8 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   };
   const std::string in_dir = "working directory '" + spec.working_dir + "'";
 
-  if (!spec.working_dir.empty()) {
-    struct stat st {};
-    if (::stat(spec.working_dir.c_str(), &st) != 0) return fail_os(in_dir, errno);
-    if (!S_ISDIR(st.st_mode)) return fail_os(in_dir, ENOTDIR);
-    if (::access(spec.working_dir.c_str(), X_OK) != 0) return fail_os(in_dir, errno);
-  }
+  if (!spec.working_dir.empty())
+    if (int err = check_working_dir(spec.working_dir)) return fail_os(in_dir, err);
   if (spec.command.empty()) return fail("empty command", EINVAL);
   const CommandPath path = resolve_command(spec.command, spec.working_dir);
   if (path.error != 0)
@@ -360,20 +284,8 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
     case FirstReport::Received:
       break;
   }
-  if (first.kind == keeper::kFailed) {
-    switch (first.stage) {
-      case keeper::kChdir:
-        return fail_os(in_dir, first.value);
-      case keeper::kLimits:
-        return fail_os("setrlimit", first.value);
-      case keeper::kFork:
-        return fail_os("fork", first.value);
-      case keeper::kExec:
-        return fail_os("", first.value);
-      default:
-        return fail_os("setup", first.value);
-    }
-  }
+  if (first.kind == keeper::kFailed)
+    return fail_os(failed_step(first, spec.working_dir), first.value);
   impl->pid = static_cast<pid_t>(first.value);
   return Process(std::move(impl));
 }

@@ -24,6 +24,11 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+bool set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
 timespec to_timespec(Clock::duration d) {
   if (d < Clock::duration::zero()) d = Clock::duration::zero();
   auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
@@ -112,6 +117,26 @@ Ready WaitSet::wait_ppoll(const WaitPipes& pipes, Clock::time_point deadline,
   ready.err = err_i >= 0 && fds[err_i].revents;
   ready.status = status_i >= 0 && fds[status_i].revents;
   return ready;
+}
+
+std::optional<WriteFailure> write_all(int fd, std::string_view bytes, Clock::time_point deadline) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n >= 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EPIPE) return WriteFailure{WriteFault::BrokenPipe};
+    if (errno != EAGAIN) return WriteFailure{WriteFault::System, errno};
+    // The pipe is full: the engine is not reading. Wait for room, up to the deadline.
+    if (Clock::now() >= deadline) return WriteFailure{WriteFault::TimedOut};
+    pollfd room{fd, POLLOUT, 0};
+    timespec ts = to_timespec(deadline - Clock::now());
+    ::ppoll(&room, 1, &ts, nullptr);
+  }
+  return std::nullopt;
 }
 
 bool read_ready(int fd, const std::function<void(const char*, std::size_t)>& take) {

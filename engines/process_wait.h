@@ -1,5 +1,6 @@
-// Waiting on an engine's three pipes (stdout, stderr, the keeper's status pipe) until one is ready
-// or a deadline passes, and reading what a ready pipe holds without waiting.
+// An engine's pipes at the descriptor level: waiting on its three output pipes (stdout, stderr,
+// the keeper's status pipe) until one is ready or a deadline passes, reading what a ready pipe
+// holds without waiting, and writing to its input up to a deadline.
 //
 // Contract: WaitSet::wait() returns which pipes are ready; it reads nothing, the caller serves
 // them. A pipe given as -1 is not waited on; a stdout marked ended is not either (an ended pipe
@@ -15,6 +16,8 @@
 //   process may still hold for a moment (a keeper between its fork and its closing of the rest).
 // - Deadlines are absolute (steady clock) and a timeout or EINTR is no error: the caller re-checks
 //   its deadline and waits again.
+// - A full pipe while writing is the engine not reading: write_all() waits for room with ppoll,
+//   up to the deadline (writes are rare, one per request: no epoll set for stdin).
 // - read_ready() is bounded so that a flood on one pipe cannot starve the deadline.
 #pragma once
 
@@ -22,6 +25,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
+#include <string_view>
 
 #include "engines/process.h"
 
@@ -31,6 +36,8 @@ inline constexpr int kMaxReadsPerWake = 4;
 
 // Closes `fd` if it is open and sets it to -1.
 void close_fd(int& fd);
+// O_NONBLOCK on `fd`; false if fcntl failed (errno says why).
+bool set_nonblocking(int fd);
 // A duration for ppoll/epoll_pwait2: negative ones are zero.
 timespec to_timespec(Clock::duration d);
 
@@ -77,6 +84,10 @@ class WaitSet {
   int ep_fd_ = -1;            // -1: ppoll
   bool out_watched_ = false;  // stdout is in the set
 };
+
+// Writes all of `bytes` to `fd` (non-blocking) in as few write() calls as the pipe allows, waiting
+// for room up to `deadline`; the failure, or nothing.
+std::optional<WriteFailure> write_all(int fd, std::string_view bytes, Clock::time_point deadline);
 
 // Reads what `fd` holds now, handing each chunk to `take`. Returns true when the pipe has ended
 // (end of file, or an error after which nothing more will come).
