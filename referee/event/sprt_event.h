@@ -27,14 +27,14 @@
 namespace referee {
 
 struct SprtCheck {
-  SprtTally tally;
+  ratings::SprtTally tally;
   std::string skip_reason;  // "sprt: <verdict>" once decided, else ""
   int skipped = 0;          // open slots this check skipped
 };
 
 // The test on the event's stored finished games (config.sprt must be set).
-Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
-                               const TournamentConfig& config);
+Expected<ratings::SprtTally> event_sprt(storage::Store& store, std::int64_t event,
+                                        const TournamentConfig& config);
 
 // event_sprt, and when it has decided, every open slot of the event skipped with the reason.
 Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,

@@ -217,7 +217,7 @@ class Worker {
     std::lock_guard lock(sh_.mutex);
     if (sprt) {
       sh_.sprt_text = sprt_progress(*sh_.config.sprt, sprt->tally.state) + "  " +
-                      ptnml_text(sprt->tally.h.pairs);
+                      ratings::ptnml_text(sprt->tally.h.pairs);
       if (!sprt->skip_reason.empty() && !sh_.sprt_decided) {
         sh_.sprt_decided = true;
         sh_.halt = true;  // no new game; this run's games in progress are cut
@@ -403,8 +403,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (config.sprt) {
     auto check = enforce_sprt(*store, row->id, config);
     if (!check) return check.failure();
-    sprt_text =
-        sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
+    sprt_text = sprt_progress(*config.sprt, check->tally.state) + "  " +
+                ratings::ptnml_text(check->tally.h.pairs);
   }
   auto counts = store->slot_counts(row->id, *owner);
   if (!counts) return counts.failure();
@@ -532,7 +532,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
       [&](storage::Store& s) { return s.slots(sh.event); });
   if (config.sprt) {
     // The test on what the database holds now: what `referee sprt` would print.
-    auto tally = recorder.call<SprtTally>(
+    auto tally = recorder.call<ratings::SprtTally>(
         [&](storage::Store& s) { return event_sprt(s, sh.event, config); });
     if (tally) sh.summary.sprt = SprtSummary{*config.sprt, std::move(*tally)};
   }
