@@ -79,10 +79,36 @@ struct ReadResult {
 using StderrSink = std::function<void(std::string_view line)>;
 inline constexpr std::size_t kStderrLineBytes = 4096;
 
+// Why a write to the engine failed (write_line, write_lines): the value a caller switches on.
+enum class WriteFault {
+  InputClosed,  // its input was closed already (shut_down)
+  BrokenPipe,   // EPIPE: the engine closed its input or exited
+  TimedOut,     // the pipe stayed full until the deadline: the engine is not reading its input
+  System,       // another error of write(): os_error
+};
+struct WriteFailure {
+  WriteFault fault = WriteFault::System;
+  int os_error = 0;  // the errno, with System
+};
+// "broken pipe (the engine closed its input or exited)", "timed out (the engine is not reading
+// its input)", "its input is closed", or the OS error's text: what the write's Error ends with.
+std::string describe(const WriteFailure& failure);
+
+// The OS's words for a signal ("Segmentation fault"), "unknown" for a number it does not know.
+std::string signal_description(int signal);
+
+// The kind of a spawn failure, from the OS error behind it: NotFound for a program or working
+// directory that is not there (ENOENT, ENOTDIR), Unavailable for a resource that is short now
+// (EMFILE, ENFILE, EAGAIN, ENOMEM: try again later), Invalid otherwise (not executable, a
+// directory, a bad interpreter, a limit refused: fix the engine's configuration).
+ErrorKind spawn_error_kind(int os_error);
+
 class Process {
  public:
   // Starts the engine; returns once it has exec'd. Errors (missing binary, not executable, bad
-  // working dir) name the culprit: "cannot start engine 'foo': No such file or directory".
+  // working dir) name the culprit: "cannot start engine 'foo': No such file or directory", and
+  // carry the kind of the OS error behind them (spawn_error_kind); an engine that does not exec
+  // within 30 s, or whose keeper dies, is Unavailable.
   static Expected<Process> spawn(const SpawnSpec& spec);
 
   Process(Process&&) noexcept;
@@ -93,8 +119,12 @@ class Process {
 
   // Writes the lines, each followed by '\n', in as few write() calls as possible. A closed pipe
   // (EPIPE) or a write that cannot complete by `deadline` is an error.
+  // The error's kind: Conflict for InputClosed and BrokenPipe, Unavailable for TimedOut, Io for
+  // System; write_failure() says which.
   Status write_lines(const std::vector<std::string>& lines, Clock::time_point deadline);
   Status write_line(std::string_view line, Clock::time_point deadline);
+  // Why the last write failed; empty when it succeeded (or none was made).
+  std::optional<WriteFailure> write_failure() const;
 
   // Returns the next stdout line, waiting at most until the absolute `deadline`. stderr is drained
   // meanwhile, and the engine's exit is watched: once it has exited, what it wrote is returned,

@@ -9,6 +9,11 @@
 //   empty text), so callers can skip them.
 // - "bestmove <m> ponder <p>" is accepted and the ponder move dropped (UCI engines send it).
 // - Numbers are unsigned decimals (no sign); clocks must be given for players 1..N without gaps.
+// - The go line's keys are one table (kGoKeys: name, kind, range, where the value goes) read by one
+//   loop with one duplicate check; a flag (infinite) given twice is the same as once, any other
+//   key given twice is an error. Adding a key is adding a row.
+// - A parse error says what is wrong as a LineFault (messages.h): a caller acts on that value,
+//   never on the message's text.
 #include "protocol/messages.h"
 
 #include <charconv>
@@ -189,80 +194,123 @@ Expected<RefereeMessage> parse_position(std::string_view line,
   return RefereeMessage{p};
 }
 
+// ---- go ----
+
+// What parse_go has read, before it becomes a Go: every value a long long, unset until given.
+struct GoValues {
+  bool infinite = false;
+  std::optional<long long> player, movestogo, depth, movetime, nodes;
+  std::vector<std::optional<long long>> time, inc;  // p<i>time, p<i>inc; index 0 = player 1
+};
+
+enum class GoKeyKind {
+  Flag,       // no value; given twice is the same as once
+  Number,     // one value
+  PerPlayer,  // p<i><name> with i in 1..kMaxPlayers: one value per player
+};
+
+// One key of the go line: its name, its kind, the values it accepts and where it goes.
+struct GoKey {
+  std::string_view name;
+  GoKeyKind kind;
+  long long min, max;
+  bool GoValues::*flag = nullptr;
+  std::optional<long long> GoValues::*single = nullptr;
+  std::vector<std::optional<long long>> GoValues::*per_player = nullptr;
+};
+
+constexpr long long kMaxMs = std::numeric_limits<long>::max() / 2;
+constexpr long long kMaxInt = std::numeric_limits<int>::max();
+
+// Every key of the go line (PROTOCOL.md), and nothing else: the one list of them.
+const GoKey kGoKeys[] = {
+    {"infinite", GoKeyKind::Flag, 0, 0, &GoValues::infinite},
+    {"player", GoKeyKind::Number, 1, kMaxPlayers, nullptr, &GoValues::player},
+    {"time", GoKeyKind::PerPlayer, 0, kMaxMs, nullptr, nullptr, &GoValues::time},
+    {"inc", GoKeyKind::PerPlayer, 0, kMaxMs, nullptr, nullptr, &GoValues::inc},
+    {"movestogo", GoKeyKind::Number, 0, kMaxInt, nullptr, &GoValues::movestogo},
+    {"movetime", GoKeyKind::Number, 0, kMaxMs, nullptr, &GoValues::movetime},
+    {"depth", GoKeyKind::Number, 0, kMaxInt, nullptr, &GoValues::depth},
+    {"nodes", GoKeyKind::Number, 0, std::numeric_limits<long long>::max(), nullptr,
+     &GoValues::nodes},
+};
+
+struct FoundGoKey {
+  const GoKey* key = nullptr;  // nullptr: not a key of go
+  std::size_t player = 0;      // PerPlayer: the i of p<i>, from 1
+};
+
+FoundGoKey find_go_key(std::string_view word) {
+  std::size_t player = 0;
+  if (word.size() > 1 && word[0] == 'p' && word[1] >= '1' && word[1] <= '9') {  // p<i><name>
+    std::size_t digits = 1;
+    while (digits < word.size() && word[digits] >= '0' && word[digits] <= '9') ++digits;
+    auto index = number(word.substr(1, digits - 1), kMaxPlayers);
+    if (!index) return {};
+    player = static_cast<std::size_t>(*index);
+    word = word.substr(digits);
+  }
+  for (const GoKey& key : kGoKeys)
+    if (key.name == word && (key.kind == GoKeyKind::PerPlayer) == (player > 0))
+      return {&key, player};
+  return {};
+}
+
+// Where the value of a Number or PerPlayer key goes (a player's slot is made on first use).
+std::optional<long long>& go_slot(GoValues& values, const FoundGoKey& found) {
+  if (found.key->kind == GoKeyKind::Number) return values.*found.key->single;
+  auto& list = values.*found.key->per_player;
+  if (list.size() < found.player) list.resize(found.player);
+  return list[found.player - 1];
+}
+
+// The players' values in order, or the first player without one ("missing p2time").
+Expected<std::vector<long>> per_player_list(std::string_view line,
+                                            const std::vector<std::optional<long long>>& values,
+                                            std::string_view name) {
+  std::vector<long> out;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!values[k]) return bad(line, "missing p" + std::to_string(k + 1) + std::string(name));
+    out.push_back(static_cast<long>(*values[k]));
+  }
+  return out;
+}
+
 Expected<RefereeMessage> parse_go(std::string_view line, const std::vector<std::string_view>& w) {
-  Go go;
-  std::vector<std::optional<long>> times, incs;
-  auto seen = [&](bool already, std::string_view key) -> std::optional<Error> {
-    if (already) return bad(line, "'" + std::string(key) + "' given twice");
-    return std::nullopt;
-  };
+  GoValues values;
   for (std::size_t i = 1; i < w.size(); ++i) {
-    const std::string_view key = w[i];
-    if (key == "infinite") {
-      go.infinite = true;
+    const std::string_view word = w[i];
+    const FoundGoKey found = find_go_key(word);
+    if (found.key && found.key->kind == GoKeyKind::Flag) {
+      values.*found.key->flag = true;
       continue;
     }
-    if (i + 1 >= w.size()) return bad(line, "'" + std::string(key) + "' without a value");
+    if (i + 1 >= w.size()) return bad(line, "'" + std::string(word) + "' without a value");
     const std::string_view text = w[++i];
-    const long long kMaxMs = std::numeric_limits<long>::max() / 2;
-    // p<i>time / p<i>inc
-    if (key.size() > 1 && key[0] == 'p' && key[1] >= '1' && key[1] <= '9') {
-      std::size_t digits = 1;
-      while (digits < key.size() && key[digits] >= '0' && key[digits] <= '9') ++digits;
-      auto suffix = key.substr(digits);
-      auto index = number(key.substr(1, digits - 1), kMaxPlayers);
-      if (index && *index >= 1 && (suffix == "time" || suffix == "inc")) {
-        auto value = number(text, kMaxMs);
-        if (!value)
-          return bad(line, "'" + std::string(key) + "' needs a non-negative integer, got '" +
-                               std::string(text) + "'");
-        auto& list = suffix == "time" ? times : incs;
-        if (list.size() < static_cast<std::size_t>(*index))
-          list.resize(static_cast<std::size_t>(*index));
-        auto& slot = list[static_cast<std::size_t>(*index - 1)];
-        if (auto e = seen(slot.has_value(), key)) return *e;
-        slot = static_cast<long>(*value);
-        continue;
-      }
-    }
-    const long long limit = key == "player"      ? kMaxPlayers
-                            : key == "movestogo" ? std::numeric_limits<int>::max()
-                            : key == "depth"     ? std::numeric_limits<int>::max()
-                            : key == "movetime"  ? kMaxMs
-                                                 : std::numeric_limits<long long>::max();
-    if (key != "player" && key != "movestogo" && key != "depth" && key != "movetime" &&
-        key != "nodes")
-      return bad(line, "unknown go parameter '" + std::string(key) + "'");
-    auto value = number(text, limit);
-    if (!value || (key == "player" && *value < 1))
-      return bad(line, "'" + std::string(key) + "' needs a non-negative integer" +
-                           (key == "player" ? " from 1" : "") + ", got '" + std::string(text) +
-                           "'");
-    if (key == "player") {
-      if (auto e = seen(go.player.has_value(), key)) return *e;
-      go.player = static_cast<int>(*value);
-    } else if (key == "movestogo") {
-      if (auto e = seen(go.movestogo.has_value(), key)) return *e;
-      go.movestogo = static_cast<int>(*value);
-    } else if (key == "depth") {
-      if (auto e = seen(go.depth.has_value(), key)) return *e;
-      go.depth = static_cast<int>(*value);
-    } else if (key == "movetime") {
-      if (auto e = seen(go.movetime.has_value(), key)) return *e;
-      go.movetime = static_cast<long>(*value);
-    } else {
-      if (auto e = seen(go.nodes.has_value(), key)) return *e;
-      go.nodes = *value;
-    }
+    if (!found.key) return bad(line, "unknown go parameter '" + std::string(word) + "'");
+    const GoKey& key = *found.key;
+    auto value = number(text, key.max);
+    if (!value || *value < key.min)
+      return bad(line, "'" + std::string(word) + "' needs a non-negative integer" +
+                           (key.min > 0 ? " from " + std::to_string(key.min) : "") + ", got '" +
+                           std::string(text) + "'");
+    std::optional<long long>& slot = go_slot(values, found);
+    if (slot) return bad(line, "'" + std::string(word) + "' given twice");
+    slot = *value;
   }
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    if (!times[k]) return bad(line, "missing p" + std::to_string(k + 1) + "time");
-    go.time_ms.push_back(*times[k]);
-  }
-  for (std::size_t k = 0; k < incs.size(); ++k) {
-    if (!incs[k]) return bad(line, "missing p" + std::to_string(k + 1) + "inc");
-    go.inc_ms.push_back(*incs[k]);
-  }
+  Go go;
+  go.infinite = values.infinite;
+  if (values.player) go.player = static_cast<int>(*values.player);
+  if (values.movestogo) go.movestogo = static_cast<int>(*values.movestogo);
+  if (values.depth) go.depth = static_cast<int>(*values.depth);
+  if (values.movetime) go.movetime = static_cast<long>(*values.movetime);
+  go.nodes = values.nodes;
+  auto times = per_player_list(line, values.time, "time");
+  if (!times) return times.failure();
+  auto incs = per_player_list(line, values.inc, "inc");
+  if (!incs) return incs.failure();
+  go.time_ms = std::move(*times);
+  go.inc_ms = std::move(*incs);
   return RefereeMessage{go};
 }
 
@@ -372,8 +420,9 @@ std::vector<std::string_view> tokenize(std::string_view line) {
   return out;
 }
 
-Expected<EngineMessage> parse_engine_line(std::string_view line) {
-  if (auto why = line_violation(line)) return Error{"protocol violation: " + *why};
+Parsed<EngineMessage> parse_engine_line(std::string_view line) {
+  if (auto why = line_violation(line))
+    return {Error{"protocol violation: " + *why}, LineFault::Violation};
   const auto w = tokenize(line);
   if (w.empty()) return EngineMessage{UnknownLine{""}};
   const auto cmd = w[0];
@@ -410,8 +459,9 @@ Expected<EngineMessage> parse_engine_line(std::string_view line) {
   return EngineMessage{UnknownLine{std::string(strip_cr(line))}};
 }
 
-Expected<RefereeMessage> parse_referee_line(std::string_view line) {
-  if (auto why = line_violation(line)) return Error{"protocol violation: " + *why};
+Parsed<RefereeMessage> parse_referee_line(std::string_view line) {
+  if (auto why = line_violation(line))
+    return {Error{"protocol violation: " + *why}, LineFault::Violation};
   const auto w = tokenize(line);
   if (w.empty()) return RefereeMessage{UnknownCommand{""}};
   const auto cmd = w[0];

@@ -58,11 +58,36 @@ struct UnknownLine {  // tolerated, logged
 using EngineMessage = std::variant<IdLine, GameDecl, OptionDecl, UgiOk, ReadyOk, BestMove, Info,
                                    EngineError, UnknownLine>;
 
+// What a parser says of a line it refused: the value a caller switches on (the message is for
+// people).
+enum class LineFault {
+  None,       // the line parsed
+  Violation,  // it breaks the transport rules (line_violation): too long, or a control byte
+  Malformed,  // a known command with missing, extra or malformed arguments
+};
+
+// A parser's answer: the message, or the error and its LineFault.
+template <class T>
+class Parsed : public Expected<T> {
+ public:
+  Parsed(T value) : Expected<T>(std::move(value)) {}
+  Parsed(Error error, LineFault fault = LineFault::Malformed)
+      : Expected<T>(std::move(error)), fault_(fault) {}
+  Parsed(Expected<T> result)
+      : Expected<T>(std::move(result)),
+        fault_(this->ok() ? LineFault::None : LineFault::Malformed) {}
+  LineFault fault() const { return fault_; }
+
+ private:
+  LineFault fault_ = LineFault::None;
+};
+
 // Parses one line written by an engine (without its newline; a trailing '\r' is tolerated).
 // Malformed critical lines (a "bestmove" without a move or with extra tokens, a "readyok" with
 // extra tokens, an "option" without a name) are errors whose message quotes the line; lines that
-// are merely unknown come back as UnknownLine.
-Expected<EngineMessage> parse_engine_line(std::string_view line);
+// are merely unknown come back as UnknownLine. A line that breaks the transport rules is a
+// Violation whose message is "protocol violation: " and line_violation's reason.
+Parsed<EngineMessage> parse_engine_line(std::string_view line);
 
 // ---- Referee → engine ----
 struct Ugi {};
@@ -109,7 +134,7 @@ using RefereeMessage = std::variant<Ugi, SetOption, SetGame, IsReady, NewGame, P
 
 // Parses one line written by the referee (used by the SDK and by engines). Malformed known
 // commands ("go p1time abc", "position" without startpos/fen) are errors.
-Expected<RefereeMessage> parse_referee_line(std::string_view line);
+Parsed<RefereeMessage> parse_referee_line(std::string_view line);
 
 // Formatting: each returns one line without its newline.
 std::string format(const RefereeMessage& message);

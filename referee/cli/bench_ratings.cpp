@@ -66,7 +66,7 @@ Status fill_database(const std::string& path, long count, const std::vector<doub
       game.started_at = "2026-11-01T00:00:00Z";
       auto id = store->begin_game(game);
       if (!id) return id.failure();
-      const auto p = stats::split_score(stats::score_of_elo(truth[a] - truth[b] + 30), 100);
+      const auto p = ratings::split_score(ratings::score_of_elo(truth[a] - truth[b] + 30), 100);
       const double u = uniform(rng);
       game.ranks = u < p[0]          ? std::vector<int>{1, 2}
                    : u < p[0] + p[1] ? std::vector<int>{1, 1}

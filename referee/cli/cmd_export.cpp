@@ -38,7 +38,7 @@ int usage_error(const std::string& command, const std::string& message) {
 int export_games(const Args& args) {
   std::string db = "referee.db", format, output;
   bool no_moves = false, no_clock = false, pairwise = false, unfinished = false;
-  GameSelection selection;
+  ratings::GameSelection selection;
   po::options_description desc(
       "referee export --format pgn|jsonl|csv [filters] [options]\n"
       "Stored games as PGN, JSON Lines or CSV, in the order they were scheduled, written as\n"
@@ -58,13 +58,13 @@ int export_games(const Args& args) {
       "also the games that did not finish (unfinished, running): the whole archive");
   po::variables_map vm;
   if (auto done = parse_captioned(args, desc, vm)) return *done;
-  const auto kind = export_format(format);
+  const auto kind = ratings::export_format(format);
   if (!kind) return usage_error("export", "--format must be pgn, jsonl or csv");
   storage::ExportOptions options;
   options.moves = !no_moves;
   options.clocks = !no_clock;
   options.pairwise = pairwise;
-  if (auto bad = export_options_error(*kind, options); !bad.empty())
+  if (auto bad = ratings::export_options_error(*kind, options); !bad.empty())
     return usage_error("export", bad);
   auto store = open_database_for_reading(db, "export");
   if (!store) return 1;
@@ -84,7 +84,7 @@ int export_games(const Args& args) {
     }
   }
   std::ostream& out = output.empty() ? std::cout : file;
-  ExportRequest request;
+  ratings::ExportRequest request;
   request.query = std::move(*query);
   request.format = *kind;
   request.options = options;

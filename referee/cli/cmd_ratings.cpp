@@ -45,7 +45,7 @@ Expected<double> confidence_of(double percent) {
 }
 
 // NAME=ELO.
-Status parse_anchor(const std::string& text, RatingOptions& options) {
+Status parse_anchor(const std::string& text, ratings::RatingOptions& options) {
   const auto eq = text.rfind('=');
   const Error bad{"--anchor '" + text + "' must be NAME=ELO (e.g. --anchor stockfish=3000)"};
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return bad;
@@ -67,7 +67,7 @@ int ratings(const Args& args) {
   std::string db = "referee.db", format = "text", anchor;
   double confidence = 95, prior = 0;
   bool los = false, no_seats = false;
-  GameSelection selection;
+  ratings::GameSelection selection;
   po::options_description desc("referee ratings [options]");
   desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
                                                  "database: a file or a postgresql:// URL");
@@ -81,7 +81,7 @@ int ratings(const Args& args) {
       "format,f", po::value(&format), "text, csv or json");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
-  ReportOptions options;
+  ratings::ReportOptions options;
   options.los_matrix = los;
   options.min_games = selection.min_games;
   options.rating.fit_seats = !no_seats;
@@ -115,20 +115,20 @@ int ratings(const Args& args) {
                                         options.rating.anchor + "'");
   }
   options.game = selection.game;
-  const auto reports = rating_reports(std::move(*results), options);
+  const auto reports = ratings::rating_reports(std::move(*results), options);
   results.reset();
   if (format == "csv")
-    std::cout << report_csv(reports, options);
+    std::cout << ratings::report_csv(reports, options);
   else if (format == "json")
-    std::cout << report_json(reports, options);
+    std::cout << ratings::report_json(reports, options);
   else
-    std::cout << report_text(reports, options);
+    std::cout << ratings::report_text(reports, options);
   return 0;
 }
 
 int crosstable(const Args& args) {
   std::string db = "referee.db", format = "text";
-  GameSelection selection;
+  ratings::GameSelection selection;
   po::options_description desc("referee crosstable [options]");
   desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
                                                  "database: a file or a postgresql:// URL");
@@ -144,7 +144,7 @@ int crosstable(const Args& args) {
   if (!query) return status;
   // Counted, never a game record in memory. The pairs are read first: a game finished in between
   // is then in the results and in no pair, never in a pair without its result.
-  auto pairs = count_pairs(*store, *query);
+  auto pairs = ratings::count_pairs(*store, *query);
   if (!pairs) {
     std::cerr << "referee crosstable: " << pairs.error() << "\n";
     return 1;
@@ -154,21 +154,21 @@ int crosstable(const Args& args) {
     std::cerr << "referee crosstable: " << results.error() << "\n";
     return 1;
   }
-  const auto tables = crosstables(*results, *pairs, selection.min_games);
+  const auto tables = ratings::crosstables(*results, *pairs, selection.min_games);
   if (format == "csv")
-    std::cout << crosstable_csv(tables);
+    std::cout << ratings::crosstable_csv(tables);
   else if (format == "json")
-    std::cout << crosstable_json(tables);
+    std::cout << ratings::crosstable_json(tables);
   else
-    std::cout << (tables.empty() ? "no finished games\n" : crosstable_text(tables));
+    std::cout << (tables.empty() ? "no finished games\n" : ratings::crosstable_text(tables));
   return 0;
 }
 
 int sprt(const Args& args) {
   std::string db = "referee.db", model = "normalized";
   double confidence = 95;
-  stats::SprtConfig config;
-  GameSelection selection;
+  ratings::SprtConfig config;
+  ratings::GameSelection selection;
   po::options_description desc(
       "referee sprt --engine A --engine B --elo0 E0 --elo1 E1 [options]\n"
       "The SPRT of A against B on their stored two-player games, from A's side");
@@ -191,12 +191,12 @@ int sprt(const Args& args) {
   if (selection.engines.size() != 2 || selection.engines[0] == selection.engines[1])
     return usage_error("sprt", "give two different engines: --engine A --engine B");
   if (model == "normalized")
-    config.model = stats::SprtModel::kNormalized;
+    config.model = ratings::SprtModel::kNormalized;
   else if (model == "logistic")
-    config.model = stats::SprtModel::kLogistic;
+    config.model = ratings::SprtModel::kLogistic;
   else
     return usage_error("sprt", "--model must be normalized or logistic");
-  if (auto ok = stats::validate_sprt(config); !ok) return usage_error("sprt", "--" + ok.error());
+  if (auto ok = ratings::validate_sprt(config); !ok) return usage_error("sprt", "--" + ok.error());
   auto level = confidence_of(confidence);
   if (!level) return usage_error("sprt", level.error());
   auto store = open_database_for_reading(db, "sprt");
@@ -208,10 +208,10 @@ int sprt(const Args& args) {
   std::set<std::string> variants;
   for (const auto& g : *games)
     if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished")
-      variants.insert(canonical_game(g.game));
+      variants.insert(ratings::canonical_game(g.game));
   // The same computation as a live test (event/sprt_event.h), so both agree on the same games.
-  const SprtTally tally = sprt_tally(*games, a, b, config);
-  const HeadToHead& h = tally.h;
+  const ratings::SprtTally tally = sprt_tally(*games, a, b, config);
+  const ratings::HeadToHead& h = tally.h;
   std::cout << "SPRT " << a << " vs " << b << ": " << h.games.total() << " games";
   for (const auto& v : variants) std::cout << (v == *variants.begin() ? " of " : ", ") << v;
   std::cout << "\n";
@@ -222,7 +222,7 @@ int sprt(const Args& args) {
   const double points = double(h.games.wins) + double(h.games.draws) / 2;
   std::cout << "games: W " << h.games.wins << " D " << h.games.draws << " L " << h.games.losses
             << ", " << text::fixed(points, 1) << " points (" << text::percent(h.score()) << ")\n";
-  auto estimate_line = [&](const char* name, const char* unit, const stats::EloEstimate& e) {
+  auto estimate_line = [&](const char* name, const char* unit, const ratings::EloEstimate& e) {
     std::cout << "Elo (" << name << "): " << text::fixed(e.elo, 1, true) << " ("
               << text::short_percent(*level) << ": " << text::fixed(e.elo_low, 1, true) << " to "
               << text::fixed(e.elo_high, 1, true) << "), ";
@@ -239,17 +239,17 @@ int sprt(const Args& args) {
     std::cout << "pairs: " << p.total() << " (LL " << p.ll << ", LD " << p.ld << ", WL " << p.wl
               << ", DD " << p.dd << ", WD " << p.wd << ", WW " << p.ww << "); " << h.unpaired
               << " unpaired games left out\n";
-    estimate_line("pentanomial", "pair", stats::pentanomial_estimate(p, *level));
+    estimate_line("pentanomial", "pair", ratings::pentanomial_estimate(p, *level));
   } else {
     std::cout << "no game pairs (same opening, seats swapped): the test uses single games\n";
   }
-  estimate_line("trinomial", "game", stats::trinomial_estimate(h.games, *level));
+  estimate_line("trinomial", "game", ratings::trinomial_estimate(h.games, *level));
   const auto& state = tally.state;
-  std::cout << "SPRT (" << stats::model_name(config.model) << ", "
+  std::cout << "SPRT (" << ratings::model_name(config.model) << ", "
             << (paired ? "pentanomial" : "trinomial") << "): elo0 " << text::fixed(config.elo0, 2)
             << ", elo1 " << text::fixed(config.elo1, 2) << ", alpha " << config.alpha << ", beta "
             << config.beta << "\n";
-  std::cout << stats::sprt_line(state) << "\n";
+  std::cout << ratings::sprt_line(state) << "\n";
   return 0;
 }
 

@@ -59,14 +59,14 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool 
     storage::GameQuery query;  // the event's results, counted in the database
     query.tournament_id = summary->tournament_id;
     if (auto results = storage::aggregate_results(*store, query))
-      std::cout << "\n" << ratings_report(*results);
+      std::cout << "\n" << ratings::ratings_report(*results);
     // Two engines: their game pairs (an opening with seats swapped), from the first one's side.
     if (config.engines.size() == 2)
-      if (auto counts = count_pairs(*store, query)) {
+      if (auto counts = ratings::count_pairs(*store, query)) {
         const std::string& a = config.engines[0].config.name;
-        const PairCount p = pairs_between(*counts, a, config.engines[1].config.name);
-        pairs_line = "pairs: " + std::to_string(p.pairs.total()) + ", " + ptnml_text(p.pairs) +
-                     " from " + a + "'s side";
+        const ratings::PairCount p = pairs_between(*counts, a, config.engines[1].config.name);
+        pairs_line = "pairs: " + std::to_string(p.pairs.total()) + ", " +
+                     ratings::ptnml_text(p.pairs) + " from " + a + "'s side";
         if (p.unpaired > 0)
           pairs_line += ", " + std::to_string(p.unpaired) +
                         (p.unpaired == 1 ? " unpaired game" : " unpaired games");
@@ -82,7 +82,8 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool 
     const auto& t = summary->sprt->tally;
     std::cout << "sprt: " << sprt_progress(summary->sprt->config, t.state) << " after "
               << t.h.pairs.total() << " game pairs: "
-              << (summary->sprt->decided() ? sprt_verdict(t.state) : std::string("no decision"))
+              << (summary->sprt->decided() ? ratings::sprt_verdict(t.state)
+                                           : std::string("no decision"))
               << "\n";
   }
   if (!summary->storage_error.empty()) {
@@ -254,7 +255,7 @@ int match(const Args& args) {
   config->seed = seed;
   config->openings.random_plies = plies;
   if (!sprt.empty()) {
-    auto parsed = stats::parse_sprt_flag(sprt);
+    auto parsed = ratings::parse_sprt_flag(sprt);
     if (!parsed) {
       std::cerr << "referee match: " << parsed.error() << "\n";
       return 2;

@@ -128,7 +128,7 @@ int verify(const Args& args) {
   std::vector<std::int64_t> ids;
   long max_mismatches = 0;
   bool no_integrity = false, progress = false;
-  GameSelection selection;
+  ratings::GameSelection selection;
   po::options_description desc(
       "referee verify [--db FILE] [filters] [options]\n"
       "The database file's integrity, then every stored game (or those the filters select)\n"

@@ -23,7 +23,7 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
   return std::move(*store);
 }
 
-void add_selection_options(po::options_description& desc, GameSelection& s) {
+void add_selection_options(po::options_description& desc, ratings::GameSelection& s) {
   desc.add_options()("game,g", po::value(&s.game),
                      "only this game string, canonicalised (oware = oware:players=2,...)")(
       "tournament", po::value(&s.tournament), "only games of this tournament (its name)")(
@@ -36,9 +36,10 @@ void add_selection_options(po::options_description& desc, GameSelection& s) {
       "leave out engines with fewer pairwise games (per table)");
 }
 
-std::optional<storage::GameQuery> prepare_query(storage::Store& store, GameSelection& selection,
+std::optional<storage::GameQuery> prepare_query(storage::Store& store,
+                                                ratings::GameSelection& selection,
                                                 const std::string& command, int& status) {
-  auto prepared = selection_query(store, selection);
+  auto prepared = ratings::selection_query(store, selection);
   if (!prepared.query) {
     std::cerr << "referee " << command << ": " << prepared.error << "\n";
     status = prepared.bad_option ? 2 : 1;
@@ -46,10 +47,9 @@ std::optional<storage::GameQuery> prepare_query(storage::Store& store, GameSelec
   return std::move(prepared.query);
 }
 
-std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
-                                                                    GameSelection& selection,
-                                                                    const std::string& command,
-                                                                    int& status) {
+std::optional<std::vector<storage::GameRecord>> load_finished_games(
+    storage::Store& store, ratings::GameSelection& selection, const std::string& command,
+    int& status) {
   auto query = prepare_query(store, selection, command, status);
   if (!query) return std::nullopt;
   auto games = storage::query_games(store, *query);
@@ -61,15 +61,16 @@ std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Sto
   return std::move(*games);
 }
 
-std::optional<storage::ResultSet> load_results(storage::Store& store, GameSelection& selection,
+std::optional<storage::ResultSet> load_results(storage::Store& store,
+                                               ratings::GameSelection& selection,
                                                const std::string& command, int& status) {
-  if (auto ok = normalise_selection(selection); !ok) {
+  if (auto ok = ratings::normalise_selection(selection); !ok) {
     std::cerr << "referee " << command << ": " << ok.error() << "\n";
     status = 2;
     return std::nullopt;
   }
   // --game aside: the rating tables apply it (ReportOptions::game).
-  GameSelection every_game = selection;
+  ratings::GameSelection every_game = selection;
   every_game.game.clear();
   auto query = prepare_query(store, every_game, command, status);
   if (!query) return std::nullopt;

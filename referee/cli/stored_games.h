@@ -23,23 +23,24 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
 
 // Adds the filter options, writing into `selection`.
 void add_selection_options(boost::program_options::options_description& desc,
-                           GameSelection& selection);
+                           ratings::GameSelection& selection);
 
 // Normalises the selection and checks the names it uses against the database, then returns the
 // query that selects its games (every filter in SQL but --min-games). On failure prints one error
 // line and sets `status` (2 for a bad option, 1 for the database).
-std::optional<storage::GameQuery> prepare_query(storage::Store& store, GameSelection& selection,
+std::optional<storage::GameQuery> prepare_query(storage::Store& store,
+                                                ratings::GameSelection& selection,
                                                 const std::string& command, int& status);
 
 // prepare_query, then the finished games it selects, as records without moves.
-std::optional<std::vector<storage::GameRecord>> load_finished_games(storage::Store& store,
-                                                                    GameSelection& selection,
-                                                                    const std::string& command,
-                                                                    int& status);
+std::optional<std::vector<storage::GameRecord>> load_finished_games(
+    storage::Store& store, ratings::GameSelection& selection, const std::string& command,
+    int& status);
 
 // prepare_query, then the results counted per game pattern (storage/results.h), --game aside:
 // the rating tables apply it (ReportOptions::game), which costs nothing on the counted results.
-std::optional<storage::ResultSet> load_results(storage::Store& store, GameSelection& selection,
+std::optional<storage::ResultSet> load_results(storage::Store& store,
+                                               ratings::GameSelection& selection,
                                                const std::string& command, int& status);
 
 }  // namespace referee::cli

@@ -70,7 +70,7 @@ std::string event_spec(const TournamentConfig& config) {
                  {"elo1", config.sprt->elo1},
                  {"alpha", config.sprt->alpha},
                  {"beta", config.sprt->beta},
-                 {"model", stats::model_name(config.sprt->model)}};
+                 {"model", ratings::model_name(config.sprt->model)}};
   return j.dump();
 }
 
@@ -122,7 +122,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.max_crashes = run.at("max_crashes").get<int>();
     c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
     if (j.contains("sprt")) {
-      auto sprt = stats::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
+      auto sprt = ratings::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
       if (!sprt) return sprt.failure();
       c.sprt = *sprt;
     }

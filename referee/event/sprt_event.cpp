@@ -2,8 +2,8 @@
 
 namespace referee {
 
-Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
-                               const TournamentConfig& config) {
+Expected<ratings::SprtTally> event_sprt(storage::Store& store, std::int64_t event,
+                                        const TournamentConfig& config) {
   if (!config.sprt || config.engines.size() != 2) return Error{"the event has no sprt test"};
   storage::GameFilter filter;
   filter.tournament_id = event;
@@ -19,8 +19,8 @@ Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,
   if (!tally) return tally.failure();
   SprtCheck check;
   check.tally = std::move(*tally);
-  if (check.tally.state.decision == stats::SprtDecision::kContinue) return check;
-  check.skip_reason = "sprt: " + sprt_verdict(check.tally.state);
+  if (check.tally.state.decision == ratings::SprtDecision::kContinue) return check;
+  check.skip_reason = "sprt: " + ratings::sprt_verdict(check.tally.state);
   auto open = store.open_slots(event);
   if (!open) return open.failure();
   if (open->empty()) return check;

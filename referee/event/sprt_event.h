@@ -28,14 +28,14 @@
 namespace referee {
 
 struct SprtCheck {
-  SprtTally tally;
+  ratings::SprtTally tally;
   std::string skip_reason;  // "sprt: <verdict>" once decided, else ""
   int skipped = 0;          // open slots this check skipped
 };
 
 // The test on the event's stored finished games (config.sprt must be set).
-Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
-                               const TournamentConfig& config);
+Expected<ratings::SprtTally> event_sprt(storage::Store& store, std::int64_t event,
+                                        const TournamentConfig& config);
 
 // When an owner runs the test again (every runner: `referee tournament`, the daemon's game threads
 // and its hub). The test reads every finished game of the event, so its cost grows with the

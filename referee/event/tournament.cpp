@@ -138,8 +138,8 @@ void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
 
   std::lock_guard lock(sh.mutex);
   if (sprt) {
-    sh.sprt_text =
-        sprt_progress(*sh.config.sprt, sprt->tally.state) + "  " + ptnml_text(sprt->tally.h.pairs);
+    sh.sprt_text = sprt_progress(*sh.config.sprt, sprt->tally.state) + "  " +
+                   ratings::ptnml_text(sprt->tally.h.pairs);
     if (!sprt->skip_reason.empty() && !sh.sprt_decided) {
       sh.sprt_decided = true;
       sh.loop->halt();  // no new game; this run's games in progress are cut
@@ -350,8 +350,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (config.sprt) {
     auto check = enforce_sprt(*store, row->id, config);
     if (!check) return check.failure();
-    sprt_text =
-        sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
+    sprt_text = sprt_progress(*config.sprt, check->tally.state) + "  " +
+                ratings::ptnml_text(check->tally.h.pairs);
   }
   auto all_slots = store->slots(row->id);
   if (!all_slots) return all_slots.failure();
@@ -450,7 +450,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
       [&](storage::Store& s) { return s.slots(sh.event); });
   if (config.sprt) {
     // The test on what the database holds now: what `referee sprt` would print.
-    auto tally = recorder.call<SprtTally>(
+    auto tally = recorder.call<ratings::SprtTally>(
         [&](storage::Store& s) { return event_sprt(s, sh.event, config); });
     if (tally) sh.summary.sprt = SprtSummary{*config.sprt, std::move(*tally)};
   }

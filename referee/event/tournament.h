@@ -57,9 +57,9 @@ struct ThreadCpu {
 
 // The live test of an event with an `sprt` table, at the end of the run (event/sprt_event.h).
 struct SprtSummary {
-  stats::SprtConfig config;
-  SprtTally tally;  // on every stored finished game of the event
-  bool decided() const { return tally.state.decision != stats::SprtDecision::kContinue; }
+  ratings::SprtConfig config;
+  ratings::SprtTally tally;  // on every stored finished game of the event
+  bool decided() const { return tally.state.decision != ratings::SprtDecision::kContinue; }
 };
 
 struct RunSummary {

@@ -329,7 +329,7 @@ Status check_tournament(const TournamentConfig& config) {
     if (config.engines.size() != 2)
       return Error{"an sprt event needs exactly two engines, not " +
                    std::to_string(config.engines.size())};
-    if (auto ok = stats::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
+    if (auto ok = ratings::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
   }
   TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
@@ -388,7 +388,7 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.openings.per_pairing = static_cast<int>(per);
   }
   if (const json* table = t.sub("sprt")) {
-    auto sprt = stats::parse_sprt_config(*table, path + ": sprt");
+    auto sprt = ratings::parse_sprt_config(*table, path + ": sprt");
     if (!sprt) return sprt.failure();
     config.sprt = *sprt;
   }

@@ -54,7 +54,7 @@ struct TournamentConfig {
   OpeningSettings openings;
   // A sequential test of engine 0 against engine 1 (two engines only): the event stops when it
   // decides, its schedule (`cycles`, or `max_games` in the file) being the most games it plays.
-  std::optional<stats::SprtConfig> sprt;
+  std::optional<ratings::SprtConfig> sprt;
   std::string source;  // the file it was read from
 };
 

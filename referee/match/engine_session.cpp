@@ -55,15 +55,13 @@ std::string base_name(const std::string& command) {
   return slash == std::string::npos ? command : command.substr(slash + 1);
 }
 
-// "exit 1", "signal 11: Segmentation fault" (the process layer says "signal 11 (Segmentation
-// fault)", which reads badly inside parentheses).
-std::string exit_words(const std::string& description) {
-  if (description.rfind("signal ", 0) == 0 && description.back() == ')') {
-    const auto open = description.find(" (");
-    if (open != std::string::npos)
-      return description.substr(0, open) + ": " +
-             description.substr(open + 2, description.size() - open - 3);
-  }
+// "exit 1", "signal 11: Segmentation fault" (not the process layer's "signal 11 (Segmentation
+// fault)", which reads badly inside the crash detail's parentheses), built from the exit's values.
+std::string exit_words(const engines::Process& process) {
+  if (auto code = process.exit_code()) return "exit " + std::to_string(*code);
+  if (auto signal = process.exit_signal())
+    return "signal " + std::to_string(*signal) + ": " + engines::signal_description(*signal);
+  const std::string description = process.exit_description();  // a keeper lost, or none yet
   return description.empty() ? "no exit status yet" : description;
 }
 
@@ -171,7 +169,7 @@ std::string EngineSession::crash_detail(const std::string& how) {
   process_->shut_down(Millis(200), Millis(200));
   std::string detail = "(";
   if (!exited) detail += how + ", then ";  // it did not exit by itself: it was ended
-  detail += exit_words(process_->exit_description()) + ")";
+  detail += exit_words(*process_) + ")";
   const auto recent = recent_stderr();
   if (!recent.empty()) detail += ": " + recent.back();
   return detail;
@@ -186,10 +184,9 @@ std::string EngineSession::silence_hint(const char* since) const {
 // A write failed: the engine exited, closed its input or does not read it. Its end is waited for
 // (briefly) so that the detail can say how it ended.
 Fault EngineSession::write_failure(const Status& status, std::string& detail) {
-  const std::string& why = status.error();
-  const auto colon = why.find("': ");  // "cannot write to engine 'x': timed out (...)"
+  const auto why = process_->write_failure();
   detail = crash_detail("a write to its input failed: " +
-                        (colon == std::string::npos ? why : why.substr(colon + 3)));
+                        (why ? engines::describe(*why) : status.error()));
   return Fault::Crash;
 }
 
@@ -444,7 +441,7 @@ MoveReply EngineSession::request_impl(const std::string& start_position,
     log('<', r.line, got);
     auto msg = protocol::parse_engine_line(r.line);
     if (!msg) {
-      if (msg.error().rfind("protocol violation", 0) == 0) {
+      if (msg.fault() == protocol::LineFault::Violation) {
         reply.fault = Fault::Protocol;
         reply.detail = msg.error();
         return reply;

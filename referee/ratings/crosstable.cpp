@@ -10,11 +10,11 @@
 #include "ratings/result_tables.h"
 #include "ratings/selection.h"
 
-namespace referee {
+namespace referee::ratings {
 
 namespace {
 
-void add_results(stats::Trinomial& t, double score, std::int64_t count) {
+void add_results(Trinomial& t, double score, std::int64_t count) {
   (score == 1 ? t.wins : score == 0 ? t.losses : t.draws) += count;
 }
 
@@ -78,7 +78,7 @@ HeadToHead flipped(const HeadToHead& h) {
   return f;
 }
 
-std::string pentanomial_text(const stats::Pentanomial& p) {
+std::string pentanomial_text(const Pentanomial& p) {
   return "[" + std::to_string(p.ll) + " " + std::to_string(p.ld) + " " + std::to_string(p.wl) +
          " " + std::to_string(p.dd) + " " + std::to_string(p.wd) + " " + std::to_string(p.ww) + "]";
 }
@@ -278,4 +278,4 @@ std::string crosstable_json(const std::vector<Crosstable>& tables) {
   return nlohmann::json{{"tables", out}}.dump(2) + "\n";
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

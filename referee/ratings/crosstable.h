@@ -11,13 +11,13 @@
 #include "storage/results.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 struct HeadToHead {
   std::string engine, opponent;
-  stats::Trinomial games;    // from `engine`'s side
-  stats::Pentanomial pairs;  // from `engine`'s side
-  int unpaired = 0;          // two-player games between them without a partner
+  Trinomial games;    // from `engine`'s side
+  Pentanomial pairs;  // from `engine`'s side
+  int unpaired = 0;   // two-player games between them without a partner
   double score() const {
     const auto n = games.total();
     return n ? (double(games.wins) + double(games.draws) / 2) / double(n) : 0;
@@ -56,4 +56,4 @@ std::string crosstable_text(const std::vector<Crosstable>& tables);
 std::string crosstable_csv(const std::vector<Crosstable>& tables);
 std::string crosstable_json(const std::vector<Crosstable>& tables);
 
-}  // namespace referee
+}  // namespace referee::ratings

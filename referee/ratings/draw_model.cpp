@@ -5,7 +5,7 @@
 
 #include "ratings/stats_math.h"
 
-namespace referee::stats {
+namespace referee::ratings {
 
 namespace {
 
@@ -179,4 +179,4 @@ DrawEstimate estimate_draws(const std::vector<DrawCell>& cells, double confidenc
   return out;
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

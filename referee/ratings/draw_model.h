@@ -13,7 +13,7 @@
 #include <array>
 #include <vector>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 // Results that share one expected score (one engine pair in one seating).
 struct DrawCell {
@@ -34,4 +34,4 @@ DrawEstimate estimate_draws(const std::vector<DrawCell>& cells, double confidenc
 // {P(win), P(draw), P(loss)} of a result with expected score `expected` at drawelo δ.
 std::array<double, 3> split_score(double expected, double drawelo);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

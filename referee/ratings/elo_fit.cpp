@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 namespace {
 
@@ -275,4 +275,4 @@ FitResult fit_ratings(const FitProblem& problem) {
   return out;
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

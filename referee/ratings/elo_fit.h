@@ -26,7 +26,7 @@
 
 #include "ratings/stats_math.h"
 
-namespace referee::stats {
+namespace referee::ratings {
 
 // One pairwise result: engine i against engine j (indices into the fit's engines), the seat
 // parameters of their seats (-1 = a reference seat, parameter 0), i's score (1, ½, 0), and the
@@ -62,4 +62,4 @@ FitResult fit_ratings(const FitProblem& problem);
 // Expected score of result r under the fitted parameters.
 double expected_score(const FitResult& fit, const PairResult& r);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -8,7 +8,7 @@
 #include "storage/game_stream.h"
 #include "storage/results.h"
 
-namespace referee {
+namespace referee::ratings {
 
 std::optional<storage::ExportFormat> export_format(const std::string& name) {
   if (name == "pgn") return storage::ExportFormat::kPgn;
@@ -65,4 +65,4 @@ Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& r
   return ExportTally{writer.written(), writer.skipped()};
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -23,7 +23,7 @@
 #include "storage/game_query.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 struct ExportRequest {
   storage::GameQuery query;
@@ -51,4 +51,4 @@ std::string export_options_error(storage::ExportFormat format,
 Expected<ExportTally> export_games(storage::Store& store, const ExportRequest& request,
                                    std::ostream& out);
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -7,7 +7,7 @@
 #include "storage/name_ids.h"
 #include "storage/pair_stream.h"
 
-namespace referee {
+namespace referee::ratings {
 
 namespace {
 
@@ -148,4 +148,4 @@ Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery
   return out;
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -28,7 +28,7 @@
 #include "storage/game_query.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 // A set of games that may pair: engines `lo` < `hi` by name, game string and engines interned
 // by the caller, the opening as JSON text.
@@ -96,7 +96,7 @@ double score_of(const storage::GameRecord& game, const std::string& engine);
 // Game pairs counted per stored game string and two engines `lo` < `hi` (by name), from lo's
 // side, with the two-player games between them that have no partner.
 struct PairCount {
-  stats::Pentanomial pairs;
+  Pentanomial pairs;
   int unpaired = 0;
 };
 using PairCounts = std::map<std::tuple<std::string, std::string, std::string>, PairCount>;
@@ -110,4 +110,4 @@ PairCounts count_pairs(const std::vector<const storage::GameRecord*>& games);
 // tournament, not with the number of games.
 Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery& query);
 
-}  // namespace referee
+}  // namespace referee::ratings

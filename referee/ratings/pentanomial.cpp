@@ -5,7 +5,7 @@
 
 #include "ratings/stats_math.h"
 
-namespace referee::stats {
+namespace referee::ratings {
 
 namespace {
 
@@ -78,4 +78,4 @@ EloEstimate pentanomial_estimate(const Pentanomial& counts, double confidence) {
   return estimate<5>({0.0, 0.25, 0.5, 0.75, 1.0}, counts.bins(), std::sqrt(2.0), confidence);
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -17,7 +17,7 @@
 #include <array>
 #include <cstdint>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 struct Trinomial {
   std::int64_t wins = 0, draws = 0, losses = 0;
@@ -48,4 +48,4 @@ struct EloEstimate {
 EloEstimate trinomial_estimate(const Trinomial& counts, double confidence);
 EloEstimate pentanomial_estimate(const Pentanomial& counts, double confidence);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -13,13 +13,11 @@
 #include "ratings/stats_math.h"
 #include "storage/name_ids.h"
 
-namespace referee {
+namespace referee::ratings {
 
 using storage::intern;
 
 namespace {
-
-using stats::Matrix;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -129,7 +127,7 @@ std::size_t pick_main(const std::vector<std::vector<std::size_t>>& components,
 GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
                     const RatingOptions& options) {
   GroupFit out;
-  out.z = stats::two_sided_z(options.confidence);
+  out.z = two_sided_z(options.confidence);
   const std::size_t n_all = p.names.size();
   std::vector<int> local(n_all, -1);
   for (std::size_t k = 0; k < members.size(); ++k) local[members[k]] = static_cast<int>(k);
@@ -150,19 +148,19 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   std::vector<bool> in_main(m, true);
   std::vector<std::size_t> tier(m, 0);
   if (options.prior_draws <= 0) {
-    stats::Adjacency graph(m);
+    Adjacency graph(m);
     for (std::size_t k : mine) {
       const Result r = at(k);
       if (r.score > 0) graph[r.i].push_back(r.j);
       if (r.score < 1) graph[r.j].push_back(r.i);
     }
     for (auto& list : graph) unique_sorted(list);
-    auto components = stats::strong_components(graph);
+    auto components = strong_components(graph);
     if (components.size() > 1) {
       std::vector<int> component_of(m, 0);
       for (std::size_t c = 0; c < components.size(); ++c)
         for (std::size_t v : components[c]) component_of[v] = static_cast<int>(c);
-      const auto ranks = stats::component_ranks(graph, components);
+      const auto ranks = component_ranks(graph, components);
       std::vector<double> inside(components.size(), 0);
       for (std::size_t k : mine) {
         const Result r = at(k);
@@ -224,14 +222,14 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
   }
 
   auto problem_with = [&](bool seats) {
-    stats::FitProblem problem;
+    FitProblem problem;
     problem.engines = main_members.size();
     problem.seat_params = seats ? seat_params : 0;
     problem.prior_draws = options.prior_draws;
     problem.results.reserve(main_results.size());
     for (std::size_t k : main_results) {
       const Result r = at(k);
-      stats::PairResult pr;
+      PairResult pr;
       pr.i = main_index[r.i];
       pr.j = main_index[r.j];
       const int base = seats ? seat_base[static_cast<std::size_t>(r.variant)] : -1;
@@ -244,8 +242,8 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
     }
     return problem;
   };
-  stats::FitProblem problem = problem_with(seat_params > 0);
-  stats::FitResult fit = stats::fit_ratings(problem);
+  FitProblem problem = problem_with(seat_params > 0);
+  FitResult fit = fit_ratings(problem);
   if (!fit.ok && seat_params > 0) {
     for (std::size_t v = 0; v < seat_base.size(); ++v)
       if (seat_base[v] >= 0)
@@ -255,12 +253,12 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
     std::fill(seat_base.begin(), seat_base.end(), -1);
     seat_params = 0;
     problem = problem_with(false);
-    fit = stats::fit_ratings(problem);
+    fit = fit_ratings(problem);
   }
   const std::size_t mm = main_members.size();
   if (!fit.ok) {  // numerically hopeless: report zeros with unknown errors
     fit.elo.assign(mm, 0.0);
-    fit.covariance = stats::zeros(mm, mm);
+    fit.covariance = zeros(mm, mm);
     for (auto& row : fit.covariance) std::fill(row.begin(), row.end(), kNaN);
   }
   out.group.robust = fit.robust;
@@ -311,17 +309,17 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
     };
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-    std::vector<stats::DrawCell> list;
+    std::vector<DrawCell> list;
     for (std::size_t k = 0; k < order.size(); ++k) {
       const auto& pr = problem.results[order[k]];
       if (k == 0 || key(order[k - 1]) != key(order[k])) {
         list.push_back({});
-        list.back().expected = fit.ok ? stats::expected_score(fit, pr) : 0.5;
+        list.back().expected = fit.ok ? expected_score(fit, pr) : 0.5;
       }
       auto& cell = list.back();
       (pr.score == 1 ? cell.wins : pr.score == 0 ? cell.losses : cell.draws) += pr.weight;
     }
-    out.group.draws = stats::estimate_draws(list, options.confidence);
+    out.group.draws = estimate_draws(list, options.confidence);
   }
 
   // Entries: finite ratings for the main set, bounds for the rest.
@@ -365,12 +363,11 @@ GroupFit rate_group(const std::vector<std::size_t>& members, const Prepared& p,
         const double sign = all_won ? 1 : -1;
         auto f = [&](double x) {
           double sum = 0;
-          for (auto [o, w] : offsets)
-            sum += w * stats::log_sigmoid(sign * stats::kLogitPerElo * (x + o));
+          for (auto [o, w] : offsets) sum += w * log_sigmoid(sign * kLogitPerElo * (x + o));
           return sum - tail;
         };
         r.bound = all_won ? Bound::kLower : Bound::kUpper;
-        r.elo = stats::bisect(f, -1e6, 1e6);
+        r.elo = bisect(f, -1e6, 1e6);
       }
     }
     r.los = kNaN;
@@ -439,7 +436,7 @@ void finish(GroupFit& g, double shift, int anchor) {
       const auto i = static_cast<std::size_t>(index[a]), j = static_cast<std::size_t>(index[b]);
       const double var = c[i][i] + c[j][j] - 2 * c[i][j];
       const double diff = sorted[a].elo - sorted[b].elo;
-      g.group.los[a][b] = var > 0    ? stats::normal_cdf(diff / std::sqrt(var))
+      g.group.los[a][b] = var > 0    ? normal_cdf(diff / std::sqrt(var))
                           : diff > 0 ? 1.0
                           : diff < 0 ? 0.0
                                      : 0.5;
@@ -479,7 +476,7 @@ RatingTable rate(const GameTallies& games, const RatingOptions& options) {
   RatingTable table;
   const Prepared p = prepare(games);
   if (p.names.empty()) return table;
-  stats::Adjacency played(p.names.size());
+  Adjacency played(p.names.size());
   {
     for (const auto& r : p.results) {
       played[r.i].push_back(r.j);
@@ -488,7 +485,7 @@ RatingTable rate(const GameTallies& games, const RatingOptions& options) {
     for (auto& list : played) unique_sorted(list);
   }
   std::vector<GroupFit> fits;
-  for (const auto& members : stats::connected_components(played))
+  for (const auto& members : connected_components(played))
     fits.push_back(rate_group(members, p, options));
   std::stable_sort(fits.begin(), fits.end(), [](const GroupFit& a, const GroupFit& b) {
     return a.group.ratings.size() > b.group.ratings.size();
@@ -515,4 +512,4 @@ RatingTable rate(const GameTallies& games, const RatingOptions& options) {
   return table;
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -33,7 +33,7 @@
 
 #include "ratings/draw_model.h"
 
-namespace referee {
+namespace referee::ratings {
 
 // One finished game: engine names by seat, their ranks (1 = best; equal ranks draw) and the
 // canonical game string (seat parameters are fitted per variant).
@@ -88,7 +88,7 @@ struct RatingGroup {
   std::vector<std::vector<double>> los;
   std::vector<SeatEffect> seats;
   std::vector<std::string> seat_notes;  // variants whose seat parameters were not fitted, and why
-  stats::DrawEstimate draws;
+  DrawEstimate draws;
   bool robust = false;    // cluster-robust errors (else model-based: too few games)
   bool anchored = false;  // the anchor is in this group with a finite rating
   double average = 0;     // the average of its finite ratings
@@ -110,4 +110,4 @@ RatingTable rate(const GameTallies& games, const RatingOptions& options);
 // The same, one entry per game (games with more than GameTallies::kMaxSeats players are ignored).
 RatingTable rate(const std::vector<RatedGame>& games, const RatingOptions& options);
 
-}  // namespace referee
+}  // namespace referee::ratings

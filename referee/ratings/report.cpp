@@ -11,7 +11,7 @@
 #include "ratings/selection.h"
 #include "storage/name_ids.h"
 
-namespace referee {
+namespace referee::ratings {
 
 using storage::intern;
 
@@ -404,4 +404,4 @@ std::string ratings_report(const storage::ResultSet& results) {
   return report_text(rating_reports(results, options), options);
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -16,7 +16,7 @@
 #include "storage/results.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 // The games of one table.
 struct GameTable {
@@ -66,4 +66,4 @@ std::string report_json(const std::vector<RatingReport>& reports, const ReportOp
 std::string ratings_report(const std::vector<storage::GameRecord>& games);
 std::string ratings_report(const storage::ResultSet& results);
 
-}  // namespace referee
+}  // namespace referee::ratings

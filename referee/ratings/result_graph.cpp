@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 namespace {
 
@@ -114,4 +114,4 @@ std::vector<std::size_t> component_ranks(const Adjacency& graph,
   return rank;
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

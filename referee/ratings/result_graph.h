@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 using Adjacency = std::vector<std::vector<std::size_t>>;
 
@@ -36,4 +36,4 @@ std::vector<std::vector<std::size_t>> strong_components(const Adjacency& graph);
 std::vector<std::size_t> component_ranks(const Adjacency& graph,
                                          const std::vector<std::vector<std::size_t>>& components);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

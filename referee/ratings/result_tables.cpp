@@ -4,7 +4,7 @@
 
 #include "ratings/selection.h"
 
-namespace referee {
+namespace referee::ratings {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::map<std::string, std::set<std::string>> kept_engines(const storage::ResultS
   return out;
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -11,7 +11,7 @@
 
 #include "storage/results.h"
 
-namespace referee {
+namespace referee::ratings {
 
 // The canonical form of every stored game string of a result set, each through the rules library
 // once: `names` holds the distinct canonical strings, `of[k]` the index of results.games[k].
@@ -42,4 +42,4 @@ void drop_rare(const storage::ResultSet& results, std::vector<std::size_t>& patt
 std::map<std::string, std::set<std::string>> kept_engines(const storage::ResultSet& results,
                                                           int min_games);
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -8,7 +8,7 @@
 #include "games/game.h"
 #include "match/time_control.h"
 
-namespace referee {
+namespace referee::ratings {
 
 namespace {
 
@@ -195,4 +195,4 @@ std::vector<const storage::GameRecord*> drop_rare_engines(
   }
 }
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -27,7 +27,7 @@
 #include "storage/game_query.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 struct GameSelection {
   std::string game;  // canonical game string; "" = every game
@@ -80,4 +80,4 @@ int pairwise_games(const storage::GameRecord& game, const std::string& engine);
 std::vector<const storage::GameRecord*> drop_rare_engines(
     std::vector<const storage::GameRecord*> games, int min_games);
 
-}  // namespace referee
+}  // namespace referee::ratings

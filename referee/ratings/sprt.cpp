@@ -7,7 +7,7 @@
 
 #include "ratings/stats_math.h"
 
-namespace referee::stats {
+namespace referee::ratings {
 
 namespace {
 
@@ -250,4 +250,4 @@ SprtState sprt_update(const SprtConfig& config, const Trinomial& games) {
                                       : 0.0);
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -22,7 +22,7 @@
 #include "base/expected.h"
 #include "ratings/pentanomial.h"
 
-namespace referee::stats {
+namespace referee::ratings {
 
 enum class SprtModel { kNormalized, kLogistic };
 
@@ -65,4 +65,4 @@ std::string decision_name(SprtDecision decision);  // "continue", "H0 accepted",
 // One line for a live progress display or a report: "LLR 1.23 (bounds -2.94, 2.94): continue".
 std::string sprt_line(const SprtState& state);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

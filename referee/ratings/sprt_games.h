@@ -21,31 +21,30 @@
 #include "ratings/sprt.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::ratings {
 
 struct SprtTally {
   HeadToHead h;         // from a's side; h.games counts the two-player finished games
   bool paired = false;  // the state is on game pairs (pentanomial), else on single games
-  stats::SprtState state;
+  SprtState state;
 };
 
 // The finished two-player games between a and b among `games` (others are ignored), tested.
 SprtTally sprt_tally(const std::vector<storage::GameRecord>& games, const std::string& a,
-                     const std::string& b, const stats::SprtConfig& config,
-                     bool pairs_only = false);
+                     const std::string& b, const SprtConfig& config, bool pairs_only = false);
 
 // "LLR 1.23 (-2.94, 2.94) [0, 5]": the LLR, its bounds, and the hypotheses elo0 and elo1.
-std::string sprt_progress(const stats::SprtConfig& config, const stats::SprtState& state);
+std::string sprt_progress(const SprtConfig& config, const SprtState& state);
 
 // "Ptnml(0-2): [LL, LD, WL+DD, WD, WW]": the pair counts by pair score 0, ½, 1, 1½, 2, as
 // fastchess prints them.
-std::string ptnml_text(const stats::Pentanomial& pairs);
+std::string ptnml_text(const Pentanomial& pairs);
 
 // "H1 accepted, LLR 2.95 >= 2.94", "H0 accepted, LLR -2.95 <= -2.94"; "" while undecided.
-std::string sprt_verdict(const stats::SprtState& state);
+std::string sprt_verdict(const SprtState& state);
 
 // The test as JSON: elo0, elo1, alpha, beta, model, llr, lower, upper, decision ("H0", "H1" or
 // null), verdict (sprt_verdict or null), games, pairs, and the pentanomial counts.
-nlohmann::json sprt_json(const stats::SprtConfig& config, const SprtTally& tally);
+nlohmann::json sprt_json(const SprtConfig& config, const SprtTally& tally);
 
-}  // namespace referee
+}  // namespace referee::ratings

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 double normal_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
@@ -89,4 +89,4 @@ double bisect(const std::function<double(double)>& f, double lo, double hi) {
   return lo + (hi - lo) / 2;
 }
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace referee::stats {
+namespace referee::ratings {
 
 using Matrix = std::vector<std::vector<double>>;
 
@@ -49,4 +49,4 @@ std::vector<double> multiply(const Matrix& a, const std::vector<double>& v);
 // signs (or one is zero), by bisection to the last bit.
 double bisect(const std::function<double(double)>& f, double lo, double hi);
 
-}  // namespace referee::stats
+}  // namespace referee::ratings

@@ -115,7 +115,7 @@ class SinkBuffer : public std::streambuf {
 
 struct ExportState {
   ReadPool::Lease store;
-  ExportRequest request;
+  ratings::ExportRequest request;
 };
 
 // "1" or "0" (absent: false); false with `error` set otherwise.
@@ -156,8 +156,8 @@ void export_route(Core& core, const Request& req, Response& res) {
       !bad.empty())
     return reply_error(res, 400, bad);
   const std::string format = req.get_param_value("format");
-  ExportRequest request;
-  if (auto kind = export_format(format))
+  ratings::ExportRequest request;
+  if (auto kind = ratings::export_format(format))
     request.format = *kind;
   else
     return reply_error(res, 400, "format must be pgn, jsonl or csv (got '" + format + "')");
@@ -170,7 +170,7 @@ void export_route(Core& core, const Request& req, Response& res) {
   request.options.moves = !no_moves;
   request.options.clocks = !no_clock;
   request.options.pairwise = pairwise;
-  if (auto bad = export_options_error(request.format, request.options); !bad.empty())
+  if (auto bad = ratings::export_options_error(request.format, request.options); !bad.empty())
     return reply_error(res, 400, parameter_words(bad));
   auto min_games = int_param(req, "min_games", 0, 1'000'000'000, 0, error);
   if (!min_games) return reply_error(res, 400, error);
@@ -180,7 +180,7 @@ void export_route(Core& core, const Request& req, Response& res) {
     event = parse_id(req.get_param_value("event"));
     if (!event) return reply_error(res, 400, "bad event id '" + req.get_param_value("event") + "'");
   }
-  GameSelection selection;
+  ratings::GameSelection selection;
   selection.game = req.get_param_value("game");
   selection.tournament = req.get_param_value("tournament");
   for (std::size_t k = 0; k < req.get_param_value_count("engine"); ++k)
@@ -191,7 +191,7 @@ void export_route(Core& core, const Request& req, Response& res) {
   selection.min_games = request.min_games;
   auto store = core.reads->get();
   if (!store) return reply_error(res, 503, "storage: " + store.error());
-  auto prepared = selection_query(**store, selection);
+  auto prepared = ratings::selection_query(**store, selection);
   if (!prepared.query)
     return reply_error(
         res, prepared.bad_option ? 400 : 503,
@@ -210,7 +210,7 @@ void export_route(Core& core, const Request& req, Response& res) {
     std::ostream out(&buffer);
     // The whole export in this one call; a failure ends the connection, and the client sees a
     // truncated transfer.
-    if (!export_games(*state->store, state->request, out)) return false;
+    if (!ratings::export_games(*state->store, state->request, out)) return false;
     sink.done();
     return true;
   });

@@ -345,23 +345,23 @@ void top_up_ladders(Core& core) {
     filter.tournament_id = id;
     auto finished = (*store)->games(filter);
     if (!finished) continue;
-    std::vector<RatedGame> rated;
+    std::vector<ratings::RatedGame> rated;
     for (const auto& g : *finished)
       if (g.ranks.size() == g.players.size()) rated.push_back({g.players, g.ranks, g.game});
-    std::map<std::string, Rating> ratings;
-    for (const auto& group : rate(rated, RatingOptions{}).groups)
-      for (const auto& r : group.ratings) ratings[r.name] = r;
+    std::map<std::string, ratings::Rating> by_name;
+    for (const auto& group : ratings::rate(rated, ratings::RatingOptions{}).groups)
+      for (const auto& r : group.ratings) by_name[r.name] = r;
     std::vector<LadderEntrant> entrants;
     for (const auto& n : active) {
       LadderEntrant e;
       e.name = n;
-      if (auto it = ratings.find(n); it != ratings.end()) {
+      if (auto it = by_name.find(n); it != by_name.end()) {
         e.games = it->second.games;
         // A bound (all won or all lost so far) or no rating: as uncertain as a new engine.
-        if (it->second.bound == Bound::kNone) {
+        if (it->second.bound == ratings::Bound::kNone) {
           e.elo = it->second.elo;
           e.error95 = it->second.error;
-        } else if (it->second.bound != Bound::kUnrated) {
+        } else if (it->second.bound != ratings::Bound::kUnrated) {
           e.elo = it->second.elo;
         }
       }

@@ -27,24 +27,24 @@ bool finished(const storage::GameRecord& g) {
 }
 
 // One standings table from a rating report: every group's ratings, in group order.
-Json standings_table(const RatingReport& report, double confidence) {
+Json standings_table(const ratings::RatingReport& report, double confidence) {
   Json rows = Json::array();
   int rank = 0, group_index = 0;
   for (const auto& group : report.table.groups) {
     ++group_index;
-    for (const Rating& r : group.ratings) {
-      const bool finite = r.bound == Bound::kNone;
-      Json elo = r.bound == Bound::kUnrated ? Json(nullptr) : finite_or_null(r.elo);
+    for (const ratings::Rating& r : group.ratings) {
+      const bool finite = r.bound == ratings::Bound::kNone;
+      Json elo = r.bound == ratings::Bound::kUnrated ? Json(nullptr) : finite_or_null(r.elo);
       rows.push_back({{"rank", ++rank},
                       {"engine", r.name},
                       {"elo", elo},
                       {"error", finite ? finite_or_null(r.error) : Json(nullptr)},
-                      {"lower", finite                     ? finite_or_null(r.elo - r.error)
-                                : r.bound == Bound::kLower ? elo
-                                                           : Json(nullptr)},
-                      {"upper", finite                     ? finite_or_null(r.elo + r.error)
-                                : r.bound == Bound::kUpper ? elo
-                                                           : Json(nullptr)},
+                      {"lower", finite ? finite_or_null(r.elo - r.error)
+                                : r.bound == ratings::Bound::kLower ? elo
+                                                                    : Json(nullptr)},
+                      {"upper", finite ? finite_or_null(r.elo + r.error)
+                                : r.bound == ratings::Bound::kUpper ? elo
+                                                                    : Json(nullptr)},
                       {"bound", finite ? Json(nullptr) : Json(bound_name(r.bound))},
                       {"group", group_index},
                       {"games", r.games},
@@ -186,9 +186,9 @@ Json standings_json(const std::vector<storage::GameRecord>& games) {
   std::vector<const storage::GameRecord*> list;
   for (const auto& g : games)
     if (finished(g)) list.push_back(&g);
-  const ReportOptions options;
+  const ratings::ReportOptions options;
   Json tables = Json::array();
-  for (const auto& report : rating_reports(list, options))
+  for (const auto& report : ratings::rating_reports(list, options))
     tables.push_back(standings_table(report, options.rating.confidence));
   return {{"confidence", options.rating.confidence * 100}, {"tables", std::move(tables)}};
 }
@@ -198,8 +198,8 @@ Json crosstable_json(const std::vector<storage::GameRecord>& games) {
   for (const auto& g : games)
     if (finished(g)) list.push_back(&g);
   Json tables = Json::array();
-  for (const auto& t : tables_by_game(list, 0)) {
-    const Crosstable cross = make_crosstable(t.title, t.games);
+  for (const auto& t : ratings::tables_by_game(list, 0)) {
+    const ratings::Crosstable cross = ratings::make_crosstable(t.title, t.games);
     std::vector<std::string> engines;
     Json scores = Json::array();
     std::map<std::string, std::size_t> at;
@@ -210,7 +210,7 @@ Json crosstable_json(const std::vector<storage::GameRecord>& games) {
     }
     Json cells = Json::array();
     for (std::size_t i = 0; i < engines.size(); ++i) cells.push_back(Json(engines.size(), nullptr));
-    auto cell = [](const stats::Trinomial& g, const stats::Pentanomial& p, int unpaired) {
+    auto cell = [](const ratings::Trinomial& g, const ratings::Pentanomial& p, int unpaired) {
       return Json{{"w", g.wins},
                   {"d", g.draws},
                   {"l", g.losses},
@@ -221,9 +221,9 @@ Json crosstable_json(const std::vector<storage::GameRecord>& games) {
       const std::size_t i = at[h.engine], j = at[h.opponent];
       cells[i][j] = cell(h.games, h.pairs, h.unpaired);
       // The other side: wins and losses swapped, pair outcomes mirrored.
-      const stats::Trinomial back{h.games.losses, h.games.draws, h.games.wins};
-      const stats::Pentanomial mirror{h.pairs.ww, h.pairs.wd, h.pairs.wl,
-                                      h.pairs.dd, h.pairs.ld, h.pairs.ll};
+      const ratings::Trinomial back{h.games.losses, h.games.draws, h.games.wins};
+      const ratings::Pentanomial mirror{h.pairs.ww, h.pairs.wd, h.pairs.wl,
+                                        h.pairs.dd, h.pairs.ld, h.pairs.ll};
       cells[j][i] = cell(back, mirror, h.unpaired);
     }
     tables.push_back({{"game", t.title},

@@ -1,6 +1,6 @@
-// Rating-fit figures, printed (never asserted): CPU time and peak memory of referee::rate() on
-// synthetic results, and how well it recovers the true ratings (RMS error, share of engines whose
-// true rating lies inside their 95 % interval).
+// Rating-fit figures, printed (never asserted): CPU time and peak memory of
+// referee::ratings::rate() on synthetic results, and how well it recovers the true ratings (RMS
+// error, share of engines whose true rating lies inside their 95 % interval).
 //
 //   ratings_bench [ENGINES [GAMES [PLAYERS]]]     default: 200 engines, 1000000 games, 2 players
 //
@@ -18,6 +18,7 @@
 #include "ratings/stats_math.h"
 
 using namespace referee;
+using namespace referee::ratings;
 
 int main(int argc, char** argv) {
   const int engines = argc > 1 ? std::atoi(argv[1]) : 200;
@@ -49,8 +50,8 @@ int main(int argc, char** argv) {
     }
     for (std::size_t s : seats) game.players.push_back(names[s]);
     if (players == 2) {
-      const double expected = stats::score_of_elo(truth[seats[0]] - truth[seats[1]] + 30);
-      const auto p = stats::split_score(expected, 100);
+      const double expected = ratings::score_of_elo(truth[seats[0]] - truth[seats[1]] + 30);
+      const auto p = ratings::split_score(expected, 100);
       const double u = uniform(rng);
       game.ranks = u < p[0]          ? std::vector<int>{1, 2}
                    : u < p[0] + p[1] ? std::vector<int>{1, 1}
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
     } else {  // Plackett–Luce through Gumbel keys: rank by log-strength + Gumbel noise
       std::vector<double> key;
       for (std::size_t s : seats)
-        key.push_back(truth[s] * stats::kLogitPerElo - std::log(-std::log(uniform(rng))));
+        key.push_back(truth[s] * ratings::kLogitPerElo - std::log(-std::log(uniform(rng))));
       for (std::size_t a = 0; a < seats.size(); ++a) {
         int rank = 1;
         for (std::size_t b = 0; b < seats.size(); ++b) rank += key[b] > key[a];

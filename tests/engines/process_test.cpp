@@ -596,3 +596,63 @@ TEST_CASE("process: output beyond the budget during shutdown ends the graces at 
   CHECK(ms_since(t0) < 10000);  // far below the 40 s of graces
   CHECK(p.exit_description() == "signal 9 (Killed)");
 }
+
+TEST_CASE("process: the kind of a spawn failure comes from the OS error, not the text") {
+  SpawnSpec spec;
+  SECTION("a missing program is NotFound, by path or in PATH") {
+    for (const char* command : {"/nonexistent/engine", "no-such-engine-zz9"}) {
+      spec.command = command;
+      auto p = Process::spawn(spec);
+      REQUIRE_FALSE(p.ok());
+      CHECK(p.kind() == referee::ErrorKind::NotFound);
+    }
+  }
+  SECTION("a missing working directory is NotFound") {
+    spec.command = "/bin/cat";
+    spec.working_dir = "/nonexistent/dir";
+    auto p = Process::spawn(spec);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.kind() == referee::ErrorKind::NotFound);
+  }
+  SECTION("a directory is Invalid") {
+    spec.command = "/tmp";
+    auto p = Process::spawn(spec);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.kind() == referee::ErrorKind::Invalid);
+  }
+  CHECK(spawn_error_kind(ENOENT) == referee::ErrorKind::NotFound);
+  CHECK(spawn_error_kind(EACCES) == referee::ErrorKind::Invalid);
+  CHECK(spawn_error_kind(EMFILE) == referee::ErrorKind::Unavailable);
+}
+
+TEST_CASE("process: a failed write says why as a value") {
+  SECTION("the engine closed its input: BrokenPipe, Conflict") {
+    Process p = sh("exec 0<&-; echo closed; sleep 5");
+    CHECK(expect_line(p) == "closed");
+    CHECK_FALSE(p.write_failure().has_value());
+    auto status = p.write_line("go", in(1000ms));
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.kind() == referee::ErrorKind::Conflict);
+    REQUIRE(p.write_failure().has_value());
+    CHECK(p.write_failure()->fault == WriteFault::BrokenPipe);
+    CHECK(describe(*p.write_failure()) == "broken pipe (the engine closed its input or exited)");
+  }
+  SECTION("the engine does not read: TimedOut, Unavailable") {
+    Process p = sh("sleep 5");
+    std::vector<std::string> lines(1024, std::string(1023, 'x'));  // more than a pipe holds
+    auto status = p.write_lines(lines, Clock::now() + 50ms);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.kind() == referee::ErrorKind::Unavailable);
+    REQUIRE(p.write_failure().has_value());
+    CHECK(p.write_failure()->fault == WriteFault::TimedOut);
+  }
+  SECTION("after shut_down: InputClosed; a write that succeeds clears the failure") {
+    Process p = sh("cat > /dev/null");
+    REQUIRE(p.write_line("x", in(1000ms)).ok());
+    CHECK_FALSE(p.write_failure().has_value());
+    p.shut_down(1000ms, 1000ms);
+    CHECK_FALSE(p.write_line("late", in(100ms)).ok());
+    REQUIRE(p.write_failure().has_value());
+    CHECK(p.write_failure()->fault == WriteFault::InputClosed);
+  }
+}

@@ -409,3 +409,63 @@ TEST_CASE("messages: formatting composes info from fields when there is no text"
   pos.moves = {"1", "2"};
   CHECK(format(RefereeMessage{pos}) == "position startpos moves 1 2");
 }
+
+TEST_CASE("messages: a protocol-violation line is classified by its LineFault, not its text") {
+  const std::string too_long = "info string " + std::string(kMaxLineBytes, 'x');
+  const std::string control = std::string("bestmove a1") + '\x01';
+  for (const std::string& line : {too_long, control}) {
+    auto engine = parse_engine_line(line);
+    REQUIRE_FALSE(engine.ok());
+    CHECK(engine.fault() == LineFault::Violation);
+    auto referee = parse_referee_line(line);
+    REQUIRE_FALSE(referee.ok());
+    CHECK(referee.fault() == LineFault::Violation);
+  }
+  // A malformed known command is not a violation, and a line that parses has no fault.
+  auto malformed = parse_engine_line("bestmove a1 b2");
+  REQUIRE_FALSE(malformed.ok());
+  CHECK(malformed.fault() == LineFault::Malformed);
+  CHECK(parse_referee_line("go p1time x").fault() == LineFault::Malformed);
+  CHECK(parse_engine_line("bestmove a1").fault() == LineFault::None);
+}
+
+TEST_CASE("messages: parse_go refuses every key given twice, naming it") {
+  // Every key of go that takes a value, the per-player ones for several players.
+  const char* keys[] = {"player", "movestogo", "movetime", "depth", "nodes",
+                        "p1time", "p2time",    "p1inc",    "p3inc", "p12time"};
+  for (const std::string key : keys) {
+    const std::string line = "go " + key + " 1 " + key + " 2";
+    auto go = parse_referee_line(line);
+    INFO(line);
+    REQUIRE_FALSE(go.ok());
+    CHECK(go.error() == "'" + key + "' given twice in '" + line + "'");
+    CHECK(go.fault() == LineFault::Malformed);
+  }
+  // A flag given twice is the same as once.
+  auto twice = parse_referee_line("go infinite infinite");
+  REQUIRE(twice.ok());
+  CHECK(as<Go>(*twice).infinite);
+  // A bad value is reported before the repetition.
+  CHECK(parse_referee_line("go depth 3 depth x").error() ==
+        "'depth' needs a non-negative integer, got 'x' in 'go depth 3 depth x'");
+}
+
+TEST_CASE("messages: parse_go names an unknown key, after its value") {
+  // Not keys: another word, a player number out of 1..64 or with a leading zero, a per-player
+  // suffix on a key that is not per player, a per-player key without its p<i>, another case.
+  const char* keys[] = {"foo",      "p0time",     "p65time", "p01time", "p1depth",
+                        "p1player", "p1infinite", "time",    "inc",     "Depth"};
+  for (const std::string key : keys) {
+    const std::string line = "go " + key + " 5";
+    auto go = parse_referee_line(line);
+    INFO(line);
+    REQUIRE_FALSE(go.ok());
+    CHECK(go.error() == "unknown go parameter '" + key + "' in '" + line + "'");
+    // Without a value, the missing value is what is reported.
+    CHECK(parse_referee_line("go " + key).error() ==
+          "'" + key + "' without a value in 'go " + key + "'");
+  }
+  CHECK(parse_referee_line("go player 0").error() ==
+        "'player' needs a non-negative integer from 1, got '0' in 'go player 0'");
+  CHECK(parse_referee_line("go p2inc 5").error() == "missing p1inc in 'go p2inc 5'");
+}

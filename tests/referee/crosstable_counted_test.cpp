@@ -92,9 +92,9 @@ std::vector<const storage::GameRecord*> pointers(const std::vector<storage::Game
 }  // namespace
 
 TEST_CASE("pair matcher: the k-th game of one seating pairs with the k-th of the other") {
-  PairMatcher<int> m;
-  const PairKey key{1, 0, 0, 1, "", "[]"};
-  PairKey other = key;
+  ratings::PairMatcher<int> m;
+  const ratings::PairKey key{1, 0, 0, 1, "", "[]"};
+  ratings::PairKey other = key;
   other.opening = R"(["3"])";
   CHECK_FALSE(m.offer(key, true, 1));
   CHECK_FALSE(m.offer(key, true, 2));
@@ -105,11 +105,11 @@ TEST_CASE("pair matcher: the k-th game of one seating pairs with the k-th of the
   CHECK(m.offer(key, true, 6) == 5);
   CHECK_FALSE(m.offer(key, true, 7));
   std::vector<int> left;
-  m.drain([&](const PairKey&, int g) { left.push_back(g); });
+  m.drain([&](const ratings::PairKey&, int g) { left.push_back(g); });
   std::sort(left.begin(), left.end());
   CHECK(left == std::vector<int>{7, 10});
   std::vector<int> none;
-  m.drain([&](const PairKey&, int g) { none.push_back(g); });
+  m.drain([&](const ratings::PairKey&, int g) { none.push_back(g); });
   CHECK(none.empty());
 }
 
@@ -130,9 +130,9 @@ TEST_CASE("crosstable counted: the same pairs and tables as from every game reco
                                 }()}) {
         auto records = storage::query_games(*store, query);
         REQUIRE(records.ok());
-        auto streamed = count_pairs(*store, query);
+        auto streamed = ratings::count_pairs(*store, query);
         REQUIRE(streamed.ok());
-        const PairCounts expected = count_pairs(pointers(*records));
+        const ratings::PairCounts expected = ratings::count_pairs(pointers(*records));
         REQUIRE(expected.size() > 5);
         std::int64_t pairs = 0, unpaired = 0;
         for (const auto& [key, c] : *streamed) {
@@ -157,14 +157,14 @@ TEST_CASE("crosstable counted: the same pairs and tables as from every game reco
         auto results = storage::aggregate_results(*store, query);
         REQUIRE(results.ok());
         for (int min_games : {0, 30}) {
-          std::vector<Crosstable> from_records;
-          for (const auto& t : tables_by_game(pointers(*records), min_games))
-            from_records.push_back(make_crosstable(t.title, t.games));
-          const auto counted = crosstables(*results, *streamed, min_games);
+          std::vector<ratings::Crosstable> from_records;
+          for (const auto& t : ratings::tables_by_game(pointers(*records), min_games))
+            from_records.push_back(ratings::make_crosstable(t.title, t.games));
+          const auto counted = ratings::crosstables(*results, *streamed, min_games);
           INFO("min-games " << min_games);
           REQUIRE_FALSE(counted.empty());
-          CHECK(crosstable_json(counted) == crosstable_json(from_records));
-          CHECK(crosstable_text(counted) == crosstable_text(from_records));
+          CHECK(ratings::crosstable_json(counted) == crosstable_json(from_records));
+          CHECK(ratings::crosstable_text(counted) == crosstable_text(from_records));
         }
       }
     }

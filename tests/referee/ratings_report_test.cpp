@@ -13,6 +13,7 @@
 #include "ratings/sprt_games.h"
 
 using namespace referee;
+using namespace referee::ratings;
 using storage::GameRecord;
 
 namespace {
@@ -63,9 +64,9 @@ bool contains(const std::string& text, const std::string& piece) {
 }  // namespace
 
 TEST_CASE("selection: --game is canonicalised and bad values name the option") {
-  GameSelection s;
+  ratings::GameSelection s;
   s.game = "oware";
-  REQUIRE(normalise_selection(s).ok());
+  REQUIRE(ratings::normalise_selection(s).ok());
   CHECK(s.game == canonical("oware:players=2"));
   GameSelection three;
   three.game = "oware:players=3";
@@ -106,8 +107,8 @@ TEST_CASE("selection: --game is canonicalised and bad values name the option") {
 
 TEST_CASE("selection: names that no stored game has are errors, not empty tables") {
   const std::vector<GameRecord> all = {record({{"A", "B"}, {1, 2}})};
-  GameSelection s;
-  CHECK(check_names(s, all).ok());
+  ratings::GameSelection s;
+  CHECK(ratings::check_names(s, all).ok());
   s.engines = {"A", "Z"};
   CHECK(check_names(s, all).error() == "--engine: no stored game has an engine named 'Z'");
   s = GameSelection{};
@@ -133,14 +134,15 @@ TEST_CASE("selection: each filter keeps exactly its games") {
                         "2026-05-02T00:00:00Z",
                         "60+1"}));                                      // 3
   all.push_back(record({{"A", "B"}, {1, 2}, -1, canonical("awale")}));  // 4: stored canonical
-  auto ids = [&](GameSelection s) {
-    REQUIRE(normalise_selection(s).ok());
+  auto ids = [&](ratings::GameSelection s) {
+    REQUIRE(ratings::normalise_selection(s).ok());
     std::vector<std::size_t> out;
-    for (const auto* g : select_games(all, s)) out.push_back(static_cast<std::size_t>(g - &all[0]));
+    for (const auto* g : ratings::select_games(all, s))
+      out.push_back(static_cast<std::size_t>(g - &all[0]));
     return out;
   };
   CHECK(ids({}) == std::vector<std::size_t>{0, 1, 2, 3, 4});
-  GameSelection game;
+  ratings::GameSelection game;
   game.game = "awale";
   CHECK(ids(game) == std::vector<std::size_t>{0, 1, 4});  // "awale" and its canonical string
   game.game = "oware:players=3";
@@ -173,14 +175,14 @@ TEST_CASE("selection: --min-games drops rare engines until every engine left has
   for (int i = 0; i < 3; ++i) all.push_back(record({{"A", "B"}, {1, 2}}));
   all.push_back(record({{"B", "C"}, {1, 2}}));
   all.push_back(record({{"C", "D"}, {1, 2}}));
-  const auto kept = drop_rare_engines(pointers(all), 2);
+  const auto kept = ratings::drop_rare_engines(pointers(all), 2);
   REQUIRE(kept.size() == 3);
   for (const auto* g : kept) CHECK(g->players == std::vector<std::string>{"A", "B"});
   CHECK(drop_rare_engines(pointers(all), 0).size() == 5);
   CHECK(drop_rare_engines(pointers(all), 5).empty());
   // A 3-player game counts two pairwise games per engine.
   const GameRecord three = record({{"A", "B", "C"}, {1, 2, 3}});
-  CHECK(pairwise_games(three, "A") == 2);
+  CHECK(ratings::pairwise_games(three, "A") == 2);
   CHECK(pairwise_games(record({{"A", "A", "B"}, {1, 2, 3}}), "A") == 2);
 }
 
@@ -193,7 +195,7 @@ TEST_CASE("report: one table per canonical game string, and all games when there
   GameRecord unfinished = record({{"A", "B"}, {}, -1, "kalaha"});
   unfinished.status = "unfinished";
   all.push_back(unfinished);
-  const auto tables = tables_by_game(pointers(all), 0);
+  const auto tables = ratings::tables_by_game(pointers(all), 0);
   REQUIRE(tables.size() == 4);
   CHECK(tables[0].title == canonical("awale:grandslam=illegal"));
   CHECK(tables[1].title == canonical("oware"));
@@ -221,7 +223,7 @@ TEST_CASE("pairs: the two games of one opening with seats swapped, whatever the 
   // Same opening, same seating twice: not a pair (and one left over).
   all.push_back(record({{"B", "C"}, {1, 2}, 9, "awale", {"5"}}));
   all.push_back(record({{"B", "C"}, {1, 2}, 10, "awale", {"5"}}));
-  const Pairing p = pair_games(pointers(all));
+  const ratings::Pairing p = pair_games(pointers(all));
   REQUIRE(p.pairs.size() == 2);
   CHECK(p.pairs[0].first->slot == 3);
   CHECK(p.pairs[0].second->slot == 4);
@@ -235,7 +237,7 @@ TEST_CASE("pairs: the two games of one opening with seats swapped, whatever the 
   same.push_back(record({{"B", "A"}, {1, 2}, 1, "awale"}));  // slot 0 never finished
   same.push_back(record({{"A", "B"}, {1, 2}, 2, "awale"}));
   same.push_back(record({{"B", "A"}, {1, 2}, 3, "awale"}));
-  const Pairing q = pair_games(pointers(same));
+  const ratings::Pairing q = pair_games(pointers(same));
   REQUIRE(q.pairs.size() == 1);
   CHECK(q.pairs[0].first->slot == 1);
   CHECK(q.pairs[0].second->slot == 2);
@@ -243,7 +245,7 @@ TEST_CASE("pairs: the two games of one opening with seats swapped, whatever the 
   // Different tournaments never pair.
   std::vector<GameRecord> apart = {record({{"A", "B"}, {1, 2}, 0, "awale", {}, "t"}),
                                    record({{"B", "A"}, {1, 2}, 1, "awale", {}, "tt"})};
-  CHECK(pair_games(pointers(apart)).pairs.empty());
+  CHECK(ratings::pair_games(pointers(apart)).pairs.empty());
 }
 
 TEST_CASE("crosstable: head-to-head counts, pentanomial from either side, N-player pairs") {
@@ -256,7 +258,7 @@ TEST_CASE("crosstable: head-to-head counts, pentanomial from either side, N-play
   all.push_back(record({{"A", "B"}, {1, 2}, 4, "awale", {"3"}}));
   all.push_back(record({{"B", "A"}, {1, 2}, 5, "awale", {"3"}}));
   all.push_back(record({{"B", "A"}, {1, 2}, 6, "awale", {"4"}}));  // unpaired: B won
-  const HeadToHead a = head_to_head(pointers(all), "A", "B");
+  const ratings::HeadToHead a = head_to_head(pointers(all), "A", "B");
   CHECK(a.engine == "A");
   CHECK(a.games.wins == 4);
   CHECK(a.games.draws == 1);
@@ -267,17 +269,17 @@ TEST_CASE("crosstable: head-to-head counts, pentanomial from either side, N-play
   CHECK(a.pairs.total() == 3);
   CHECK(a.unpaired == 1);
   CHECK(a.score() == Approx(4.5 / 7));
-  const HeadToHead b = head_to_head(pointers(all), "B", "A");
+  const ratings::HeadToHead b = head_to_head(pointers(all), "B", "A");
   CHECK(b.engine == "B");
   CHECK(b.games.wins == 2);
   CHECK(b.games.losses == 4);
   CHECK(b.pairs.ll == 1);
   CHECK(b.pairs.ld == 1);
   CHECK(b.pairs.wl == 1);
-  CHECK(head_to_head(pointers(all), "A", "Z").games.total() == 0);
+  CHECK(ratings::head_to_head(pointers(all), "A", "Z").games.total() == 0);
 
   all.push_back(record({{"C", "A", "B"}, {1, 2, 2}, 7, "oware:players=3"}));
-  const Crosstable t = make_crosstable("all games", pointers(all));
+  const ratings::Crosstable t = make_crosstable("all games", pointers(all));
   CHECK(t.games == 8);
   REQUIRE(t.engines.size() == 3);
   CHECK(t.engines[0].name == "C");  // 2 of 2
@@ -292,7 +294,7 @@ TEST_CASE("crosstable: head-to-head counts, pentanomial from either side, N-play
   CHECK(t.pairs[2].opponent == "B");
   CHECK(t.pairs[2].games.draws == 2);  // the 3-player game's equal ranks
 
-  const std::string text = crosstable_text({t});
+  const std::string text = ratings::crosstable_text({t});
   INFO(text);
   CHECK(contains(text, "all games (8 games)\n"));
   CHECK(contains(text,
@@ -303,12 +305,12 @@ TEST_CASE("crosstable: head-to-head counts, pentanomial from either side, N-play
   CHECK(contains(text, "C - A   1 game  1  0  0  100.0%\n"));
   CHECK(contains(text, "A - B  8 games  4  2  2   62.5%  3 pairs [0 0 1 0 1 1]  1 unpaired\n"));
 
-  const std::string csv = crosstable_csv({t});
+  const std::string csv = ratings::crosstable_csv({t});
   CHECK(csv.rfind("table,engine,opponent,games,wins,draws,losses,score,pairs,ll,ld,wl,dd,wd,ww,"
                   "unpaired\r\n",
                   0) == 0);
   CHECK(contains(csv, "all games,A,B,8,4,2,2,0.6250,3,0,0,1,0,1,1,1\r\n"));
-  const auto json = nlohmann::json::parse(crosstable_json({t}));
+  const auto json = nlohmann::json::parse(ratings::crosstable_json({t}));
   CHECK(json["tables"][0]["title"] == "all games");
   CHECK(json["tables"][0]["engines"][0]["name"] == "C");
   CHECK(json["tables"][0]["pairs"][2]["pentanomial"]["ww"] == 1);
@@ -321,8 +323,9 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
     all.push_back(record({{i % 2 ? "A" : "B", i % 2 ? "B" : "A"}, {i % 2 ? 1 : 2, i % 2 ? 2 : 1}}));
   all.push_back(record({{"C", "D"}, {1, 2}}));
   all.push_back(record({{"D", "C"}, {1, 2}}));
-  ReportOptions options;
-  const std::string text = report_text(rating_reports(pointers(all), options), options);
+  ratings::ReportOptions options;
+  const std::string text =
+      ratings::report_text(ratings::rating_reports(pointers(all), options), options);
   INFO(text);
   CHECK(contains(text, canonical("awale") + " (12 games, 4 engines)\n"));
   CHECK(contains(text,
@@ -357,7 +360,8 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
   CHECK(contains(report_text(rating_reports(pointers(all), absent), absent),
                  "; average 0 (anchor Z is not in this table)"));
   CHECK(report_text({}, options) == "no finished games\n");
-  CHECK(ratings_report(std::vector<referee::storage::GameRecord>{}) == "no finished games\n");
+  CHECK(ratings::ratings_report(std::vector<referee::storage::GameRecord>{}) ==
+        "no finished games\n");
   CHECK(ratings_report(referee::storage::ResultSet{}) == "no finished games\n");
 }
 
@@ -367,11 +371,11 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   for (int i = 0; i < 4; ++i) all.push_back(record({{"B", "A"}, {2, 1}}));
   for (int i = 0; i < 2; ++i) all.push_back(record({{"B", "A"}, {1, 2}}));
   for (int i = 0; i < 2; ++i) all.push_back(record({{"A", "B"}, {2, 1}}));
-  ReportOptions options;
+  ratings::ReportOptions options;
   options.rating.fit_seats = false;
-  const auto reports = rating_reports(pointers(all), options);
+  const auto reports = ratings::rating_reports(pointers(all), options);
   // 8 of 12: 400·log10(2) = 120.41, centred ±60.21.
-  const std::string csv = report_csv(reports, options);
+  const std::string csv = ratings::report_csv(reports, options);
   const std::string title = text::csv_field(canonical("awale"));
   CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,"
                   "confidence,prior,anchor,anchor_elo\r\n",
@@ -394,7 +398,7 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
     ++rows;
   CHECK(rows == 2);
 
-  const auto json = nlohmann::json::parse(report_json(reports, options));
+  const auto json = nlohmann::json::parse(ratings::report_json(reports, options));
   const auto& t = json["tables"][0];
   CHECK(t["title"] == canonical("awale"));
   CHECK(t["games"] == 12);
@@ -414,7 +418,7 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
 }
 
 TEST_CASE("pairs: fastchess's Ptnml(0-2) text, and the pairs of two engines from either side") {
-  stats::Pentanomial p;
+  ratings::Pentanomial p;
   p.ll = 1;
   p.ld = 2;
   p.wl = 3;
@@ -422,16 +426,16 @@ TEST_CASE("pairs: fastchess's Ptnml(0-2) text, and the pairs of two engines from
   p.wd = 5;
   p.ww = 6;
   CHECK(ptnml_text(p) == "Ptnml(0-2): [1, 2, 7, 5, 6]");
-  PairCounts counts;
+  ratings::PairCounts counts;
   counts[{"awale", "A", "B"}] = {p, 2};
   counts[{"kalaha", "A", "B"}] = {p, 1};
   counts[{"awale", "A", "C"}] = {p, 9};
-  const PairCount ab = pairs_between(counts, "A", "B");
-  CHECK(ptnml_text(ab.pairs) == "Ptnml(0-2): [2, 4, 14, 10, 12]");
+  const ratings::PairCount ab = pairs_between(counts, "A", "B");
+  CHECK(ratings::ptnml_text(ab.pairs) == "Ptnml(0-2): [2, 4, 14, 10, 12]");
   CHECK(ab.unpaired == 3);
-  const PairCount ba = pairs_between(counts, "B", "A");
+  const ratings::PairCount ba = pairs_between(counts, "B", "A");
   CHECK(ptnml_text(ba.pairs) == "Ptnml(0-2): [12, 10, 14, 4, 2]");
   CHECK(ba.pairs.wl == 6);
   CHECK(ba.pairs.dd == 8);
-  CHECK(pairs_between(counts, "B", "C").pairs.total() == 0);
+  CHECK(ratings::pairs_between(counts, "B", "C").pairs.total() == 0);
 }

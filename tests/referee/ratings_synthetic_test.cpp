@@ -26,19 +26,19 @@ double sigma(double x) {
 // One two-player game: the seat-1 engine scores 1, ½ or 0 with the probabilities of the draw model
 // at expected score σ(k(Ri − Rj + advantage)).
 int play(std::mt19937_64& rng, double ri, double rj, double advantage, double drawelo) {
-  const auto p = stats::split_score(sigma(kK * (ri - rj + advantage)), drawelo);
+  const auto p = ratings::split_score(sigma(kK * (ri - rj + advantage)), drawelo);
   const double u = std::uniform_real_distribution<double>(0, 1)(rng);
   return u < p[0] ? 0 : u < p[0] + p[1] ? 1 : 2;  // 0: seat 1 wins, 1: draw, 2: seat 2 wins
 }
 
-RatedGame two_player(const std::string& a, const std::string& b, int outcome) {
+ratings::RatedGame two_player(const std::string& a, const std::string& b, int outcome) {
   const std::vector<int> ranks = outcome == 0   ? std::vector<int>{1, 2}
                                  : outcome == 1 ? std::vector<int>{1, 1}
                                                 : std::vector<int>{2, 1};
   return {{a, b}, ranks, "g"};
 }
 
-const Rating& find(const RatingGroup& group, const std::string& name) {
+const ratings::Rating& find(const ratings::RatingGroup& group, const std::string& name) {
   for (const auto& r : group.ratings)
     if (r.name == name) return r;
   FAIL("no rating for " << name);
@@ -50,15 +50,15 @@ const Rating& find(const RatingGroup& group, const std::string& name) {
 TEST_CASE("ratings: the BayesElo split of an expected score matches its closed form") {
   // e = 100, δ = 120: P(win) = σ(k·(−20)), P(loss) = σ(k·(−220)), s = P(win) + P(draw)/2.
   const double win = sigma(kK * -20), loss = sigma(kK * -220), draw = 1 - win - loss;
-  const auto p = stats::split_score(win + draw / 2, 120);
+  const auto p = ratings::split_score(win + draw / 2, 120);
   CHECK(p[0] == Approx(win).epsilon(1e-12));
   CHECK(p[1] == Approx(draw).epsilon(1e-12));
   CHECK(p[2] == Approx(loss).epsilon(1e-12));
   // δ = 0: no draws, and the split is the logistic score itself.
-  const auto q = stats::split_score(0.8, 0);
+  const auto q = ratings::split_score(0.8, 0);
   CHECK(q[0] == Approx(0.8).epsilon(1e-12));
   CHECK(q[1] == Approx(0).margin(1e-12));
-  CHECK(stats::split_score(0.5, 200)[1] == Approx(1 - 2 * sigma(-kK * 200)).epsilon(1e-12));
+  CHECK(ratings::split_score(0.5, 200)[1] == Approx(1 - 2 * sigma(-kK * 200)).epsilon(1e-12));
 }
 
 TEST_CASE(
@@ -70,24 +70,24 @@ TEST_CASE(
   const std::vector<double> truth = {-100, 0, 60, 150};
   const double advantage = 40, drawelo = 120;
   std::mt19937_64 rng(20261123);
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int rep = 0; rep < 400; ++rep)
     for (std::size_t i = 0; i < 4; ++i)
       for (std::size_t j = 0; j < 4; ++j)
         if (i != j)
           games.push_back(
               two_player(names[i], names[j], play(rng, truth[i], truth[j], advantage, drawelo)));
-  RatingOptions o;
+  ratings::RatingOptions o;
   o.confidence = 0.999;
   o.anchor = "b";
   o.anchor_elo = 0;
-  const RatingTable t = rate(games, o);
+  const ratings::RatingTable t = rate(games, o);
   REQUIRE(t.groups.size() == 1);
-  const RatingGroup& g = t.groups[0];
+  const ratings::RatingGroup& g = t.groups[0];
   CHECK(g.robust);
   for (std::size_t i = 0; i < 4; ++i) {
     if (names[i] == "b") continue;
-    const Rating& r = find(g, names[i]);
+    const ratings::Rating& r = find(g, names[i]);
     INFO(names[i] << ": " << r.elo << " +/- " << r.error);
     CHECK(std::abs(r.elo - truth[i]) < r.error);
   }
@@ -132,9 +132,9 @@ struct Game3 {
   std::vector<int> ranks;
 };
 
-stats::FitProblem problem_of(const std::vector<Game3>& games,
-                             const std::vector<std::size_t>& pick) {
-  stats::FitProblem p;
+ratings::FitProblem problem_of(const std::vector<Game3>& games,
+                               const std::vector<std::size_t>& pick) {
+  ratings::FitProblem p;
   p.engines = 6;
   for (std::size_t k = 0; k < pick.size(); ++k) {
     const Game3& g = games[pick[k]];
@@ -170,7 +170,7 @@ TEST_CASE("ratings: N-player error bars match a bootstrap over whole games") {
           }
   std::vector<std::size_t> all(games.size());
   for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
-  const stats::FitResult fit = stats::fit_ratings(problem_of(games, all));
+  const ratings::FitResult fit = ratings::fit_ratings(problem_of(games, all));
   REQUIRE(fit.ok);
   REQUIRE(fit.robust);
 
@@ -180,7 +180,7 @@ TEST_CASE("ratings: N-player error bars match a bootstrap over whole games") {
   for (int b = 0; b < kResamples; ++b) {
     std::vector<std::size_t> pick(games.size());
     for (auto& k : pick) k = draw(rng);
-    const stats::FitResult boot = stats::fit_ratings(problem_of(games, pick));
+    const ratings::FitResult boot = ratings::fit_ratings(problem_of(games, pick));
     REQUIRE(boot.ok);
     for (std::size_t i = 0; i < 6; ++i) {
       sum[i] += boot.elo[i];
@@ -213,8 +213,8 @@ TEST_CASE("ratings: two-player intervals with many draws have the coverage they 
   int covered = 0, covered_model = 0;
   const int kMatches = 400;
   for (int m = 0; m < kMatches; ++m) {
-    std::vector<RatedGame> games;
-    stats::FitProblem problem;
+    std::vector<ratings::RatedGame> games;
+    ratings::FitProblem problem;
     problem.engines = 2;
     for (int k = 0; k < 200; ++k) {
       const bool a_first = k % 2 == 0;
@@ -224,12 +224,12 @@ TEST_CASE("ratings: two-player intervals with many draws have the coverage they 
       problem.results.push_back(
           {a_first ? 0u : 1u, a_first ? 1u : 0u, -1, -1, first, static_cast<std::size_t>(k)});
     }
-    RatingOptions o;
+    ratings::RatingOptions o;
     o.fit_seats = false;
-    const RatingGroup g = rate(games, o).groups.at(0);
+    const ratings::RatingGroup g = rate(games, o).groups.at(0);
     const double diff = find(g, "A").elo - find(g, "B").elo;
     covered += std::abs(diff - 50) < 2 * find(g, "A").error;
-    const stats::FitResult fit = stats::fit_ratings(problem);
+    const ratings::FitResult fit = ratings::fit_ratings(problem);
     covered_model += std::abs(diff - 50) < 2 * 1.959964 * std::sqrt(fit.model_covariance[0][0]);
   }
   const double coverage = double(covered) / kMatches;

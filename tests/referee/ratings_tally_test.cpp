@@ -22,8 +22,8 @@ namespace {
 
 // A mix: three engines of which one wins everything against one other (a bound), draws, a
 // three-player variant, seats that matter.
-std::vector<RatedGame> fixture() {
-  std::vector<RatedGame> games;
+std::vector<ratings::RatedGame> fixture() {
+  std::vector<ratings::RatedGame> games;
   std::mt19937_64 rng(5);
   const std::vector<std::string> names = {"A", "B", "C", "D"};
   for (int i = 0; i < 400; ++i) {
@@ -50,8 +50,8 @@ std::vector<RatedGame> fixture() {
   return games;
 }
 
-GameTallies counted(const std::vector<RatedGame>& games) {
-  GameTallies t;
+ratings::GameTallies counted(const std::vector<ratings::RatedGame>& games) {
+  ratings::GameTallies t;
   std::map<std::string, std::uint32_t> engines, variants;
   std::map<std::tuple<std::uint32_t, std::vector<std::uint32_t>, std::vector<int>>, std::size_t>
       index;
@@ -62,7 +62,7 @@ GameTallies counted(const std::vector<RatedGame>& games) {
     return it->second;
   };
   for (const auto& g : games) {
-    GameTallies::Entry e;
+    ratings::GameTallies::Entry e;
     e.variant = id(variants, t.variants, g.variant);
     e.players = static_cast<std::uint32_t>(g.players.size());
     std::vector<std::uint32_t> seats;
@@ -81,7 +81,7 @@ GameTallies counted(const std::vector<RatedGame>& games) {
   return t;
 }
 
-void check_same(const RatingTable& a, const RatingTable& b) {
+void check_same(const ratings::RatingTable& a, const ratings::RatingTable& b) {
   REQUIRE(a.groups.size() == b.groups.size());
   for (std::size_t k = 0; k < a.groups.size(); ++k) {
     const auto &x = a.groups[k], &y = b.groups[k];
@@ -92,7 +92,7 @@ void check_same(const RatingTable& a, const RatingTable& b) {
       CHECK(x.ratings[i].name == y.ratings[i].name);
       CHECK(x.ratings[i].bound == y.ratings[i].bound);
       CHECK(x.ratings[i].elo == Approx(y.ratings[i].elo).margin(1e-6));
-      if (x.ratings[i].bound == Bound::kNone)
+      if (x.ratings[i].bound == ratings::Bound::kNone)
         CHECK(x.ratings[i].error == Approx(y.ratings[i].error).margin(1e-6));
       CHECK(x.ratings[i].games == y.ratings[i].games);
       CHECK(x.ratings[i].wins == y.ratings[i].wins);
@@ -113,18 +113,19 @@ void check_same(const RatingTable& a, const RatingTable& b) {
 
 TEST_CASE("ratings: identical games counted once rate exactly as the games one by one") {
   const auto games = fixture();
-  const GameTallies t = counted(games);
+  const ratings::GameTallies t = counted(games);
   REQUIRE(t.games.size() < games.size() / 3);  // the counts do merge games
   for (double prior : {0.0, 2.0}) {
-    RatingOptions o;
+    ratings::RatingOptions o;
     o.prior_draws = prior;
-    const RatingTable one_by_one = rate(games, o);
-    const RatingTable tallied = rate(t, o);
+    const ratings::RatingTable one_by_one = rate(games, o);
+    const ratings::RatingTable tallied = rate(t, o);
     check_same(one_by_one, tallied);
     REQUIRE(!one_by_one.groups.empty());
     CHECK(one_by_one.groups[0].robust);  // the cluster-robust errors are compared
     bool bound = false;
-    for (const auto& r : one_by_one.groups[0].ratings) bound = bound || r.bound == Bound::kUpper;
+    for (const auto& r : one_by_one.groups[0].ratings)
+      bound = bound || r.bound == ratings::Bound::kUpper;
     CHECK(bound == (prior == 0));
   }
 }
@@ -157,7 +158,7 @@ TEST_CASE("ratings: reports from the database's counts equal reports from the re
   auto records = store->games({});
   REQUIRE(records.ok());
 
-  std::vector<GameSelection> selections(1);
+  std::vector<ratings::GameSelection> selections(1);
   selections.push_back({});
   selections.back().game = "oware:players=3";
   selections.push_back({});
@@ -172,18 +173,18 @@ TEST_CASE("ratings: reports from the database's counts equal reports from the re
   selections.push_back({});
   selections.back().until = "2026-05-03";
   for (auto& s : selections) {
-    REQUIRE(normalise_selection(s).ok());
-    ReportOptions options;
+    REQUIRE(ratings::normalise_selection(s).ok());
+    ratings::ReportOptions options;
     options.min_games = s.min_games;
     options.game = s.game;
     INFO("game '" << s.game << "' engines " << s.engines.size() << " tc '" << s.tc << "'");
     // Records: every filter in memory.
-    const auto from_records =
-        report_text(rating_reports(select_games(*records, s), options), options);
+    const auto from_records = ratings::report_text(
+        ratings::rating_reports(ratings::select_games(*records, s), options), options);
     // Counts: the filters in SQL (the game string on the tables), as `referee ratings` does.
-    GameSelection every_game = s;
+    ratings::GameSelection every_game = s;
     every_game.game.clear();
-    auto results = storage::aggregate_results(*store, game_query(every_game));
+    auto results = storage::aggregate_results(*store, ratings::game_query(every_game));
     REQUIRE(results.ok());
     const auto from_counts = report_text(rating_reports(std::move(*results), options), options);
     CHECK(from_counts == from_records);
@@ -211,13 +212,13 @@ TEST_CASE("ratings: names that match nothing stored are named, from the database
   r.players = {"A", "B"};
   r.time_control = "10+0.1";
   REQUIRE(store->begin_game(r).ok());
-  auto problem = [&](GameSelection s) {
-    auto p = name_problem(*store, s);
+  auto problem = [&](ratings::GameSelection s) {
+    auto p = ratings::name_problem(*store, s);
     REQUIRE(p.ok());
     return *p;
   };
   CHECK(problem({}) == "");
-  GameSelection s;
+  ratings::GameSelection s;
   s.engines = {"A", "Z"};
   CHECK(problem(s) == "--engine: no stored game has an engine named 'Z'");
   s = {};

@@ -8,20 +8,21 @@
 #include "ratings/ratings.h"
 
 using namespace referee;
+using namespace referee::ratings;
 
 namespace {
 
 const double kK = std::log(10.0) / 400.0;
 const double kZ95 = 1.959963984540054;
 
-RatedGame game(std::vector<std::string> players, std::vector<int> ranks) {
+ratings::RatedGame game(std::vector<std::string> players, std::vector<int> ranks) {
   return {std::move(players), std::move(ranks), "g"};
 }
 
 // `wins` games A beats B, `draws` drawn, `losses` B beats A; seats alternate so that every result
 // is seen from both seats (the seat advantage fitted is then 0 whenever the counts are even).
-std::vector<RatedGame> match(int wins, int draws, int losses) {
-  std::vector<RatedGame> games;
+std::vector<ratings::RatedGame> match(int wins, int draws, int losses) {
+  std::vector<ratings::RatedGame> games;
   auto add = [&](int count, int rank_a, int rank_b) {
     for (int i = 0; i < count; ++i)
       games.push_back(i % 2 ? game({"A", "B"}, {rank_a, rank_b})
@@ -33,13 +34,13 @@ std::vector<RatedGame> match(int wins, int draws, int losses) {
   return games;
 }
 
-RatingOptions no_seats() {
+ratings::RatingOptions no_seats() {
   RatingOptions o;
   o.fit_seats = false;
   return o;
 }
 
-const Rating& find(const RatingGroup& group, const std::string& name) {
+const ratings::Rating& find(const RatingGroup& group, const std::string& name) {
   for (const auto& r : group.ratings)
     if (r.name == name) return r;
   FAIL("no rating for " << name);
@@ -47,7 +48,7 @@ const Rating& find(const RatingGroup& group, const std::string& name) {
 }
 
 // A copy, so that `const auto& g = only_group(rate(...))` outlives the temporary table.
-RatingGroup only_group(const RatingTable& t) {
+ratings::RatingGroup only_group(const RatingTable& t) {
   REQUIRE(t.groups.size() == 1);
   return t.groups[0];
 }
@@ -55,11 +56,11 @@ RatingGroup only_group(const RatingTable& t) {
 }  // namespace
 
 TEST_CASE("ratings: 75 % over 100 games is 400·log10(3) = 190.85, with no prior by default") {
-  const RatingTable t = rate(match(75, 0, 25), no_seats());
-  const RatingGroup& g = only_group(t);
+  const ratings::RatingTable t = rate(match(75, 0, 25), no_seats());
+  const ratings::RatingGroup& g = only_group(t);
   REQUIRE(g.ratings.size() == 2);
   CHECK(g.ratings[0].name == "A");
-  CHECK(g.ratings[0].bound == Bound::kNone);
+  CHECK(g.ratings[0].bound == ratings::Bound::kNone);
   CHECK(g.ratings[0].elo - g.ratings[1].elo == Approx(190.848501887865).margin(1e-6));
   CHECK(g.ratings[0].elo == Approx(95.4242509).margin(1e-6));  // centred: mean 0
   CHECK(g.average == Approx(0).margin(1e-9));
@@ -82,13 +83,13 @@ TEST_CASE("ratings: 75 % over 100 games is 400·log10(3) = 190.85, with no prior
 
 TEST_CASE("ratings: lopsided results are not pulled: 95 % is +511.5 and 99 % is +798.3, as Ordo") {
   // 400·log10(95/5) = 511.5014 and 400·log10(99/1) = 798.2541, the values Ordo 1.2.6 prints.
-  const auto r95 = rate(match(95, 0, 5), no_seats()).groups.at(0).ratings;
+  const auto r95 = ratings::rate(match(95, 0, 5), no_seats()).groups.at(0).ratings;
   CHECK(r95[0].elo - r95[1].elo == Approx(511.501440381).margin(1e-5));
   const auto r99 = rate(match(99, 0, 1), no_seats()).groups.at(0).ratings;
   CHECK(r99[0].elo - r99[1].elo == Approx(798.254077839).margin(1e-5));
   // Draws count half: 90 wins and 10 draws is also 95 %, and the draws keep it finite.
   const auto drawn = rate(match(90, 10, 0), no_seats()).groups.at(0).ratings;
-  CHECK(drawn[0].bound == Bound::kNone);
+  CHECK(drawn[0].bound == ratings::Bound::kNone);
   CHECK(drawn[0].elo - drawn[1].elo == Approx(511.501440381).margin(1e-5));
 }
 
@@ -96,20 +97,20 @@ TEST_CASE("ratings: the prior, when asked for, is the old one virtual draw and p
   // d solves 95 + ½ − 100·σ(k·d) − σ(k·d/2) = 0 (one virtual draw of each engine against the
   // average, 0; Ra = d/2 by symmetry): d = 500.5337 by bisection, the 500.5 of the issue; for 99 %,
   // 99 + ½ − 100·σ(k·d) − σ(k·d/2) = 0 gives 739.8886.
-  RatingOptions o = no_seats();
+  ratings::RatingOptions o = no_seats();
   o.prior_draws = 1;
-  const auto r95 = rate(match(95, 0, 5), o).groups.at(0).ratings;
+  const auto r95 = ratings::rate(match(95, 0, 5), o).groups.at(0).ratings;
   CHECK(r95[0].elo - r95[1].elo == Approx(500.533748787).margin(1e-5));
   const auto r99 = rate(match(99, 0, 1), o).groups.at(0).ratings;
   CHECK(r99[0].elo - r99[1].elo == Approx(739.888555279).margin(1e-5));
   // With the prior an all-win engine is finite.
   const auto all = rate(match(10, 0, 0), o).groups.at(0).ratings;
-  CHECK(all[0].bound == Bound::kNone);
+  CHECK(all[0].bound == ratings::Bound::kNone);
   CHECK(std::isfinite(all[0].elo));
 }
 
 TEST_CASE("ratings: draws count half: 1 win and 2 draws is 2/3, 400·log10(2) = 120.41") {
-  const auto& g = only_group(rate(match(1, 2, 0), no_seats()));
+  const auto& g = only_group(ratings::rate(match(1, 2, 0), no_seats()));
   CHECK(g.ratings[0].name == "A");
   CHECK(g.ratings[0].elo - g.ratings[1].elo == Approx(120.411998266).margin(1e-6));
   CHECK(g.ratings[0].draws == 2);
@@ -121,7 +122,7 @@ TEST_CASE("ratings: draws count half: 1 win and 2 draws is 2/3, 400·log10(2) = 
 TEST_CASE("ratings: all draws give equal ratings, LOS one half and model-based errors") {
   // Every result equals its expectation: the cluster-robust meat is 0, so the table falls back to
   // the model-based error and says so.
-  const auto& g = only_group(rate(match(0, 10, 0), no_seats()));
+  const auto& g = only_group(ratings::rate(match(0, 10, 0), no_seats()));
   CHECK(g.ratings[0].elo == Approx(0).margin(1e-9));
   CHECK(g.ratings[1].elo == Approx(0).margin(1e-9));
   CHECK(g.ratings[0].los == Approx(0.5).margin(1e-9));
@@ -133,16 +134,16 @@ TEST_CASE("ratings: all draws give equal ratings, LOS one half and model-based e
 TEST_CASE("ratings: a three-engine cycle is one strongly connected set: all equal and finite") {
   // A beats B, B beats C, C beats A: no pair has both results, yet the likelihood has a finite
   // maximum (everyone 0) because each engine scored against someone who scored against it.
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int i = 0; i < 2; ++i) {
     games.push_back(game({"A", "B"}, {1, 2}));
     games.push_back(game({"B", "C"}, {1, 2}));
     games.push_back(game({"C", "A"}, {1, 2}));
   }
-  const auto& g = only_group(rate(games, no_seats()));
+  const auto& g = only_group(ratings::rate(games, no_seats()));
   REQUIRE(g.ratings.size() == 3);
   for (const auto& x : g.ratings) {
-    CHECK(x.bound == Bound::kNone);
+    CHECK(x.bound == ratings::Bound::kNone);
     CHECK(x.elo == Approx(0).margin(1e-9));
     CHECK(std::isfinite(x.error));
   }
@@ -154,18 +155,18 @@ TEST_CASE("ratings: an engine that won every game is a lower bound, not a number
   // likelihood grows without end. The bound x solves 10·log σ(k·x) = log 0.025: σ(k·x) = 0.025^0.1
   // = 0.691503, x = 400·log10(0.691503 / 0.308497) = 140.2172 (Clopper–Pearson's one-sided 97.5 %
   // bound for 10 out of 10).
-  const auto& g = only_group(rate(match(10, 0, 0), no_seats()));
+  const auto& g = only_group(ratings::rate(match(10, 0, 0), no_seats()));
   REQUIRE(g.ratings.size() == 2);
   CHECK(g.ratings[0].name == "A");
-  CHECK(g.ratings[0].bound == Bound::kLower);
+  CHECK(g.ratings[0].bound == ratings::Bound::kLower);
   CHECK(g.ratings[0].elo == Approx(140.217161608).margin(1e-5));
   CHECK(std::isnan(g.ratings[0].error));
   CHECK(std::isnan(g.ratings[0].los));
-  CHECK(g.ratings[1].bound == Bound::kNone);
+  CHECK(g.ratings[1].bound == ratings::Bound::kNone);
   CHECK(g.ratings[1].elo == Approx(0).margin(1e-12));
   // A 99 % table moves the bound to σ(k·x) = 0.005^0.1 = 0.588704: 400·log10(0.588704/0.411296)
   // = 62.2970.
-  RatingOptions o = no_seats();
+  ratings::RatingOptions o = no_seats();
   o.confidence = 0.99;
   const auto& g99 = only_group(rate(match(10, 0, 0), o));
   CHECK(g99.ratings[0].elo == Approx(62.2970137071).margin(1e-6));
@@ -174,7 +175,7 @@ TEST_CASE("ratings: an engine that won every game is a lower bound, not a number
 TEST_CASE("ratings: an engine that lost every game is an upper bound below the rated engines") {
   // A and B split 4 games 2–2 in each seating (both 0); C lost 4 games to each. The bound x solves
   // 8·log σ(−k·x) = log 0.025: σ(−k·x) = 0.025^(1/8) = 0.630463, x = −92.8904.
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int i = 0; i < 2; ++i) {
     games.push_back(game({"A", "B"}, {1, 2}));
     games.push_back(game({"A", "B"}, {2, 1}));
@@ -185,13 +186,13 @@ TEST_CASE("ratings: an engine that lost every game is an upper bound below the r
     games.push_back(game({"C", "A"}, {2, 1}));
     games.push_back(game({"B", "C"}, {1, 2}));
   }
-  const auto& g = only_group(rate(games, RatingOptions{}));
+  const auto& g = only_group(ratings::rate(games, ratings::RatingOptions{}));
   REQUIRE(g.ratings.size() == 3);
   CHECK(g.ratings[2].name == "C");
-  CHECK(g.ratings[2].bound == Bound::kUpper);
+  CHECK(g.ratings[2].bound == ratings::Bound::kUpper);
   CHECK(g.ratings[2].elo == Approx(-92.8904153212).margin(1e-4));
   CHECK(find(g, "A").elo == Approx(0).margin(1e-6));
-  CHECK(find(g, "A").bound == Bound::kNone);
+  CHECK(find(g, "A").bound == ratings::Bound::kNone);
   CHECK(g.ratings[2].games == 8);
   CHECK(g.ratings[2].losses == 8);
   // LOS only between finite ratings.
@@ -207,41 +208,41 @@ TEST_CASE(
   // main set (0); a is above it, r below, each bounded by its 4 games against g:
   // σ(k·x)^4 = 0.025, σ = 0.397635, x = 400·log10(0.397635/0.602365) = −72.15: a weak bound, since
   // four games say little, but a is listed first because it beat g every time.
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int i = 0; i < 2; ++i)
     for (auto [w, l] : {std::pair{"a", "g"}, std::pair{"a", "r"}, std::pair{"g", "r"}}) {
       games.push_back(game({w, l}, {1, 2}));
       games.push_back(game({l, w}, {2, 1}));
     }
-  const auto& g = only_group(rate(games, no_seats()));
+  const auto& g = only_group(ratings::rate(games, no_seats()));
   REQUIRE(g.ratings.size() == 3);
   CHECK(g.ratings[0].name == "a");
-  CHECK(g.ratings[0].bound == Bound::kLower);
+  CHECK(g.ratings[0].bound == ratings::Bound::kLower);
   CHECK(g.ratings[0].elo == Approx(-72.1497859).margin(1e-3));
   CHECK(g.ratings[1].name == "g");
-  CHECK(g.ratings[1].bound == Bound::kNone);
+  CHECK(g.ratings[1].bound == ratings::Bound::kNone);
   CHECK(g.ratings[2].name == "r");
-  CHECK(g.ratings[2].bound == Bound::kUpper);
+  CHECK(g.ratings[2].bound == ratings::Bound::kUpper);
   CHECK(g.ratings[2].elo == Approx(72.1497859).margin(1e-3));
 }
 
 TEST_CASE("ratings: an engine that met only bound engines is unrated") {
   // A and B are the main set; C beat B every time (a lower bound); D only lost to C.
-  std::vector<RatedGame> games = {game({"A", "B"}, {1, 2}), game({"B", "A"}, {1, 2}),
-                                  game({"C", "B"}, {1, 2}), game({"D", "C"}, {2, 1})};
-  const auto& g = only_group(rate(games, no_seats()));
+  std::vector<ratings::RatedGame> games = {game({"A", "B"}, {1, 2}), game({"B", "A"}, {1, 2}),
+                                           game({"C", "B"}, {1, 2}), game({"D", "C"}, {2, 1})};
+  const auto& g = only_group(ratings::rate(games, no_seats()));
   REQUIRE(g.ratings.size() == 4);
   CHECK(g.ratings[0].name == "C");
-  CHECK(g.ratings[0].bound == Bound::kLower);
+  CHECK(g.ratings[0].bound == ratings::Bound::kLower);
   CHECK(g.ratings[3].name == "D");
-  CHECK(g.ratings[3].bound == Bound::kUnrated);
+  CHECK(g.ratings[3].bound == ratings::Bound::kUnrated);
 }
 
 TEST_CASE("ratings: groups that never met get separate tables on their own scales") {
-  std::vector<RatedGame> games = {game({"A", "B"}, {1, 2}), game({"B", "A"}, {2, 1}),
-                                  game({"A", "B"}, {2, 1}), game({"C", "D"}, {1, 2}),
-                                  game({"D", "C"}, {1, 2}), game({"E", "C"}, {1, 1})};
-  const RatingTable t = rate(games, no_seats());
+  std::vector<ratings::RatedGame> games = {game({"A", "B"}, {1, 2}), game({"B", "A"}, {2, 1}),
+                                           game({"A", "B"}, {2, 1}), game({"C", "D"}, {1, 2}),
+                                           game({"D", "C"}, {1, 2}), game({"E", "C"}, {1, 1})};
+  const ratings::RatingTable t = rate(games, no_seats());
   REQUIRE(t.groups.size() == 2);
   // Most engines first: C, D, E; then A, B.
   REQUIRE(t.groups[0].ratings.size() == 3);
@@ -259,10 +260,10 @@ TEST_CASE("ratings: groups that never met get separate tables on their own scale
 }
 
 TEST_CASE("ratings: an anchor fixes one engine, errors become relative to it") {
-  RatingOptions o = no_seats();
+  ratings::RatingOptions o = no_seats();
   o.anchor = "B";
   o.anchor_elo = 1000;
-  const auto& g = only_group(rate(match(75, 0, 25), o));
+  const auto& g = only_group(ratings::rate(match(75, 0, 25), o));
   CHECK(g.anchored);
   CHECK(find(g, "B").elo == Approx(1000).margin(1e-9));
   CHECK(find(g, "B").error == Approx(0).margin(1e-9));
@@ -277,7 +278,7 @@ TEST_CASE("ratings: an anchor fixes one engine, errors become relative to it") {
   auto games = match(75, 0, 25);
   games.push_back(game({"C", "D"}, {1, 2}));
   games.push_back(game({"D", "C"}, {1, 2}));
-  const RatingTable two = rate(games, o);
+  const ratings::RatingTable two = rate(games, o);
   REQUIRE(two.groups.size() == 2);
   CHECK(two.groups[0].anchored);
   CHECK_FALSE(two.groups[1].anchored);
@@ -291,8 +292,8 @@ TEST_CASE("ratings: an anchor fixes one engine, errors become relative to it") {
 }
 
 TEST_CASE("ratings: the confidence level scales every error bar") {
-  RatingOptions o = no_seats();
-  const double e95 = only_group(rate(match(60, 10, 30), o)).ratings[0].error;
+  ratings::RatingOptions o = no_seats();
+  const double e95 = only_group(ratings::rate(match(60, 10, 30), o)).ratings[0].error;
   o.confidence = 0.99;
   const double e99 = only_group(rate(match(60, 10, 30), o)).ratings[0].error;
   // z(99 %) / z(95 %) = 2.5758293 / 1.9599640.
@@ -302,7 +303,7 @@ TEST_CASE("ratings: the confidence level scales every error bar") {
 TEST_CASE("ratings: the first-player advantage is estimated and the ratings are seat-neutral") {
   // A and B are equal: each wins 30 of 40 games as first player. The seat model gives the first
   // player 75 %: advantage 400·log10(3) = 190.85, and A − B = 0.
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int i = 0; i < 30; ++i) {
     games.push_back(game({"A", "B"}, {1, 2}));
     games.push_back(game({"B", "A"}, {1, 2}));
@@ -311,7 +312,7 @@ TEST_CASE("ratings: the first-player advantage is estimated and the ratings are 
     games.push_back(game({"A", "B"}, {2, 1}));
     games.push_back(game({"B", "A"}, {2, 1}));
   }
-  const auto& g = only_group(rate(games, RatingOptions{}));
+  const auto& g = only_group(ratings::rate(games, ratings::RatingOptions{}));
   REQUIRE(g.seats.size() == 1);
   CHECK(g.seats[0].variant == "g");
   CHECK(g.seats[0].first == Approx(190.848501888).margin(1e-5));
@@ -333,29 +334,30 @@ TEST_CASE("ratings: the first-player advantage is estimated and the ratings are 
 }
 
 TEST_CASE("ratings: a seat that won every game makes the seat advantage unbounded, not fitted") {
-  std::vector<RatedGame> games;
+  std::vector<ratings::RatedGame> games;
   for (int i = 0; i < 5; ++i) {
     games.push_back(game({"A", "B"}, {1, 2}));
     games.push_back(game({"B", "A"}, {1, 2}));
   }
-  const auto& g = only_group(rate(games, RatingOptions{}));
+  const auto& g = only_group(ratings::rate(games, ratings::RatingOptions{}));
   CHECK(g.seats.empty());
   REQUIRE(g.seat_notes.size() == 1);
   CHECK(g.seat_notes[0] ==
         "g: seat 1 scored every point against seat 2: the seat advantage is unbounded and not "
         "fitted");
   CHECK(find(g, "A").elo == Approx(0).margin(1e-9));
-  CHECK(find(g, "A").bound == Bound::kNone);
+  CHECK(find(g, "A").bound == ratings::Bound::kNone);
 }
 
 TEST_CASE("ratings: a multi-player game is split into pairwise results by rank") {
   // Ranks 1, 2, 2: P1 beats P2 and P3; P2 and P3 draw.
-  const auto t = rate({game({"P1", "P2", "P3"}, {1, 2, 2}), game({"P2", "P3", "P1"}, {1, 2, 3}),
-                       game({"P3", "P1", "P2"}, {2, 1, 3})},
-                      no_seats());
+  const auto t =
+      ratings::rate({game({"P1", "P2", "P3"}, {1, 2, 2}), game({"P2", "P3", "P1"}, {1, 2, 3}),
+                     game({"P3", "P1", "P2"}, {2, 1, 3})},
+                    no_seats());
   const auto& g = only_group(t);
-  const Rating& p1 = find(g, "P1");
-  const Rating& p2 = find(g, "P2");
+  const ratings::Rating& p1 = find(g, "P1");
+  const ratings::Rating& p2 = find(g, "P2");
   CHECK(p1.games == 6);
   CHECK(p1.wins == 4);
   CHECK(p1.losses == 2);
@@ -364,22 +366,22 @@ TEST_CASE("ratings: a multi-player game is split into pairwise results by rank")
 }
 
 TEST_CASE("ratings: a game with the same engine in two seats counts nothing between them") {
-  const auto t = rate({game({"A", "A"}, {1, 2}), game({"A", "B"}, {1, 1})}, no_seats());
+  const auto t = ratings::rate({game({"A", "A"}, {1, 2}), game({"A", "B"}, {1, 1})}, no_seats());
   const auto& g = only_group(t);
   CHECK(find(g, "A").games == 1);
   CHECK(find(g, "A").draws == 1);
 }
 
 TEST_CASE("ratings: no games, no groups, unfinished games are ignored") {
-  CHECK(rate(std::vector<RatedGame>{}, RatingOptions{}).groups.empty());
-  CHECK(rate(GameTallies{}, RatingOptions{}).groups.empty());
+  CHECK(ratings::rate(std::vector<ratings::RatedGame>{}, ratings::RatingOptions{}).groups.empty());
+  CHECK(rate(ratings::GameTallies{}, RatingOptions{}).groups.empty());
   CHECK(rate({game({"A", "B"}, {})}, RatingOptions{}).groups.empty());
 }
 
 TEST_CASE("ratings: the draw rate between equal engines is estimated with an interval") {
   // Equal engines (A − B = 0, no seat effect), 40 % draws: with s = ½ the BayesElo split gives
   // P(draw) = 1 − 2σ(−kδ), so the maximum-likelihood δ makes it exactly 40 %.
-  const auto& g = only_group(rate(match(30, 40, 30), RatingOptions{}));
+  const auto& g = only_group(ratings::rate(match(30, 40, 30), ratings::RatingOptions{}));
   REQUIRE(g.draws.estimated);
   CHECK(g.draws.observed == Approx(0.4));
   CHECK(g.draws.equal == Approx(0.4).margin(1e-6));

@@ -2,6 +2,8 @@
 // way a start fails (no ugiok, exit, missing binary), game preparation (setgame only when the game
 // changes, isready tokens, stale tokens, stalls, unsupported games, plain UGI engines) and the stop
 // flag during a request. Real processes: the mock engine and small /bin/sh scripts.
+#include <signal.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <thread>
@@ -531,4 +533,24 @@ TEST_CASE("session: what a game keeps of an engine's output is capped, with a no
     }
   CHECK(notes == 2);
   CHECK(engine_bytes(log) < 4000 + 4000 + 2000 + 2000 + 400);
+}
+
+TEST_CASE("session: the crash reason of an engine killed by a signal is built from its number") {
+  // SIGUSR1 on go: an engine that dies of a signal, without a core dump.
+  auto s = rtest::start_session(rtest::script_spec(R"(read -r line
+printf 'id name sig\nid protocol 1\ngame awale\nugiok\n'
+while read -r cmd arg rest; do
+  case "$cmd" in
+    isready) printf 'readyok %s\n' "$arg" ;;
+    go) kill -USR1 $$ ;;
+  esac
+done)"));
+  std::string detail;
+  REQUIRE(s.prepare(game_of("awale"), detail) == Fault::None);
+  auto reply = s.request("", {}, timed_go(), Millis(20000), nullptr);
+  CHECK(reply.fault == Fault::Crash);
+  CHECK(reply.detail ==
+        "(signal " + std::to_string(SIGUSR1) + ": " + engines::signal_description(SIGUSR1) + ")");
+  CHECK(engines::signal_description(SIGUSR1) == "User defined signal 1");
+  CHECK(s.exit_description() == "signal " + std::to_string(SIGUSR1) + " (User defined signal 1)");
 }

@@ -42,7 +42,7 @@ TournamentEngine mock_engine(const std::string& name, std::vector<std::string> f
 
 // A against B, `cycles` cycles of one opening played twice (2 games per cycle).
 TournamentConfig sprt_config(const rtest::TempDir& dir, TournamentEngine a, TournamentEngine b,
-                             int cycles, stats::SprtConfig sprt = {}) {
+                             int cycles, ratings::SprtConfig sprt = {}) {
   TournamentConfig c;
   c.name = "sprt";
   c.database = dir.file("sprt.db");
@@ -93,7 +93,7 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   rtest::TempDir dir;
   // b resigns at its first move: every pair is a double win for a. (With elo1 = 5 normalised
   // Elo such a sweep takes about 200 pairs; 100 takes 10.)
-  stats::SprtConfig sprt;
+  ratings::SprtConfig sprt;
   sprt.elo1 = 100;
   auto c = sprt_config(dir, mock_engine("a"), mock_engine("b", {"--always-resign"}), 50, sprt);
   std::ostringstream progress;
@@ -101,7 +101,7 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   INFO(progress.str());
   REQUIRE(s.sprt);
   CHECK(s.sprt_decided());
-  CHECK(s.sprt->tally.state.decision == stats::SprtDecision::kAcceptH1);
+  CHECK(s.sprt->tally.state.decision == ratings::SprtDecision::kAcceptH1);
   CHECK(s.sprt->tally.h.engine == "a");
   CHECK(s.scheduled == 100);
   CHECK(s.played <= 30);
@@ -141,7 +141,7 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
 TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored games") {
   rtest::TempDir dir;
   // The example engines, greedy against random: pairs of every kind, an LLR that moves.
-  stats::SprtConfig wide;
+  ratings::SprtConfig wide;
   wide.elo0 = -300;
   wide.elo1 = 300;
   TournamentEngine greedy, random;
@@ -200,9 +200,9 @@ TEST_CASE("sprt event: equal engines never accept H1, undecided, the event plays
   auto c = sprt_config(dir, mock_engine("a"), mock_engine("b"), 8);
   auto s = run(c);
   REQUIRE(s.sprt);
-  CHECK(s.sprt->tally.state.decision != stats::SprtDecision::kAcceptH1);
+  CHECK(s.sprt->tally.state.decision != ratings::SprtDecision::kAcceptH1);
   if (s.sprt_decided()) {
-    CHECK(s.sprt->tally.state.decision == stats::SprtDecision::kAcceptH0);
+    CHECK(s.sprt->tally.state.decision == ratings::SprtDecision::kAcceptH0);
     for (const auto& slot : slots_of(c))
       if (slot.state == "skipped") CHECK(contains(slot.reason, "sprt: H0 accepted, LLR "));
   } else {
@@ -215,7 +215,7 @@ TEST_CASE("sprt event: equal engines never accept H1, undecided, the event plays
 
 TEST_CASE("sprt event: a stopped run resumes the test, a kill before the skip is repaired") {
   rtest::TempDir dir;
-  stats::SprtConfig sprt;
+  ratings::SprtConfig sprt;
   sprt.elo1 = 100;
   auto c = sprt_config(dir, mock_engine("a", {"--slow-ms=20"}),
                        mock_engine("b", {"--always-resign"}), 50, sprt);
@@ -276,14 +276,14 @@ TEST_CASE("sprt event: the sprt table is read, stored with the event and validat
   CHECK(ok->sprt->elo0 == -1);
   CHECK(ok->sprt->elo1 == 4);
   CHECK(ok->sprt->beta == 0.2);
-  CHECK(ok->sprt->model == stats::SprtModel::kLogistic);
+  CHECK(ok->sprt->model == ratings::SprtModel::kLogistic);
   CHECK(ok->cycles == 5);  // 2 games a cycle: 5 cycles hold 9 games
   // The specification keeps it; an event without one has no "sprt" key.
   auto back = config_from_spec(event_spec(*ok));
   REQUIRE(back.ok());
   REQUIRE(back->sprt);
   CHECK(back->sprt->alpha == 0.1);
-  CHECK(back->sprt->model == stats::SprtModel::kLogistic);
+  CHECK(back->sprt->model == ratings::SprtModel::kLogistic);
   auto plain = load("");
   REQUIRE(plain.ok());
   CHECK_FALSE(plain->sprt);
@@ -411,10 +411,10 @@ TEST_CASE("sprt event: referee tournament killed with -9 mid-test resumes to the
   REQUIRE(store.ok());
   auto games = store->games({});
   REQUIRE(games.ok());
-  stats::SprtConfig sprt;
+  ratings::SprtConfig sprt;
   sprt.elo1 = 100;
   const auto tally = sprt_tally(*games, "a", "b", sprt, true);
-  CHECK(tally.state.decision == stats::SprtDecision::kAcceptH1);
+  CHECK(tally.state.decision == ratings::SprtDecision::kAcceptH1);
   CHECK(contains(again.out, "sprt: LLR " + fixed2(tally.state.llr)));
   // Each slot finished at most once.
   std::set<std::int64_t> slots;

@@ -10,7 +10,7 @@
 #include "ratings/pentanomial.h"
 #include "ratings/sprt.h"
 
-using namespace referee::stats;
+using namespace referee::ratings;
 
 namespace {
 
