@@ -75,21 +75,17 @@ const char* const kFlushHint =
     "flush stdout after every line (C: fflush(stdout); C++: std::endl or std::flush; Python: "
     "print(..., flush=True) or sys.stdout.flush()): a buffered answer never reaches the referee";
 
-bool nothing_read(const std::string& detail) {
-  return detail.find("nothing at all was read") != std::string::npos;
-}
-
-std::string handshake_hint(const std::string& why) {
-  if (nothing_read(why)) return kFlushHint;
-  if (why.find("cannot start") != std::string::npos)
-    return "check the command: the path of an executable file, then its arguments";
+std::string handshake_hint(const StartReport& how) {
+  if (!how.spawned) return "check the command: the path of an executable file, then its arguments";
+  if (how.nothing_read) return kFlushHint;
   return "after 'ugi' print the 'id' and 'game' lines, then 'ugiok' (PROTOCOL.md §3); --debug "
          "shows what was exchanged";
 }
 
 // What a bot author would do about a failed request.
-std::string hint_for(const MoveReply& reply, const games::Game& game, const games::State& state) {
-  if (nothing_read(reply.detail)) return kFlushHint;
+std::string hint_for(const MoveReply& reply, bool nothing_read, const games::Game& game,
+                     const games::State& state) {
+  if (nothing_read) return kFlushHint;
   switch (reply.fault) {
     case Fault::Illegal:
       return "`referee moves " + game.canonical() + " --position " + state.to_string() +
@@ -248,12 +244,12 @@ class Checker {
       return report_.step(false, what,
                           fault_name(reply.fault) + ": " + reply.detail +
                               (reply.move.empty() ? "" : " (line: '" + reply.move + "')"),
-                          hint_for(reply, game, state));
+                          hint_for(reply, session_.nothing_read(), game, state));
     auto copy = state;
     if (!copy.apply(reply.move))
       return report_.step(false, what,
                           "bestmove '" + reply.move + "' is illegal in " + state.to_string(),
-                          hint_for(illegal(reply), game, state));
+                          hint_for(illegal(reply), false, game, state));
     if (move_out) *move_out = reply.move;
     return report_.step(
         true, what,
@@ -269,7 +265,7 @@ class Checker {
       hint =
           "declare only the values the engine plays (e.g. 'game oware players=2|3'); the "
           "referee sends a game only to engines that declare it";
-    } else if (nothing_read(detail)) {
+    } else if (f != Fault::None && session_.nothing_read()) {
       hint = kFlushHint;
     } else if (f != Fault::None) {
       hint = "answer 'isready N' with 'readyok N' once every earlier command is handled";
@@ -445,10 +441,11 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
   SessionSettings settings;
   settings.start_timeout = Millis(start_timeout_ms);
   settings.debug = debug;
-  auto started = EngineSession::start(spec, settings);
+  StartReport how;
+  auto started = EngineSession::start(spec, settings, &how);
   if (!started) {
     const std::string& why = started.error();
-    report.step(false, "handshake: ugi answered by ugiok", why, handshake_hint(why));
+    report.step(false, "handshake: ugi answered by ugiok", why, handshake_hint(how));
     report.summary();
     return report.failures();
   }
@@ -512,7 +509,7 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
   }
   session.quit();
   const std::string exit = session.exit_description();
-  report.step(exit.rfind("exit", 0) == 0, "quit: the engine exits by itself", exit,
+  report.step(session.exited_normally(), "quit: the engine exits by itself", exit,
               "on 'quit', exit at once (stop any search first)");
 
   // A second process: end of input with no quit.
@@ -522,8 +519,8 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
   } else {
     again->close_input();
     const std::string eof_exit = again->exit_description();
-    report.step(eof_exit.rfind("exit", 0) == 0, "end of input: the engine exits by itself",
-                eof_exit, "when stdin ends (read returns end of file), exit");
+    report.step(again->exited_normally(), "end of input: the engine exits by itself", eof_exit,
+                "when stdin ends (read returns end of file), exit");
   }
   report.summary();
   return report.failures();

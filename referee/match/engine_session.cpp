@@ -176,7 +176,7 @@ std::string EngineSession::crash_detail(const std::string& how) {
 }
 
 std::string EngineSession::silence_hint(const char* since) const {
-  if (process_->stdout_count() > 0) return "";
+  if (!nothing_read()) return "";
   return std::string(" (nothing at all was read from its stdout since ") + since +
          ": does it flush stdout after every line?)";
 }
@@ -213,7 +213,7 @@ Fault EngineSession::read_failure(ReadStatus status, std::string& detail) {
 }
 
 Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
-                                             const SessionSettings& settings) {
+                                             const SessionSettings& settings, StartReport* report) {
   auto process = engines::Process::spawn(spec);
   if (!process) return process.failure();
   SessionSettings named = settings;
@@ -221,6 +221,7 @@ Expected<EngineSession> EngineSession::start(const engines::SpawnSpec& spec,
   EngineSession session(std::move(*process), std::move(named));
   const auto deadline = Clock::now() + settings.start_timeout;
   auto fail = [&](const std::string& why) -> Expected<EngineSession> {
+    if (report) *report = StartReport{true, session.nothing_read()};
     session.process_->shut_down(Millis(0), settings.term_grace);
     return Error{"engine '" + spec.command + "' failed to start: " + why};
   };
@@ -488,6 +489,14 @@ void EngineSession::quit() {
 bool EngineSession::alive() {
   return process_ && process_->running();
 }
+bool EngineSession::exited_normally() const {
+  return process_ && process_->exit_code().has_value();
+}
+
+bool EngineSession::nothing_read() const {
+  return process_ && process_->stdout_count() == 0;
+}
+
 std::string EngineSession::exit_description() {
   return process_ ? process_->exit_description() : "";
 }

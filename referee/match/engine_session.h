@@ -89,11 +89,19 @@ struct MoveReply {
   std::string detail;  // what went wrong, for the game's reason
 };
 
+// How far a failed start got, for callers that advise (check-engine): values, not the message.
+struct StartReport {
+  bool spawned = false;       // the process ran: the handshake failed, not the command
+  bool nothing_read = false;  // not one byte came from its stdout
+};
+
 class EngineSession {
  public:
-  // Spawns the engine and completes the handshake. A failure is Fault::NoStart with a detail.
+  // Spawns the engine and completes the handshake. A failure is Fault::NoStart with a detail;
+  // `report`, when given, says how far it got.
   static Expected<EngineSession> start(const engines::SpawnSpec& spec,
-                                       const SessionSettings& settings);
+                                       const SessionSettings& settings,
+                                       StartReport* report = nullptr);
 
   const EngineIdentity& identity() const { return identity_; }
   // The engine's name for people: SessionSettings::name, else its command's base name.
@@ -122,6 +130,10 @@ class EngineSession {
   // Request/reply exchanges so far (handshake, isready, go): the benchmark's round trips.
   long round_trips() const { return round_trips_; }
   std::string exit_description();
+  // Whether the engine has exited by itself with a status (not killed by a signal).
+  bool exited_normally() const;
+  // Whether not one byte came from its stdout yet (an engine that does not flush).
+  bool nothing_read() const;
   std::string stderr_tail();
 
   // Lines exchanged since the last take_log() ('>' to the engine, '<' from it, '!' its stderr, as
