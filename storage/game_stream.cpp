@@ -5,8 +5,9 @@
 #include <optional>
 
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -27,7 +28,7 @@ std::vector<std::string> opening_of(const char* text) {
 Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& options,
                      const GameVisitor& visit) {
   try {
-    sql::Connection& db = StoreAccess::db(store);
+    sql::Connection& db = store.connection();
     sql::Transaction snapshot(
         db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
     const sql::Backend b = db.backend();
@@ -45,7 +46,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                      "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index +
+                         rows::engine_hashes_column(store.connection()) + " FROM games g" + index +
                          " LEFT JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat",
                      sql::Rows::Many);
@@ -133,7 +134,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
     snapshot.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "read games", e);
+    return store.fail("read games", e);
   }
 }
 

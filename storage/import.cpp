@@ -8,7 +8,8 @@
 #include <set>
 
 #include "games/game.h"
-#include "storage/store_access.h"
+#include "storage/rows.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -184,13 +185,13 @@ struct Importer::Impl {
   Store& store;
   sql::Connection& db;
   std::optional<sql::Transaction> tx;  // begin() .. commit()
-  sql::Query same_start, players_of, moves_of, find_tournament, has_schedule,
-      tournament_id_used, next_tournament_id, add_tournament, slot_holder, game_id_used,
-      next_game_id, add_game, add_engine, add_player, add_move;
+  sql::Query same_start, players_of, moves_of, find_tournament, has_schedule, tournament_id_used,
+      next_tournament_id, add_tournament, slot_holder, game_id_used, next_game_id, add_game,
+      add_engine, add_player, add_move;
 
   explicit Impl(Store& s)
       : store(s),
-        db(StoreAccess::db(s)),
+        db(s.connection()),
         same_start(db,
                    "SELECT id FROM games WHERE started_at = ? AND game = ? AND start_position = ?"
                    " AND opening = ? AND time_control = ?"),
@@ -252,8 +253,7 @@ struct Importer::Impl {
 
   // `wanted` when no row has it, else the next id after the largest (explicit ids either way:
   // one insert form, inside the import's write transaction).
-  static std::int64_t free_or_next(sql::Query& used, sql::Query& next,
-                                   std::int64_t wanted) {
+  static std::int64_t free_or_next(sql::Query& used, sql::Query& next, std::int64_t wanted) {
     used.reset();
     used.bind(1, wanted);
     if (!used.step()) return wanted;
@@ -286,7 +286,7 @@ Status Importer::begin() {
     impl_->tx.emplace(impl_->db);
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(impl_->store, "begin an import", e);
+    return impl_->store.fail("begin an import", e);
   }
 }
 
@@ -304,7 +304,7 @@ Status Importer::commit() {
     return Ok{};
   } catch (const std::exception& e) {
     rollback();
-    return StoreAccess::fail(impl_->store, "commit an import", e);
+    return impl_->store.fail("commit an import", e);
   }
 }
 
@@ -386,7 +386,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     }
     return ImportAdd{true, id};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(s.store, "import game " + std::to_string(g.id), e);
+    return s.store.fail("import game " + std::to_string(g.id), e);
   }
 }
 

@@ -6,8 +6,9 @@
 
 #include "storage/name_ids.h"
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -35,7 +36,7 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
                                   const TwoPlayerVisitor& visit) {
   if (!query.finished_only) return Error{"two-player results are read from finished games only"};
   try {
-    sql::Connection& db = StoreAccess::db(store);
+    sql::Connection& db = store.connection();
     sql::Transaction snapshot(db, sql::Transaction::Kind::Read);
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
@@ -110,7 +111,7 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
     snapshot.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "read two-player results", e);
+    return store.fail("read two-player results", e);
   }
 }
 

@@ -3,7 +3,7 @@
 namespace referee::storage {
 
 Recorder::Recorder(Store store, std::chrono::milliseconds interval,
-                   std::function<void(const std::string&)> on_failure)
+                   std::function<void(const Error&)> on_failure)
     : store_(std::move(store)),
       interval_(interval),
       on_failure_(std::move(on_failure)),
@@ -117,16 +117,16 @@ std::string Recorder::first_error() const {
 }
 
 // Called on the writer thread without the lock.
-void Recorder::fail(std::vector<std::string>& failures, const std::string& error) {
+void Recorder::fail(std::vector<std::string>& failures, const Error& error) {
   bool first = false;
   {
     std::lock_guard lock(mutex_);
     if (first_error_.empty()) {
-      first_error_ = error.empty() ? "unknown storage failure" : error;
+      first_error_ = error.message.empty() ? "unknown storage failure" : error.message;
       first = true;
     }
   }
-  failures.push_back(error);
+  failures.push_back(error.message);
   if (first && on_failure_) on_failure_(error);
 }
 
@@ -149,7 +149,7 @@ void Recorder::run() {
     while (i < batch.size()) {
       if (batch[i].call == Call::Alone) {
         auto status = batch[i].write(store_);
-        if (!status) fail(failures, status.error());
+        if (!status) fail(failures, status.failure());
         ++i;
         continue;
       }
@@ -162,7 +162,7 @@ void Recorder::run() {
       auto write_moves = [&] {
         if (moves_.empty()) return;
         auto status = store_.add_moves(moves_);
-        if (!status) fail(failures, status.error());
+        if (!status) fail(failures, status.failure());
         moves_.clear();
       };
       for (; i < end; ++i) {
@@ -178,13 +178,13 @@ void Recorder::run() {
         write_moves();
         if (!first_error_.empty() && q.call == Call::No) continue;
         auto status = q.write(store_);
-        if (!status) fail(failures, status.error());
+        if (!status) fail(failures, status.failure());
       }
       write_moves();
       Status committed = Ok{};
       if (grouped) {
         committed = store_.commit_batch();
-        if (!committed) fail(failures, committed.error());
+        if (!committed) fail(failures, committed.failure());
       }
       for (std::size_t k = begin; k < end; ++k)
         if (batch[k].settle) batch[k].settle(committed);

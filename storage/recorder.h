@@ -45,7 +45,7 @@ class Recorder {
   static constexpr std::chrono::milliseconds kDefaultInterval{20};
 
   explicit Recorder(Store store, std::chrono::milliseconds interval = kDefaultInterval,
-                    std::function<void(const std::string&)> on_failure = {});
+                    std::function<void(const Error&)> on_failure = {});
   ~Recorder();  // commits everything still queued
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
@@ -116,11 +116,11 @@ class Recorder {
   }
   void enqueue(Write write, bool urgent, Call call = Call::No, Settle settle = {});
   void run();
-  void fail(std::vector<std::string>& failures, const std::string& error);
+  void fail(std::vector<std::string>& failures, const Error& error);
 
   Store store_;
   std::chrono::milliseconds interval_;
-  std::function<void(const std::string&)> on_failure_;
+  std::function<void(const Error&)> on_failure_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;

@@ -18,6 +18,7 @@
 #include "match/match.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee {
 
@@ -140,15 +141,16 @@ class Worker {
     if (!cpus_.empty()) engines::pin_this_thread(cpus_);
     while (!sh_.halt.load()) {
       auto claims = sh_.recorder.call_in_batch<std::vector<storage::Claim>>([&](storage::Store& s) {
-        return s.claim_slots(sh_.owner, sh_.event, 1, sh_.options.lease_ms,
-                             sh_.roster.excluded_names());
+        return storage::work_queue::claim_slots(s, sh_.owner, sh_.event, 1, sh_.options.lease_ms,
+                                                sh_.roster.excluded_names());
       });
       if (!claims) break;  // a storage failure: the recorder has raised the halt
       if (claims->empty()) {
         // Nothing to claim now: wait while other processes hold claims (they may finish them, or
         // die and let their leases expire), else the event is over for this run.
-        auto counts = sh_.recorder.call<storage::SlotCounts>(
-            [&](storage::Store& s) { return s.slot_counts(sh_.event, sh_.owner); });
+        auto counts = sh_.recorder.call<storage::SlotCounts>([&](storage::Store& s) {
+          return storage::work_queue::slot_counts(s, sh_.event, sh_.owner);
+        });
         if (!counts || counts->claimed_others == 0) break;
         wait_a_little();
         continue;
@@ -379,8 +381,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? "sprt" : "tournament";
-  auto row = store->open_event(config.name, spec, schedule_fingerprint(config),
-                               slot_records(config, *schedule), kind);
+  auto row =
+      storage::work_queue::open_event(*store, config.name, spec, schedule_fingerprint(config),
+                                      slot_records(config, *schedule), kind);
   if (!row) return row.failure();
   if (!row->created && row->spec != spec) {
     std::string changes = row->spec.empty()
@@ -396,7 +399,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   me.host = engines::host_name();
   me.pid = engines::process_id();
   me.lease_ms = options.lease_ms;
-  auto owner = store->register_owner(me);
+  auto owner = storage::work_queue::register_owner(*store, me);
   if (!owner) return owner.failure();
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
   std::string sprt_text;
@@ -406,9 +409,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     sprt_text =
         sprt_progress(*config.sprt, check->tally.state) + "  " + ptnml_text(check->tally.h.pairs);
   }
-  auto counts = store->slot_counts(row->id, *owner);
+  auto counts = storage::work_queue::slot_counts(*store, row->id, *owner);
   if (!counts) return counts.failure();
-  auto all_slots = store->slots(row->id);
+  auto all_slots = storage::work_queue::slots(*store, row->id);
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
   for (const auto& s : *all_slots)
@@ -432,7 +435,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
 
   Shared* shared = nullptr;  // set below; the failure callback runs only after that
   storage::Recorder recorder(std::move(*store), storage::Recorder::kDefaultInterval,
-                             [&shared](const std::string&) {
+                             [&shared](const Error&) {
                                if (shared) shared->halt = true;
                              });
   Shared sh(config, options, recorder);
@@ -461,7 +464,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     if (options.pin_cpus) engines::pin_this_thread(cpus);
     for (const auto& skip : skips)
       (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
-          [&](storage::Store& s) { return s.skip_slots(sh.event, skip.first, skip.second); });
+          [&](storage::Store& s) {
+            return storage::work_queue::skip_slots(s, sh.event, skip.first, skip.second);
+          });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
     for (const auto& [n, why] : sh.roster.exclusions())
@@ -496,7 +501,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
       if (SteadyClock::now() >= next_renewal && !workers_done) {
         lock.unlock();
         (void)recorder.call<int>(  // a failure reaches on_failure: the run stops
-            [&](storage::Store& s) { return s.renew_claims(sh.owner, options.lease_ms); });
+            [&](storage::Store& s) {
+              return storage::work_queue::renew_claims(s, sh.owner, options.lease_ms);
+            });
         lock.lock();
         next_renewal = SteadyClock::now() + period;
       }
@@ -517,7 +524,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   workers.clear();  // engine sessions quit (round trips counted)
 
   // A failure is the run's storage failure (on_failure); its claims wait for their leases.
-  (void)recorder.call<Ok>([&](storage::Store& s) { return s.stop_owner(sh.owner); });
+  (void)recorder.call<Ok>(
+      [&](storage::Store& s) { return storage::work_queue::stop_owner(s, sh.owner); });
   recorder.flush();
   if (recorder.failed()) sh.summary.storage_error = recorder.first_error();
   if (auto trips = recorder.call<storage::RoundTrips>(
@@ -529,7 +537,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
           [](storage::Store&) -> Expected<engines::Usage> { return engines::thread_usage(); }))
     sh.summary.writer_cpu = {cpu->user_seconds, cpu->system_seconds};
   auto final_slots = recorder.call<std::vector<storage::SlotRecord>>(
-      [&](storage::Store& s) { return s.slots(sh.event); });
+      [&](storage::Store& s) { return storage::work_queue::slots(s, sh.event); });
   if (config.sprt) {
     // The test on what the database holds now: what `referee sprt` would print.
     auto tally = recorder.call<SprtTally>(

@@ -35,6 +35,7 @@
 #include "service/views.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -131,13 +132,19 @@ struct Core {
   std::mutex ladder_mutex;            // one ladder top-up at a time
 
   std::string failure;  // the first storage failure (behind `mutex`)
+  // Whether that failure was a lost connection to the database server (ErrorKind::Unavailable):
+  // worth a new connection rather than a stop.
+  std::atomic<bool> connection_lost{false};
 
   void wake() { wake_slots.notify_all(); }
   // A storage failure: remembered once, every game slot stops.
-  void fail(const std::string& why) {
+  void fail(const Error& why) {
     {
       std::lock_guard lock(mutex);
-      if (failure.empty()) failure = why.empty() ? "unknown storage failure" : why;
+      if (failure.empty()) {
+        failure = why.message.empty() ? "unknown storage failure" : why.message;
+        connection_lost = why.kind == ErrorKind::Unavailable;
+      }
     }
     failed = true;
     wake();
@@ -159,6 +166,11 @@ struct Reply {
   int status = 200;
   Json body;
 };
+// The HTTP status of a failure, chosen by its kind and never by its text (API.md "Errors"):
+// Invalid 400, NotFound 404, Conflict 409, Unavailable 503 (a lost database connection: try
+// again), Full 503 (the disk or the database is full: try again once there is room), Io 500 (the
+// disk or a file failed: for the operator).
+int http_status(ErrorKind kind);
 // A new event starts `initial_state`: queued (played at once) or paused (until resumed).
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
                    std::optional<int> priority, const std::string& initial_state = "queued");

@@ -12,6 +12,7 @@
 #include "service/listen_backlog.h"
 #include "service/reconnect.h"
 #include "service/task_queue.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -95,10 +96,10 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     me.pid = engines::process_id();
     me.kind = "serve";
     me.lease_ms = options.lease_ms;
-    auto owner = store.register_owner(me);
+    auto owner = storage::work_queue::register_owner(store, me);
     if (!owner) {
       log.error(owner.error());
-      end.reconnect = storage::is_connection_lost(owner.error()) || !first;
+      end.reconnect = owner.kind() == ErrorKind::Unavailable || !first;
       return end;
     }
     core->owner = end.owner = *owner;
@@ -107,15 +108,15 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
                    ? std::chrono::milliseconds(options.commit_interval_ms)
                    : store.default_commit_interval();
     core->recorder = std::make_unique<storage::Recorder>(
-        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
+        std::move(store), interval, [c](const Error& error) { c->fail(error); });
     opened.reset();
   }
   core->reads = std::make_unique<ReadPool>(options.db);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
-    end.reconnect = storage::is_connection_lost(loaded.error()) || !first;
+        [&](storage::Store& s) { return storage::work_queue::stop_owner(s, core->owner); });
+    end.reconnect = loaded.kind() == ErrorKind::Unavailable || !first;
     return end;
   }
 
@@ -137,7 +138,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   auto give_up = [&](const std::string& why) {
     log.error(why);
     (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
+        [&](storage::Store& s) { return storage::work_queue::stop_owner(s, core->owner); });
     core->recorder.reset();
     return end;
   };
@@ -182,7 +183,9 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
       nap(period, [&] { return !hub_done.load(); });
       if (hub_done.load()) break;
       (void)core->recorder->call<int>(  // a failure reaches Core::fail (on_failure)
-          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
+          [&](storage::Store& s) {
+            return storage::work_queue::renew_claims(s, core->owner, options.lease_ms);
+          });
     }
   });
   std::thread hub([&] {
@@ -228,7 +231,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
       failure = core->failure;
     }
     log.error("storage failure, stopping the games: " + failure);
-    if (storage::is_connection_lost(failure) && !signals.flag().load())
+    if (core->connection_lost.load() && !signals.flag().load())
       away = std::make_unique<Unreachable>(options.host, port, options.db);
   } else {
     log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
@@ -241,8 +244,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   heartbeat.join();
   hub.join();
   // A failed release is told: its claims then wait for their leases to expire.
-  if (auto released =
-          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  if (auto released = core->recorder->call<Ok>(
+          [&](storage::Store& s) { return storage::work_queue::stop_owner(s, core->owner); });
       !released)
     log.error(released.error());
   core->recorder->flush();
@@ -256,7 +259,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     std::lock_guard lock(core->mutex);
     failure = core->failure;
   }
-  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+  if (failed && core->connection_lost.load() && !signals.flag().load()) {
     end.reconnect = true;
     return end;
   }

@@ -30,6 +30,7 @@
 #include "event/schedule.h"
 #include "event/sprt_event.h"
 #include "service/core.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -39,11 +40,15 @@ Reply error_reply(int status, const std::string& text) {
   return {status, Json{{"error", text}}};
 }
 
-// A failed read of event `id`: 404 when there is no such event, 503 when the storage failed.
-Reply event_error(std::int64_t id, const std::string& error) {
-  if (error.find(": no event ") != std::string::npos)
-    return error_reply(404, "no event " + std::to_string(id));
-  return error_reply(503, "storage: " + error);
+// A failed storage call: the status of its kind (http_status).
+Reply storage_error(const Error& error) {
+  return error_reply(http_status(error.kind), "storage: " + error.message);
+}
+
+// A failed read of event `id`: 404 when there is no such event, else the status of the kind.
+Reply event_error(std::int64_t id, const Error& error) {
+  if (error.kind == ErrorKind::NotFound) return error_reply(404, "no event " + std::to_string(id));
+  return storage_error(error);
 }
 
 // A tournament document as JSON, from TOML or JSON text.
@@ -133,7 +138,7 @@ Status refresh_events(Core& core) {
   storage::EventQuery query;
   query.states = {"queued", "running", "paused"};
   query.limit = 1000000;
-  auto list = (*store)->events(query);
+  auto list = storage::work_queue::events(**store, query);
   if (!list) return list.failure();
   std::set<std::int64_t> active;
   for (const auto& info : list->events) {
@@ -172,7 +177,7 @@ Status refresh_events(Core& core) {
       if (!active.count(id)) gone.push_back(id);
   }
   for (std::int64_t id : gone) {
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
     if (it == core.events.end() || it->second.changed > seen) continue;
@@ -219,7 +224,7 @@ void check_sprt_event(Core& core, std::int64_t id) {
   const auto t0 = SteadyClock::now();
   auto store = core.reads->get();
   if (!store) return;
-  auto info = (*store)->event(id);
+  auto info = storage::work_queue::event(**store, id);
   if (!info || info->done == seen) return;
   auto config = config_from_spec(info->spec);
   if (!config || !config->sprt) return;
@@ -227,7 +232,7 @@ void check_sprt_event(Core& core, std::int64_t id) {
   auto check = core.recorder->call<SprtCheck>(
       [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
   if (!check) {
-    core.fail(check.error());
+    core.fail(check.failure());
     return;
   }
   const std::string text = dump(sprt_json(*config->sprt, check->tally));
@@ -331,13 +336,14 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
-    return s.open_event(config->name, spec, schedule_fingerprint(*config), slots, options);
+    return storage::work_queue::open_event(s, config->name, spec, schedule_fingerprint(*config),
+                                           slots, options);
   });
-  if (!row) return error_reply(503, "storage: " + row.error());
+  if (!row) return storage_error(row.failure());
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto info = (*store)->event(row->id);
-  if (!info) return error_reply(503, "storage: " + info.error());
+  if (!store) return storage_error(store.failure());
+  auto info = storage::work_queue::event(**store, row->id);
+  if (!info) return storage_error(info.failure());
   if (!row->created) {
     if (info->kind != kind)
       return error_reply(
@@ -369,9 +375,9 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
 
 Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto before = (*store)->event(id);
-  if (!before) return event_error(id, before.error());
+  if (!store) return storage_error(store.failure());
+  auto before = storage::work_queue::event(**store, id);
+  if (!before) return event_error(id, before.failure());
   std::string state;
   std::vector<std::string> from;
   if (action == "pause") {
@@ -385,8 +391,8 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     from = {"queued", "running", "paused"};
   }
   auto changed = core.recorder->call<bool>(
-      [&](storage::Store& s) { return s.set_event_state(id, state, from); });
-  if (!changed) return error_reply(503, "storage: " + changed.error());
+      [&](storage::Store& s) { return storage::work_queue::set_event_state(s, id, state, from); });
+  if (!changed) return storage_error(changed.failure());
   if (!*changed) {
     std::string allowed;
     for (const auto& f : from) allowed += (allowed.empty() ? "" : " or ") + f;
@@ -419,8 +425,8 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   }
   core.wake();
   core.log->info("event " + std::to_string(id) + " (" + before->name + ") " + state);
-  auto after = (*store)->event(id);
-  if (!after) return error_reply(503, "storage: " + after.error());
+  auto after = storage::work_queue::event(**store, id);
+  if (!after) return storage_error(after.failure());
   Json summary = summary_of(core, *after);
   core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
   return {200, std::move(summary)};
@@ -428,11 +434,12 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
 
 Reply set_priority(Core& core, std::int64_t id, int priority) {
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  if (auto info = (*store)->event(id); !info) return event_error(id, info.error());
+  if (!store) return storage_error(store.failure());
+  if (auto info = storage::work_queue::event(**store, id); !info)
+    return event_error(id, info.failure());
   auto set = core.recorder->call<Ok>(
-      [&](storage::Store& s) { return s.set_event_priority(id, priority); });
-  if (!set) return error_reply(503, "storage: " + set.error());
+      [&](storage::Store& s) { return storage::work_queue::set_event_priority(s, id, priority); });
+  if (!set) return storage_error(set.failure());
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
@@ -443,8 +450,8 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
     }
   }
   core.wake();
-  auto after = (*store)->event(id);
-  if (!after) return error_reply(503, "storage: " + after.error());
+  auto after = storage::work_queue::event(**store, id);
+  if (!after) return storage_error(after.failure());
   core.log->info("event " + std::to_string(id) + " priority " + std::to_string(priority));
   Json summary = summary_of(core, *after);
   core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
@@ -454,7 +461,7 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
 Expected<Json> event_standings(Core& core, std::int64_t id) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto info = (*store)->event(id);
+  auto info = storage::work_queue::event(**store, id);
   if (!info) return info.failure();
   {
     std::lock_guard lock(core.mutex);
@@ -498,7 +505,7 @@ void publish_dirty(Core& core) {
   auto store = core.reads->get();
   if (!store) return;
   for (std::int64_t id : due) {
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     if (!info) continue;
     const auto t0 = SteadyClock::now();
     auto standings = event_standings(core, id);

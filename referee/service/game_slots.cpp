@@ -14,6 +14,7 @@
 
 #include "service/core.h"
 #include "service/scheduler.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -82,7 +83,9 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
   }
   if (was_queued)
     (void)core.recorder->call<bool>(  // a failure reaches Core::fail (on_failure)
-        [&](storage::Store& s) { return s.set_event_state(event, "running", {"queued"}); });
+        [&](storage::Store& s) {
+          return storage::work_queue::set_event_state(s, event, "running", {"queued"});
+        });
 
   LiveGame live;
   live.event = event;
@@ -146,7 +149,7 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
   }
   for (const auto& n : out.notices) core.log->warning("event " + std::to_string(event) + ": " + n);
   if (out.kind == Kind::StorageFailure) {
-    core.fail(out.message);
+    core.fail(Error{out.message, out.error_kind});
     return;
   }
   // sprt events: the test, before this slot claims its next game.
@@ -182,10 +185,11 @@ void run_game_slot(Core& core, GameSlot& slot) {
         roster = it->second.roster;
       }
       auto claims = core.recorder->call<std::vector<storage::Claim>>([&](storage::Store& s) {
-        return s.claim_slots(core.owner, id, 1, core.options.lease_ms, roster->excluded_names());
+        return storage::work_queue::claim_slots(s, core.owner, id, 1, core.options.lease_ms,
+                                                roster->excluded_names());
       });
       if (!claims) {
-        core.fail(claims.error());
+        core.fail(claims.failure());
         break;
       }
       if (claims->empty()) {

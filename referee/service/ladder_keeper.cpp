@@ -25,6 +25,8 @@
 #include "ratings/ratings.h"
 #include "service/core.h"
 #include "service/ladder.h"
+#include "storage/engine_registry.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -98,7 +100,7 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   options.kind = "ladder";
   options.state = "running";
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
-    return s.open_event(config.name, event_spec(config), "", {}, options);
+    return storage::work_queue::open_event(s, config.name, event_spec(config), "", {}, options);
   });
   if (!row) return row.failure();
   {
@@ -107,7 +109,7 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   }
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto info = (*store)->event(row->id);
+  auto info = storage::work_queue::event(**store, row->id);
   if (!info) return info.failure();
   if (info->kind != "ladder")
     return Error{"an event named \"" + config.name + "\" exists and is not a ladder"};
@@ -134,7 +136,7 @@ std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentCon
 void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why) {
   auto store = core.reads->get();
   if (!store) return;
-  auto open = (*store)->open_slots(id);
+  auto open = storage::work_queue::open_slots(**store, id);
   if (!open) return;
   std::vector<std::int64_t> slots;
   for (const auto& s : *open)
@@ -142,7 +144,8 @@ void skip_pending(Core& core, std::int64_t id, const std::string& name, const st
       slots.push_back(s.slot);
   if (slots.empty()) return;
   // A failure reaches Core::fail (on_failure).
-  (void)core.recorder->call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
+  (void)core.recorder->call<int>(
+      [&](storage::Store& s) { return storage::work_queue::skip_slots(s, id, slots, why); });
 }
 
 }  // namespace
@@ -154,7 +157,7 @@ std::string ladder_name(const std::string& canonical_game) {
 Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto all = (*store)->engines();
+  auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
   std::vector<TournamentEngine> out;
   for (const auto& e : *all)
@@ -264,11 +267,11 @@ Reply register_engine(Core& core, const Json& body) {
     return error_reply(400, "request body: " + valid.error());
 
   auto stored = core.recorder->call<storage::RegisteredEngine>(
-      [&](storage::Store& s) { return s.register_engine(e); });
-  if (!stored) return error_reply(503, "storage: " + stored.error());
+      [&](storage::Store& s) { return storage::engine_registry::register_engine(s, e); });
+  if (!stored) return error_reply(http_status(stored.kind()), "storage: " + stored.error());
   for (const auto& game : e.games) {
     auto id = ensure_ladder(core, game);
-    if (!id) return error_reply(503, "ladder for " + game + ": " + id.error());
+    if (!id) return error_reply(http_status(id.kind()), "ladder for " + game + ": " + id.error());
   }
   // Join the ladders of its games (again, when re-registered); leave the others.
   for (auto& [id, roster, config] : ladders(core, false)) {
@@ -296,13 +299,13 @@ Reply register_engine(Core& core, const Json& body) {
 }
 
 Reply retire_engine(Core& core, const std::string& name) {
-  auto changed =
-      core.recorder->call<bool>([&](storage::Store& s) { return s.retire_engine(name); });
-  if (!changed) return error_reply(503, "storage: " + changed.error());
+  auto changed = core.recorder->call<bool>(
+      [&](storage::Store& s) { return storage::engine_registry::retire_engine(s, name); });
+  if (!changed) return error_reply(http_status(changed.kind()), "storage: " + changed.error());
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto all = (*store)->engines();
-  if (!all) return error_reply(503, "storage: " + all.error());
+  if (!store) return error_reply(http_status(store.kind()), "storage: " + store.error());
+  auto all = storage::engine_registry::engines(**store);
+  if (!all) return error_reply(http_status(all.kind()), "storage: " + all.error());
   const storage::RegisteredEngine* found = nullptr;
   for (const auto& e : *all)
     if (e.name == name && !e.registered_at.empty()) found = &e;
@@ -330,7 +333,7 @@ void top_up_ladders(Core& core) {
   for (auto& [id, roster, config] : ladders(core, true)) {
     auto store = core.reads->get();
     if (!store) return;
-    auto open = (*store)->open_slots(id);
+    auto open = storage::work_queue::open_slots(**store, id);
     if (!open) continue;
     int pending = 0;
     std::map<EnginePair, int> open_pairs;
@@ -370,7 +373,7 @@ void top_up_ladders(Core& core) {
       }
       entrants.push_back(e);
     }
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     if (!info) continue;
     auto game = games::make_game(config.games.front());
     if (!game) continue;
@@ -396,8 +399,10 @@ void top_up_ladders(Core& core) {
       ++serial;
     }
     if (add.empty()) continue;
-    auto appended = core.recorder->call<std::vector<std::int64_t>>(
-        [&, event = id](storage::Store& s) { return s.append_slots(event, add); });
+    auto appended =
+        core.recorder->call<std::vector<std::int64_t>>([&, event = id](storage::Store& s) {
+          return storage::work_queue::append_slots(s, event, add);
+        });
     if (!appended) {
       core.log->error("ladder " + std::to_string(id) + ": " + appended.error());
       continue;
@@ -419,7 +424,7 @@ Json ladders_json(Core& core) {
   storage::EventQuery query;
   query.kind = "ladder";
   query.limit = 10000;
-  auto list = (*store)->events(query);
+  auto list = storage::work_queue::events(**store, query);
   if (!list) return {{"ladders", out}};
   for (const auto& info : list->events) {
     Json summary = summary_of(core, info);
@@ -438,7 +443,7 @@ Json ladders_json(Core& core) {
 Expected<Json> engines_json(Core& core) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto all = (*store)->engines();
+  auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
   Json out = Json::array();
   for (const auto& e : *all) out.push_back(engine_json(e));

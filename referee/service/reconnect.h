@@ -1,5 +1,5 @@
 // Opening the database again after its connection to the server was lost, for the daemon and the
-// workers (storage::is_connection_lost tells such a failure from the others, which stop them).
+// workers (its ErrorKind::Unavailable tells such a failure from the others, which stop them).
 //
 // Decisions:
 // - A new Store, not a repaired one: a new connection with its statements prepared again, and

@@ -9,8 +9,26 @@
 #include "ratings/ratings.h"
 #include "ratings/report.h"
 #include "service/log.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
+
+int http_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Invalid:
+      return 400;
+    case ErrorKind::NotFound:
+      return 404;
+    case ErrorKind::Conflict:
+      return 409;
+    case ErrorKind::Unavailable:
+    case ErrorKind::Full:
+      return 503;
+    case ErrorKind::Io:
+      return 500;
+  }
+  return 500;
+}
 
 namespace {
 

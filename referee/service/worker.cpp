@@ -8,6 +8,7 @@
 #include "event/schedule.h"
 #include "service/core.h"
 #include "service/reconnect.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -36,8 +37,9 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.state = "queued";
-  auto row = store.open_event(config->name, spec, schedule_fingerprint(*config),
-                              slot_records(*config, *schedule), options);
+  auto row =
+      storage::work_queue::open_event(store, config->name, spec, schedule_fingerprint(*config),
+                                      slot_records(*config, *schedule), options);
   if (!row) return row.failure();
   if (!row->created) {
     const std::string changes =
@@ -76,8 +78,8 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   SessionEnd end;
   // A failure before the games start: worth a new connection when the old one was lost, or, after
   // a reconnection, when the server went away again (the reads open their own connections).
-  auto stop_with = [&](const std::string& error) {
-    end.reconnect = storage::is_connection_lost(error) || !first;
+  auto stop_with = [&](const Error& error) {
+    end.reconnect = error.kind == ErrorKind::Unavailable || !first;
     end.status = 1;
     return end;
   };
@@ -91,17 +93,17 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     me.pid = engines::process_id();
     me.kind = "worker";
     me.lease_ms = options.lease_ms;
-    auto owner = store.register_owner(me);
+    auto owner = storage::work_queue::register_owner(store, me);
     if (!owner) {
       log.error(owner.error());
-      return stop_with(owner.error());
+      return stop_with(owner.failure());
     }
     core->owner = end.owner = *owner;
     if (first && !options.queue.empty()) {
       auto row = queue_event(store, options.queue);
       if (!row) {
         log.error(row.error());
-        (void)store.stop_owner(core->owner);
+        (void)storage::work_queue::stop_owner(store, core->owner);
         end.status = 1;
         return end;
       }
@@ -110,14 +112,14 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     }
     Core* c = core.get();
     core->recorder = std::make_unique<storage::Recorder>(
-        std::move(store), interval, [c](const std::string& error) { c->fail(error); });
+        std::move(store), interval, [c](const Error& error) { c->fail(error); });
   }
   core->reads = std::make_unique<ReadPool>(options.db, 2);
   if (auto loaded = refresh_events(*core); !loaded) {
     log.error(loaded.error());
     (void)core->recorder->call<Ok>(  // on a failure its claims wait for their leases
-        [&](storage::Store& s) { return s.stop_owner(core->owner); });
-    return stop_with(loaded.error());
+        [&](storage::Store& s) { return storage::work_queue::stop_owner(s, core->owner); });
+    return stop_with(loaded.failure());
   }
   if (first) out << "worker " << name << " (owner " << core->owner << ")" << std::endl;
   end.started = true;
@@ -142,9 +144,10 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     while (!done.load()) {
       nap(period, [&] { return !done.load(); });
       if (done.load()) break;
-      auto renewed = core->recorder->call<int>(
-          [&](storage::Store& s) { return s.renew_claims(core->owner, options.lease_ms); });
-      if (!renewed) core->fail(renewed.error());
+      auto renewed = core->recorder->call<int>([&](storage::Store& s) {
+        return storage::work_queue::renew_claims(s, core->owner, options.lease_ms);
+      });
+      if (!renewed) core->fail(renewed.failure());
     }
   });
 
@@ -191,14 +194,14 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
   heartbeat.join();
   refresher.join();
   // A failed release is told: its claims then wait for their leases to expire.
-  if (auto released =
-          core->recorder->call<Ok>([&](storage::Store& s) { return s.stop_owner(core->owner); });
+  if (auto released = core->recorder->call<Ok>(
+          [&](storage::Store& s) { return storage::work_queue::stop_owner(s, core->owner); });
       !released)
     log.error(released.error());
   core->recorder->flush();
   const bool failed = core->failed.load();
   core->recorder.reset();
-  if (failed && storage::is_connection_lost(failure) && !signals.flag().load()) {
+  if (failed && core->connection_lost.load() && !signals.flag().load()) {
     end.reconnect = true;
     end.status = 1;
     return end;

@@ -13,6 +13,7 @@
 #include "storage/game_query.h"
 #include "storage/results.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -32,7 +33,8 @@ void write_random_archive(const std::string& path, std::uint64_t seed) {
   for (int t = 0; t < 4; ++t) {
     std::optional<std::int64_t> tid;
     if (t > 0) {
-      auto id = store->open_tournament("t" + std::to_string(t), "{}");
+      auto id =
+          referee::storage::work_queue::open_tournament(*store, "t" + std::to_string(t), "{}");
       REQUIRE(id.ok());
       tid = *id;
     }

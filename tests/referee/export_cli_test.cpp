@@ -11,6 +11,7 @@
 #include "games/game.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using rtest::contains;
@@ -39,8 +40,8 @@ std::size_t count_of(const std::string& text, const std::string& piece) {
 void write_db(const std::string& db) {
   auto store = referee::storage::Store::open(db);
   REQUIRE(store.ok());
-  auto rr = store->open_tournament("rr", "{}");
-  auto three = store->open_tournament("three", "{}");
+  auto rr = referee::storage::work_queue::open_tournament(*store, "rr", "{}");
+  auto three = referee::storage::work_queue::open_tournament(*store, "three", "{}");
   REQUIRE(rr.ok());
   REQUIRE(three.ok());
   auto put = [&](storage_test::MadeGame made, std::int64_t tournament, std::int64_t slot,

@@ -15,6 +15,7 @@
 #include "storage/backends.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using rtest::contains;
@@ -30,8 +31,9 @@ using storage_test::random_game;
 void write_db(const std::string& db, std::uint64_t seed) {
   auto store = referee::storage::Store::open(db);
   REQUIRE(store.ok());
-  auto rr = store->open_tournament("rr", "{}");
-  auto three = store->open_tournament("three-" + std::to_string(seed), "{}");
+  auto rr = referee::storage::work_queue::open_tournament(*store, "rr", "{}");
+  auto three =
+      referee::storage::work_queue::open_tournament(*store, "three-" + std::to_string(seed), "{}");
   REQUIRE(rr.ok());
   REQUIRE(three.ok());
   auto put = [&](MadeGame made, std::optional<std::int64_t> tournament, std::int64_t slot,
@@ -243,7 +245,8 @@ TEST_CASE("import: games of an event this database schedules are refused, nothin
     referee::storage::SlotRecord slot;
     slot.game = "awale";
     slot.seats = {"A", "B"};
-    REQUIRE(store->open_event("rr", "{}", "fingerprint", {slot}).ok());
+    REQUIRE(
+        referee::storage::work_queue::open_event(*store, "rr", "{}", "fingerprint", {slot}).ok());
   }
   auto r = import_file(file, live);
   INFO(r.err);

@@ -25,6 +25,7 @@
 #include "referee/ratings/format_util.h"
 #include "referee/ratings/sprt_games.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -79,7 +80,7 @@ std::vector<storage::GameRecord> finished_games(const TournamentConfig& c) {
 std::vector<storage::SlotRecord> slots_of(const TournamentConfig& c) {
   auto store = storage::Store::open(c.database);
   REQUIRE(store.ok());
-  auto slots = store->slots(1);
+  auto slots = referee::storage::work_queue::slots(*store, 1);
   REQUIRE(slots.ok());
   return *slots;
 }

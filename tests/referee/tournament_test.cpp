@@ -21,6 +21,7 @@
 #include "referee/event/tournament.h"
 #include "referee/match/replay.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -255,12 +256,13 @@ TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as
     // A process claims slot 0 with a short lease, begins its game, and is killed.
     auto store = storage::Store::open(c.database);
     REQUIRE(store.ok());
-    auto event = store->open_event(c.name, event_spec(c), schedule_fingerprint(c),
-                                   slot_records(c, *schedule));
+    auto event = referee::storage::work_queue::open_event(
+        *store, c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule));
     REQUIRE(event.ok());
-    auto owner = store->register_owner({"killed", "host", 1, "tournament"});
+    auto owner =
+        referee::storage::work_queue::register_owner(*store, {"killed", "host", 1, "tournament"});
     REQUIRE(owner.ok());
-    auto claims = store->claim_slots(*owner, event->id, 1, 300, {});
+    auto claims = referee::storage::work_queue::claim_slots(*store, *owner, event->id, 1, 300, {});
     REQUIRE(claims.ok());
     REQUIRE(claims->size() == 1);
     storage::GameRecord rec;
@@ -509,10 +511,9 @@ TEST_CASE("tournament: a full disk stops the event, the next run completes it ex
     auto store = storage::Store::open(c.database);
     REQUIRE(store.ok());
     auto schedule = make_schedule(c);
-    REQUIRE(
-        store
-            ->open_event(c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule))
-            .ok());
+    REQUIRE(referee::storage::work_queue::open_event(
+                *store, c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule))
+                .ok());
     SQLite::Database sql(c.database, SQLite::OPEN_READONLY);
     pages = sql.execAndGet("PRAGMA page_count").getInt();
   }

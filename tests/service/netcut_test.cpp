@@ -37,6 +37,7 @@
 #include "storage/pg_server.h"
 #include "storage/sql/pg_connection.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/netns.h"
 #include "tests/service/worker_process.h"
@@ -379,7 +380,7 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
   for (const std::int64_t event : {first, second}) {
-    auto info = store->event(event);
+    auto info = referee::storage::work_queue::event(*store, event);
     REQUIRE(info);
     CHECK(info->state == "finished");
     CHECK(info->done == info->total());
@@ -574,7 +575,7 @@ TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then
 
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
   CHECK(info->state == "finished");
   CHECK(info->done == info->total());

@@ -18,6 +18,7 @@
 #include "referee/service/worker.h"
 #include "storage/backends.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/worker_process.h"
 
@@ -41,7 +42,7 @@ std::string event_toml(const std::string& name, int cycles, int plies, int slow_
 std::int64_t done_slots(const std::string& db, std::int64_t event) {
   auto store = referee::storage::Store::open(db, {true});
   if (!store) return 0;
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   return info ? info->done : 0;
 }
 
@@ -92,7 +93,7 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
 
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
   CHECK(info->state == "finished");
   CHECK(info->done == 60);

@@ -14,6 +14,7 @@
 #include "storage/sql/pg_connection.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using storage_test::PgServer;
@@ -26,7 +27,7 @@ using storage_test::open_ok;
 // The same random games (a tournament of two engines, one game of three players outside it, one
 // unfinished) recorded into `store`.
 void record_games(Store& store) {
-  const auto t = store.open_tournament("cup", "{}");
+  const auto t = work_queue::open_tournament(store, "cup", "{}");
   REQUIRE(t.ok());
   for (int i = 0; i < 6; ++i) {
     auto made = storage_test::random_game(

@@ -6,6 +6,7 @@
 #include "storage/game_stream.h"
 #include "storage/pair_stream.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using referee::Ok;
@@ -26,7 +27,7 @@ void store_all(Store& store, const std::vector<Spec>& specs) {
   for (const auto& s : specs) {
     GameRecord g;
     if (!s.tournament.empty()) {
-      auto tid = store.open_tournament(s.tournament, "{}");
+      auto tid = work_queue::open_tournament(store, s.tournament, "{}");
       REQUIRE(tid.ok());
       g.tournament_id = *tid;
     }

@@ -79,8 +79,8 @@ TEST_CASE("recorder: a failed write is a storage failure, told once, later write
   const auto path = dir.file("r.db");
   std::atomic<int> told{0};
   std::string told_text;
-  Recorder recorder(open_store(path), std::chrono::milliseconds(2), [&](const std::string& e) {
-    told_text = e;
+  Recorder recorder(open_store(path), std::chrono::milliseconds(2), [&](const referee::Error& e) {
+    told_text = e.message;
     ++told;
   });
   auto id = recorder.begin_game(game_of("a", "b"));
@@ -259,7 +259,7 @@ TEST_CASE("recorder: a call in batch that fails is a storage failure, the writes
   const auto path = dir.file("r.db");
   std::atomic<int> told{0};
   Recorder recorder(open_store(path), std::chrono::milliseconds(1000),
-                    [&](const std::string&) { ++told; });
+                    [&](const referee::Error&) { ++told; });
   auto id = recorder.begin_game(game_of("a", "b"));
   REQUIRE(id.ok());
   for (int ply = 1; ply <= 5; ++ply) recorder.add_move(*id, move_of(ply, (ply - 1) % 2 + 1, "1"));
@@ -351,7 +351,7 @@ TEST_CASE("recorder: a queued begin that fails is a storage failure, the game's 
   const auto path = dir.file("r.db");
   std::atomic<int> told{0};
   Recorder recorder(open_store(path), std::chrono::milliseconds(2),
-                    [&](const std::string&) { ++told; });
+                    [&](const referee::Error&) { ++told; });
   GameRecord bad = game_of("a", "b");
   bad.tournament_id = 999;  // no such tournament: refused by the schema
   const std::int64_t id = recorder.begin_game_queued(bad);

@@ -8,6 +8,7 @@
 #include "games/game.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee;
 using namespace referee::storage;
@@ -75,7 +76,7 @@ TEST_CASE("replay: random awale games stored and read back replay to their recor
   TempDir dir;
   auto store = Store::open(dir.file("referee.db"));
   REQUIRE(store.ok());
-  auto t = store->open_tournament("random", "{}");
+  auto t = work_queue::open_tournament(*store, "random", "{}");
   REQUIRE(t.ok());
   constexpr int kGames = 24;
   std::vector<Played> played;

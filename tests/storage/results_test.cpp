@@ -16,6 +16,7 @@
 #include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -80,7 +81,7 @@ struct Spec {
 std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
   GameRecord g;
   if (!s.tournament.empty()) {
-    auto t = store.open_tournament(s.tournament, "{}");
+    auto t = work_queue::open_tournament(store, s.tournament, "{}");
     REQUIRE(t.ok());
     g.tournament_id = *t;
   }
@@ -253,11 +254,11 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         slots[k].game = kAwale;
         slots[k].seats = {"A", "B"};
       }
-      auto event = store->open_event("ev", "{}", "fp", slots);
+      auto event = work_queue::open_event(*store, "ev", "{}", "fp", slots);
       REQUIRE(event.ok());
-      auto owner = store->register_owner({});
+      auto owner = work_queue::register_owner(*store, {});
       REQUIRE(owner.ok());
-      auto claims = store->claim_slots(*owner, event->id, 3, 60000, {});
+      auto claims = work_queue::claim_slots(*store, *owner, event->id, 3, 60000, {});
       REQUIRE(claims.ok());
       REQUIRE(claims->size() == 3);
       for (const auto& c : *claims) {
@@ -272,7 +273,7 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         result.ranks = {1, 2};
         result.termination = "rules";
         if (c.slot.slot == 2) result.status = "unfinished";
-        REQUIRE(store->finish_claimed(*id, result, *owner).ok());
+        REQUIRE(work_queue::finish_claimed(*store, *id, result, *owner).ok());
       }
       GameQuery q;
       q.tournament = "ev";

@@ -11,8 +11,10 @@
 #include <thread>
 
 #include "storage/backends.h"
+#include "storage/engine_registry.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using storage_test::read_bytes;
@@ -61,9 +63,10 @@ std::string one_line(const std::string& s) {
 TEST_CASE("store: a game, its moves and logs round-trip") {
   TempDir dir;
   Store store = open_ok(dir.file("referee.db"));
-  auto engine = store.upsert_engine({"alpha", "./alpha --fast", "Alpha 1.0", "A. Author"});
+  auto engine =
+      engine_registry::upsert_engine(store, {"alpha", "./alpha --fast", "Alpha 1.0", "A. Author"});
   REQUIRE(engine.ok());
-  auto tournament = store.open_tournament("rr", "{\"games\":2}");
+  auto tournament = work_queue::open_tournament(store, "rr", "{\"games\":2}");
   REQUIRE(tournament.ok());
   auto id = store.begin_game(two_player(*tournament, 0));
   REQUIRE(id.ok());
@@ -149,8 +152,8 @@ TEST_CASE("store: data survives closing and reopening, the schema is migrated on
 TEST_CASE("store: engines are upserted, empty fields keep what is known") {
   TempDir dir;
   Store store = open_ok(dir.file("referee.db"));
-  auto first = store.upsert_engine({"alpha", "./alpha", "", ""});
-  auto second = store.upsert_engine({"alpha", "", "Alpha 2", "Someone"});
+  auto first = engine_registry::upsert_engine(store, {"alpha", "./alpha", "", ""});
+  auto second = engine_registry::upsert_engine(store, {"alpha", "", "Alpha 2", "Someone"});
   REQUIRE(first.ok());
   REQUIRE(second.ok());
   CHECK(*first == *second);
@@ -160,23 +163,23 @@ TEST_CASE("store: engines are upserted, empty fields keep what is known") {
   CHECK(q.getColumn(0).getString() == "./alpha");
   CHECK(q.getColumn(1).getString() == "Alpha 2");
   CHECK(q.getColumn(2).getString() == "Someone");
-  CHECK_FALSE(store.upsert_engine({"", "x", "", ""}).ok());
+  CHECK_FALSE(engine_registry::upsert_engine(store, {"", "x", "", ""}).ok());
 }
 
 TEST_CASE("store: a tournament name reused with another configuration is an error") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto a = store.open_tournament("rr", "{\"rounds\":2}");
-      auto b = store.open_tournament("rr", "{\"rounds\":2}");
+      auto a = work_queue::open_tournament(store, "rr", "{\"rounds\":2}");
+      auto b = work_queue::open_tournament(store, "rr", "{\"rounds\":2}");
       REQUIRE(a.ok());
       REQUIRE(b.ok());
       CHECK(*a == *b);
-      auto c = store.open_tournament("rr", "{\"rounds\":3}");
+      auto c = work_queue::open_tournament(store, "rr", "{\"rounds\":3}");
       REQUIRE_FALSE(c.ok());
       CHECK(c.error() ==
             dir_db.url() + ": tournament \"rr\" already exists with a different configuration");
-      CHECK_FALSE(store.open_tournament("", "{}").ok());
+      CHECK_FALSE(work_queue::open_tournament(store, "", "{}").ok());
     }
 }
 
@@ -184,8 +187,8 @@ TEST_CASE("store: resume — finished slots, and close_running turns killed game
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto t = *store.open_tournament("rr", "{}");
-      auto other = *store.open_tournament("other", "{}");
+      auto t = *work_queue::open_tournament(store, "rr", "{}");
+      auto other = *work_queue::open_tournament(store, "other", "{}");
       auto g0 = *store.begin_game(two_player(t, 0));
       auto g1 = *store.begin_game(two_player(t, 1));
       auto g2 = *store.begin_game(two_player(t, 2));
@@ -236,7 +239,7 @@ TEST_CASE("store: filters by tournament, game name and status") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto t = *store.open_tournament("rr", "{}");
+      auto t = *work_queue::open_tournament(store, "rr", "{}");
       auto a = *store.begin_game(two_player(t, 0));
       GameRecord v1 = two_player(std::nullopt, -1);
       v1.game = "awale-v1:first=1,nocapture=100,maxplies=2000";
@@ -536,7 +539,7 @@ TEST_CASE("store: transcript lines keep microseconds, rows of the old format rea
   std::int64_t id = 0;
   {
     Store store = open_ok(path);
-    REQUIRE(store.upsert_engine({"alpha", "./alpha", "", ""}).ok());
+    REQUIRE(engine_registry::upsert_engine(store, {"alpha", "./alpha", "", ""}).ok());
     auto game = store.begin_game(two_player(std::nullopt, -1));
     REQUIRE(game.ok());
     id = *game;
