@@ -216,5 +216,12 @@ std::string engine_hashes_column(sql::Connection& db) {
   return q.int64(0) >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
+std::string games_by_event_index(sql::Connection& db) {
+  if (db.backend() != sql::Backend::SQLite) return "";
+  sql::Query q(db, "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.step();
+  return q.int64(0) >= 10 ? sql::indexed_by(db.backend(), "games_by_tournament") : "";
+}
+
 }  // namespace rows
 }  // namespace referee::storage

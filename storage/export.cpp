@@ -201,7 +201,7 @@ void pgn_tags(std::string& out, const GameRecord& g, std::size_t white, std::siz
     tag_value(out, value);
     out += "\"]\n";
   };
-  tag("Event", g.tournament.empty() ? "?" : g.tournament);
+  tag("Event", g.event.empty() ? "?" : g.event);
   tag("Site", "?");
   tag("Date", pgn_date(g.started_at));
   tag("Round", g.slot >= 0 ? std::to_string(g.slot + 1) : "-");
@@ -249,8 +249,8 @@ void pgn_game(std::string& out, const GameRecord& g, const std::vector<MoveRecor
 void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRecord>& moves) {
   nlohmann::ordered_json j;
   j["id"] = g.id;
-  j["tournament_id"] = g.tournament_id ? nlohmann::ordered_json(*g.tournament_id) : nullptr;
-  j["tournament"] = g.tournament;
+  j["tournament_id"] = g.event_id ? nlohmann::ordered_json(*g.event_id) : nullptr;
+  j["tournament"] = g.event;
   j["slot"] = g.slot;
   j["game"] = g.game;
   j["start_position"] = g.start_position;
@@ -299,7 +299,7 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
     seat_numbers.push_back(std::to_string(s + 1));
   }
   const std::string fields[] = {std::to_string(g.id),
-                                g.tournament,
+                                g.event,
                                 std::to_string(g.slot),
                                 g.game,
                                 g.start_position,

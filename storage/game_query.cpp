@@ -25,11 +25,11 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
   std::vector<std::string> terms;
   if (q.finished_only) terms.push_back(sql::no_index(b, "g.status") + " = 'finished'");
   if (q.tournament_id) {
-    terms.push_back("g.tournament_id = ?");
+    terms.push_back("g.event_id = ?");
     w.values.emplace_back(*q.tournament_id);
   }
   if (!q.tournament.empty()) {
-    terms.push_back("g.tournament_id = (SELECT t.id FROM tournaments t WHERE t.name = ?)");
+    terms.push_back("g.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
     w.values.emplace_back(q.tournament);
   }
   if (q.game_strings) {
@@ -101,7 +101,7 @@ Expected<bool> has_engine(Store& store, const std::string& name) {
 
 Expected<bool> has_tournament(Store& store, const std::string& name) {
   return exists(store,
-                "SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE t.name "
+                "SELECT 1 FROM games g JOIN events t ON t.id = g.event_id WHERE t.name "
                 "= ? LIMIT 1",
                 name, "look for a tournament");
 }

@@ -33,17 +33,17 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
-    const std::string order =
-        options.by_id ? " ORDER BY g.id"
-                      : " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
-    const std::string index = options.by_id ? "" : sql::indexed_by(b, "games_by_tournament");
+    const std::string order = options.by_id
+                                  ? " ORDER BY g.id"
+                                  : " ORDER BY g.event_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string index = options.by_id ? "" : rows::games_by_event_index(db);
     std::map<std::int64_t, std::string> tournaments;  // few: read once, not joined per row
     {
-      sql::Query t(db, "SELECT id, name FROM tournaments");
+      sql::Query t(db, "SELECT id, name FROM events");
       while (t.step()) tournaments[t.int64(0)] = t.text(1);
     }
     sql::Query games(db,
-                     "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
+                     "SELECT g.id, g.event_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
                          rows::engine_hashes_column(store.connection()) + " FROM games g" + index +
@@ -100,9 +100,9 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         rank_missing = score_missing = false;
         g.id = id;
         if (!games.is_null(1)) {
-          g.tournament_id = games.int64(1);
-          auto t = tournaments.find(*g.tournament_id);
-          if (t != tournaments.end()) g.tournament = t->second;
+          g.event_id = games.int64(1);
+          auto t = tournaments.find(*g.event_id);
+          if (t != tournaments.end()) g.event = t->second;
         }
         g.slot = games.int64(2);
         g.game = games.text(3);

@@ -77,11 +77,11 @@ ImportedGame read_record(const Json& j) {
   if (g.id < 1) throw Bad{"'id' must be positive"};
   const Json& tid = field(j, "tournament_id");
   if (!tid.is_null() && !tid.is_number_integer())
-    throw Bad{"'tournament_id' must be an integer or null"};
-  if (tid.is_number_integer()) g.tournament_id = tid.get<std::int64_t>();
-  g.tournament = text(j, "tournament");
-  if (g.tournament_id.has_value() != !g.tournament.empty())
-    throw Bad{"'tournament' and 'tournament_id' must be both set or both empty"};
+    throw Bad{"'event_id' must be an integer or null"};
+  if (tid.is_number_integer()) g.event_id = tid.get<std::int64_t>();
+  g.event = text(j, "tournament");
+  if (g.event_id.has_value() != !g.event.empty())
+    throw Bad{"'tournament' and 'event_id' must be both set or both empty"};
   g.slot = integer(j, "slot");
   if (g.slot < -1) throw Bad{"'slot' must be -1 or more"};
   g.game = text(j, "game");
@@ -197,20 +197,20 @@ struct Importer::Impl {
                    " AND opening = ? AND time_control = ?"),
         players_of(db, "SELECT engine FROM game_players WHERE game_id = ? ORDER BY seat"),
         moves_of(db, "SELECT move FROM moves WHERE game_id = ? ORDER BY ply"),
-        find_tournament(db, "SELECT id FROM tournaments WHERE name = ?"),
-        has_schedule(db, "SELECT 1 FROM slots WHERE tournament_id = ? LIMIT 1"),
-        tournament_id_used(db, "SELECT 1 FROM tournaments WHERE id = ?"),
-        next_tournament_id(db, "SELECT coalesce(max(id), 0) + 1 FROM tournaments"),
+        find_tournament(db, "SELECT id FROM events WHERE name = ?"),
+        has_schedule(db, "SELECT 1 FROM slots WHERE event_id = ? LIMIT 1"),
+        tournament_id_used(db, "SELECT 1 FROM events WHERE id = ?"),
+        next_tournament_id(db, "SELECT coalesce(max(id), 0) + 1 FROM events"),
         add_tournament(db,
-                       "INSERT INTO tournaments (id, name, config, state) VALUES (?, ?, '',"
+                       "INSERT INTO events (id, name, config, state) VALUES (?, ?, '',"
                        " 'finished')"),
         slot_holder(db,
-                    "SELECT id FROM games WHERE tournament_id = ? AND slot = ? AND"
+                    "SELECT id FROM games WHERE event_id = ? AND slot = ? AND"
                     " status = 'finished'"),
         game_id_used(db, "SELECT 1 FROM games WHERE id = ?"),
         next_game_id(db, "SELECT coalesce(max(id), 0) + 1 FROM games"),
         add_game(db,
-                 "INSERT INTO games (id, tournament_id, slot, game, start_position, opening,"
+                 "INSERT INTO games (id, event_id, slot, game, start_position, opening,"
                  " time_control, status, termination, reason, started_at, finished_at, plies)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         add_engine(db, "INSERT INTO engines (name) VALUES (?) ON CONFLICT (name) DO NOTHING"),
@@ -264,12 +264,12 @@ struct Importer::Impl {
 
   std::int64_t tournament_for(const GameRecord& g) {
     find_tournament.reset();
-    find_tournament.bind(1, g.tournament);
+    find_tournament.bind(1, g.event);
     if (find_tournament.step()) return find_tournament.int64(0);
-    const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.tournament_id);
+    const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.event_id);
     add_tournament.reset();
     add_tournament.bind(1, id);
-    add_tournament.bind(2, g.tournament);
+    add_tournament.bind(2, g.event);
     add_tournament.exec();
     return id;
   }
@@ -299,8 +299,8 @@ Status Importer::commit() {
       impl_->db.exec(
           "SELECT setval(pg_get_serial_sequence('games', 'id'), coalesce(max(id), 0) + 1, false)"
           " FROM games;"
-          "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), coalesce(max(id), 0) + 1,"
-          " false) FROM tournaments");
+          "SELECT setval(pg_get_serial_sequence('events', 'id'), coalesce(max(id), 0) + 1,"
+          " false) FROM events");
     return Ok{};
   } catch (const std::exception& e) {
     rollback();
@@ -318,14 +318,14 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
   try {
     if (auto id = s.duplicate_of(in)) return ImportAdd{false, *id};
     std::optional<std::int64_t> tournament;
-    if (g.tournament_id) {
+    if (g.event_id) {
       tournament = s.tournament_for(g);
       // An event played here (it has a schedule): a game stored beside its slots would be played
       // again, and its second finish refused mid-event.
       s.has_schedule.reset();
       s.has_schedule.bind(1, *tournament);
       if (s.has_schedule.step())
-        return Error{"tournament '" + g.tournament +
+        return Error{"tournament '" + g.event +
                      "' is an event of this database (it has a schedule): its games are not "
                      "imported into it"};
     }
@@ -334,7 +334,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
       s.slot_holder.bind(1, *tournament);
       s.slot_holder.bind(2, g.slot);
       if (s.slot_holder.step())
-        return Error{"slot " + std::to_string(g.slot) + " of tournament '" + g.tournament +
+        return Error{"slot " + std::to_string(g.slot) + " of tournament '" + g.event +
                      "' already has another finished game (id " +
                      std::to_string(s.slot_holder.int64(0)) + ")"};
     }

@@ -130,10 +130,10 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     std::vector<std::string> kind_terms;
     std::vector<std::string> kind_values;
     if (query.tournament_id) {
-      kind_terms.push_back("k.tournament_id = " + std::to_string(*query.tournament_id));
+      kind_terms.push_back("k.event_id = " + std::to_string(*query.tournament_id));
     }
     if (!query.tournament.empty()) {
-      kind_terms.push_back("k.tournament_id = (SELECT t.id FROM tournaments t WHERE t.name = ?)");
+      kind_terms.push_back("k.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
       kind_values.push_back(query.tournament);
     }
     if (query.game_strings) {

@@ -30,6 +30,11 @@ void lock_writers(sql::Connection& db);
 // older than v7 opened read-only (not migrated), told by its schema_version.
 std::string engine_hashes_column(sql::Connection& db);
 
+// SQLite's INDEXED BY games_by_tournament (the games of an event in slot order), or "" where it
+// cannot be named: a file older than v10 opened read-only is read through a view named `games`
+// (schema.cpp, compat_views), and PostgreSQL plans by itself.
+std::string games_by_event_index(sql::Connection& db);
+
 // The end of a game (store.cpp), inside the caller's transaction: ranks, scores, termination,
 // reason, finished_at, plies, status "finished" or "unfinished". Throws sql::Failure; returns an
 // error (NotFound, Invalid) for records that do not fit the game.

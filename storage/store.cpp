@@ -51,7 +51,7 @@ namespace {
 // The WHERE clause shared by the two queries of games(); ?1 tournament, ?2 name, ?3 finished only,
 // ?4 one game id.
 const char* const kGameWhere =
-    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.tournament_id = ?1)"
+    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.event_id = ?1)"
     " AND (?2 = '' OR g.game = ?2 OR substr(g.game, 1, length(?2) + 1) = ?2 || ':')"
     " AND (?3 = 0 OR g.status = 'finished')"
     " AND (CAST(?4 AS BIGINT) IS NULL OR g.id = ?4)";
@@ -76,7 +76,7 @@ struct Store::Statements {
     insert_log =
         db.prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game = db.prepare(
-        "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
+        "INSERT INTO games (event_id, slot, game, start_position, opening, "
         "time_control, status, started_at, owner, engine_hashes)"
         " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)"
         " RETURNING id");
@@ -110,7 +110,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     sql::Transaction tx(connection());
     auto& g = *statements_->insert_game;
     g.reset();
-    g.bind(1, game.tournament_id);
+    g.bind(1, game.event_id);
     g.bind(2, static_cast<std::int64_t>(game.slot));
     g.bind(3, game.game);
     g.bind(4, game.start_position);
@@ -297,17 +297,16 @@ Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   }
 }
 
-Expected<int> Store::close_running(std::optional<std::int64_t> tournament_id) {
+Expected<int> Store::close_running(std::optional<std::int64_t> event_id) {
   try {
-    sql::Query q(
-        connection(),
-        "UPDATE games SET status = 'unfinished',"
-        " termination = CASE WHEN termination = '' THEN 'interrupted'"
-        " ELSE termination END,"
-        " reason = CASE WHEN reason = '' THEN 'the run stopped before the game ended'"
-        " ELSE reason END"
-        " WHERE status = 'running' AND (CAST(?1 AS BIGINT) IS NULL OR tournament_id = ?1)");
-    q.bind(1, tournament_id);
+    sql::Query q(connection(),
+                 "UPDATE games SET status = 'unfinished',"
+                 " termination = CASE WHEN termination = '' THEN 'interrupted'"
+                 " ELSE termination END,"
+                 " reason = CASE WHEN reason = '' THEN 'the run stopped before the game ended'"
+                 " ELSE reason END"
+                 " WHERE status = 'running' AND (CAST(?1 AS BIGINT) IS NULL OR event_id = ?1)");
+    q.bind(1, event_id);
     return q.exec();
   } catch (const std::exception& e) {
     return fail("close running games", e);
@@ -325,20 +324,19 @@ namespace {
 template <class Bind>
 std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashes,
                                    const std::string& where, Bind bind) {
-  sql::Query g(
-      db,
-      "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
-      " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
-      " g.finished_at, g.plies, g.owner, " +
-          hashes + " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
-          " ORDER BY g.id");
+  sql::Query g(db,
+               "SELECT g.id, g.event_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
+               " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
+               " g.finished_at, g.plies, g.owner, " +
+                   hashes + " FROM games g LEFT JOIN events t ON t.id = g.event_id" + where +
+                   " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
   while (g.step()) {
     GameRecord r;
     r.id = g.int64(0);
-    if (!g.is_null(1)) r.tournament_id = g.int64(1);
-    r.tournament = g.text(2);
+    if (!g.is_null(1)) r.event_id = g.int64(1);
+    r.event = g.text(2);
     r.slot = g.int64(3);
     r.game = g.text(4);
     r.start_position = g.text(5);
@@ -397,7 +395,7 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
                        [&](sql::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
       out = load_games(connection(), hashes, kGameWhere, [&](sql::Statement& q) {
-        q.bind(1, filter.tournament_id);
+        q.bind(1, filter.event_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
         q.bind(4);
@@ -459,17 +457,17 @@ Expected<std::vector<LogLine>> Store::logs(std::int64_t game_id) {
   }
 }
 
-Expected<std::vector<std::int64_t>> Store::finished_slots(std::int64_t tournament_id) {
+Expected<std::vector<std::int64_t>> Store::finished_slots(std::int64_t event_id) {
   try {
     sql::Query q(connection(),
-                 "SELECT DISTINCT slot FROM games WHERE tournament_id = ? AND status = "
+                 "SELECT DISTINCT slot FROM games WHERE event_id = ? AND status = "
                  "'finished' AND slot >= 0 ORDER BY slot");
-    q.bind(1, static_cast<std::int64_t>(tournament_id));
+    q.bind(1, static_cast<std::int64_t>(event_id));
     std::vector<std::int64_t> out;
     while (q.step()) out.push_back(q.int64(0));
     return out;
   } catch (const std::exception& e) {
-    return fail("read the finished slots of tournament " + std::to_string(tournament_id), e);
+    return fail("read the finished slots of event " + std::to_string(event_id), e);
   }
 }
 
@@ -478,7 +476,7 @@ namespace {
 // The WHERE clause of game_page; ?1 event, ?2 engine, ?3 game name, ?4 status, ?5 after id,
 // ?6 result.
 const char* const kPageWhere =
-    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.tournament_id = ?1)"
+    " WHERE (CAST(?1 AS BIGINT) IS NULL OR g.event_id = ?1)"
     " AND (?2 = '' OR EXISTS (SELECT 1 FROM game_players x WHERE x.game_id = g.id AND"
     " x.engine = ?2))"
     " AND (?3 = '' OR g.game = ?3 OR substr(g.game, 1, length(?3) + 1) = ?3 || ':')"

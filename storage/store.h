@@ -33,9 +33,9 @@ std::vector<EngineHash> engine_hashes_from_json(const std::string& text);  // le
 
 struct GameRecord {
   std::int64_t id = 0;
-  std::optional<std::int64_t> tournament_id;
-  std::string tournament;      // the tournament's name; filled by Store::games(), "" outside one
-  std::int64_t slot = -1;      // index in the tournament schedule (resume key); -1 outside one
+  std::optional<std::int64_t> event_id;
+  std::string event;           // the event's name; filled by Store::games(), "" outside one
+  std::int64_t slot = -1;      // index in the event's schedule (resume key); -1 outside one
   std::string game;            // canonical game string, "awale:grandslam=nocapture,first=1,..."
   std::string start_position;  // position string the game started from; empty = the start
   // Moves played by the referee before the engines (book/random), from start_position. The
@@ -103,7 +103,7 @@ struct LogLine {
 };
 
 struct GameFilter {
-  std::optional<std::int64_t> tournament_id;
+  std::optional<std::int64_t> event_id;
   std::string game_prefix;  // matches the canonical string's name part ("awale" not "awale-v1")
   bool finished_only = true;
 };
@@ -152,15 +152,15 @@ class Store : public Database {
   // Games left "running" by a killed run become "unfinished" (they are replayed on resume), with
   // termination "interrupted" unless one was recorded. Call it before a run starts, not while
   // another run writes the same tournament. Returns how many games it closed.
-  Expected<int> close_running(std::optional<std::int64_t> tournament_id);
+  Expected<int> close_running(std::optional<std::int64_t> event_id);
 
   Expected<GamePage> game_page(const GamePageQuery& query);
   Expected<std::vector<GameRecord>> games(const GameFilter& filter);
   Expected<GameRecord> game(std::int64_t game_id);  // NotFound "no game N"
   Expected<std::vector<MoveRecord>> moves(std::int64_t game_id);
   Expected<std::vector<LogLine>> logs(std::int64_t game_id);
-  // Schedule slots of the tournament that have a finished game.
-  Expected<std::vector<std::int64_t>> finished_slots(std::int64_t tournament_id);
+  // Schedule slots of the event that have a finished game.
+  Expected<std::vector<std::int64_t>> finished_slots(std::int64_t event_id);
 
  private:
   struct Statements;

@@ -13,6 +13,15 @@ namespace referee::storage::work_queue {
 
 namespace {
 
+// A word of the database (states.h) as its value; a word that is none is bad data (Invalid).
+template <class FromText>
+auto read_word(FromText from_text, const std::string& word, const char* what) {
+  auto value = from_text(word);
+  if (!value)
+    throw sql::Failure(std::string("unknown ") + what + " '" + word + "'", "", ErrorKind::Invalid);
+  return *value;
+}
+
 SlotRecord read_slot(sql::Statement& q, int first) {
   SlotRecord r;
   r.slot = q.int64(first);
@@ -22,7 +31,7 @@ SlotRecord read_slot(sql::Statement& q, int first) {
   r.cycle = q.int32(first + 4);
   r.round = q.int32(first + 5);
   r.pair = q.int32(first + 6);
-  r.state = q.text(first + 7);
+  r.state = read_word(slot_state_from_text, q.text(first + 7), "slot state");
   if (!q.is_null(first + 8)) r.owner = q.int64(first + 8);
   r.attempts = q.int32(first + 9);
   r.reason = q.text(first + 10);
@@ -38,12 +47,12 @@ const char* const kSlotColumns =
 // new slots while they run, finish otherwise. event_may_be_complete says when.
 void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
   auto& q = cache.cached(
-      "UPDATE tournaments SET state = 'finished', finished_at = ?1, updated_at = ?1"
+      "UPDATE events SET state = 'finished', finished_at = ?1, updated_at = ?1"
       " WHERE id = ?2 AND state NOT IN ('finished', 'cancelled') AND kind IN ('tournament', 'sprt')"
       " AND NOT "
       "EXISTS"
       " (SELECT 1 FROM slots"
-      " WHERE tournament_id = ?2 AND state IN ('pending', 'claimed'))");
+      " WHERE event_id = ?2 AND state IN ('pending', 'claimed'))");
   q.bind(1, rows::now_utc());
   q.bind(2, static_cast<std::int64_t>(event));
   q.exec();
@@ -51,7 +60,7 @@ void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
 
 void insert_slots(sql::Connection& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
   sql::Query q(db,
-               "INSERT INTO slots (tournament_id, slot, game, seats, opening, cycle, round, pair)"
+               "INSERT INTO slots (event_id, slot, game, seats, opening, cycle, round, pair)"
                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
   for (const SlotRecord& s : slots) {
     q.reset();
@@ -83,19 +92,19 @@ void event_may_be_complete(Database& database, std::int64_t event) {
 const char* const kEventColumns =
     "SELECT t.id, t.name, t.kind, t.state, t.priority, t.spec, t.created_at, t.finished_at,"
     " t.updated_at,"
-    " (SELECT count(*) FROM slots s WHERE s.state = 'pending' AND s.tournament_id = t.id),"
-    " (SELECT count(*) FROM slots s WHERE s.state = 'claimed' AND s.tournament_id = t.id),"
-    " (SELECT count(*) FROM slots s WHERE s.state = 'done' AND s.tournament_id = t.id),"
-    " (SELECT count(*) FROM slots s WHERE s.state = 'skipped' AND s.tournament_id = t.id),"
-    " coalesce((SELECT min(g.started_at) FROM games g WHERE g.tournament_id = t.id), '')"
-    " FROM tournaments t";
+    " (SELECT count(*) FROM slots s WHERE s.state = 'pending' AND s.event_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'claimed' AND s.event_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'done' AND s.event_id = t.id),"
+    " (SELECT count(*) FROM slots s WHERE s.state = 'skipped' AND s.event_id = t.id),"
+    " coalesce((SELECT min(g.started_at) FROM games g WHERE g.event_id = t.id), '')"
+    " FROM events t";
 
 EventInfo read_event(sql::Statement& q) {
   EventInfo e;
   e.id = q.int64(0);
   e.name = q.text(1);
-  e.kind = q.text(2);
-  e.state = q.text(3);
+  e.kind = read_word(event_kind_from_text, q.text(2), "event kind");
+  e.state = read_word(event_state_from_text, q.text(3), "event state");
   e.priority = q.int32(4);
   e.spec = q.text(5);
   e.created_at = q.text(6);
@@ -117,7 +126,7 @@ Expected<std::int64_t> open_tournament(Database& database, const std::string& na
   try {
     sql::Transaction tx(database.connection());
     rows::lock_writers(database.connection());
-    sql::Query find(database.connection(), "SELECT id, config FROM tournaments WHERE name = ?");
+    sql::Query find(database.connection(), "SELECT id, config FROM events WHERE name = ?");
     find.bind(1, name);
     if (find.step()) {
       std::int64_t id = find.int64(0);
@@ -128,7 +137,7 @@ Expected<std::int64_t> open_tournament(Database& database, const std::string& na
       return id;
     }
     sql::Query add(database.connection(),
-                   "INSERT INTO tournaments (name, config) VALUES (?, ?) RETURNING id");
+                   "INSERT INTO events (name, config) VALUES (?, ?) RETURNING id");
     add.bind(1, name);
     add.bind(2, config);
     std::int64_t id = sql::returning_id(add);
@@ -150,17 +159,17 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
     rows::lock_writers(db);
     EventRow row;
     row.name = name;
-    sql::Query find(db, "SELECT id, spec, config, state, priority FROM tournaments WHERE name = ?");
+    sql::Query find(db, "SELECT id, spec, config, state, priority FROM events WHERE name = ?");
     find.bind(1, name);
     if (find.step()) {
       row.id = find.int64(0);
       row.spec = find.text(1);
       row.config = find.text(2);
-      row.state = find.text(3);
+      row.state = read_word(event_state_from_text, find.text(3), "event state");
       row.priority = find.int32(4);
       if (!row.spec.empty() || row.config != config) return row;  // the caller compares
       // A v2 event: adopt it. Its slots with a finished game (the first one) are done.
-      sql::Query set(db, "UPDATE tournaments SET spec = ?, updated_at = ? WHERE id = ?");
+      sql::Query set(db, "UPDATE events SET spec = ?, updated_at = ? WHERE id = ?");
       set.bind(1, spec);
       set.bind(2, rows::now_utc());
       set.bind(3, static_cast<std::int64_t>(row.id));
@@ -169,9 +178,9 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
       sql::Query done(
           db,
           "UPDATE slots SET state = 'done', game_id = (SELECT min(g.id) FROM games g WHERE"
-          " g.tournament_id = slots.tournament_id AND g.slot = slots.slot AND g.status ="
-          " 'finished') WHERE tournament_id = ?1 AND EXISTS (SELECT 1 FROM games g WHERE"
-          " g.tournament_id = ?1 AND g.slot = slots.slot AND g.status = 'finished')");
+          " g.event_id = slots.event_id AND g.slot = slots.slot AND g.status ="
+          " 'finished') WHERE event_id = ?1 AND EXISTS (SELECT 1 FROM games g WHERE"
+          " g.event_id = ?1 AND g.slot = slots.slot AND g.status = 'finished')");
       done.bind(1, static_cast<std::int64_t>(row.id));
       done.exec();
       finish_event_if_complete(database.connection(), row.id);
@@ -180,14 +189,14 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
       return row;
     }
     sql::Query add(db,
-                   "INSERT INTO tournaments (name, config, spec, state, updated_at, kind,"
+                   "INSERT INTO events (name, config, spec, state, updated_at, kind,"
                    " priority) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id");
     add.bind(1, name);
     add.bind(2, config);
     add.bind(3, spec);
-    add.bind(4, options.state);
+    add.bind(4, to_text(options.state));
     add.bind(5, rows::now_utc());
-    add.bind(6, options.kind);
+    add.bind(6, to_text(options.kind));
     add.bind(7, options.priority);
     row.id = sql::returning_id(add);
     row.spec = spec;
@@ -198,7 +207,7 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
     insert_slots(db, row.id, slots);
     finish_event_if_complete(database.connection(),
                              row.id);  // an empty schedule is finished at once
-    if (slots.empty() && options.kind == "tournament") row.state = "finished";
+    if (slots.empty() && options.kind == EventKind::Tournament) row.state = EventState::Finished;
     tx.commit();
     return row;
   } catch (const std::exception& e) {
@@ -215,7 +224,7 @@ Expected<std::int64_t> register_owner(Database& database, const OwnerInfo& owner
     add.bind(1, owner.name);
     add.bind(2, owner.host);
     add.bind(3, static_cast<std::int64_t>(owner.pid));
-    add.bind(4, owner.kind);
+    add.bind(4, to_text(owner.kind));
     add.bind(5, now);
     add.bind(6, now);
     add.bind(7, now + static_cast<std::int64_t>(owner.lease_ms));
@@ -242,7 +251,7 @@ Expected<std::vector<OwnerStatus>> owners(Database& database, std::int64_t stopp
       o.info.name = q.text(1);
       o.info.host = q.text(2);
       o.info.pid = static_cast<long>(q.int64(3));
-      o.info.kind = q.text(4);
+      o.info.kind = read_word(owner_kind_from_text, q.text(4), "owner kind");
       o.started_at_ms = q.int64(5);
       o.heartbeat_at_ms = q.int64(6);
       o.lease_expires_at_ms = q.int64(7);
@@ -299,7 +308,7 @@ Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
     std::vector<std::int64_t> events;
     {
       auto& q = database.connection().cached(
-          "SELECT id FROM tournaments WHERE state IN ('queued', 'running') AND"
+          "SELECT id FROM events WHERE state IN ('queued', 'running') AND"
           " (CAST(?1 AS BIGINT) IS NULL OR id = ?1) ORDER BY priority DESC, id");
       q.bind(1, event);
       while (q.step()) events.push_back(q.int64(0));
@@ -309,7 +318,7 @@ Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
     auto pick_sql = [backend](const char* state_test) {
       return std::string("SELECT ") + kSlotColumns + " FROM slots s" +
              sql::indexed_by(backend, "slots_by_state") + " WHERE s.state = " + state_test +
-             " AND s.tournament_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM " +
+             " AND s.event_id = ?1 AND (?3 = '[]' OR NOT EXISTS (SELECT 1 FROM " +
              sql::json_values(backend, "s.seats", "a") + ", " +
              sql::json_values(backend, "?3", "x") +
              " WHERE a.value = x.value)) ORDER BY s.slot LIMIT ?4" +
@@ -329,7 +338,7 @@ Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
         q->bind(4, max - static_cast<int>(out.size()));
         while (q->step()) {
           Claim c;
-          c.tournament_id = e;
+          c.event = e;
           c.slot = read_slot(*q, 0);
           found.push_back(std::move(c));
         }
@@ -338,7 +347,7 @@ Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
         // Nothing to play: an event left running with every slot ended (its check after the
         // commit failed, or a referee before that check wrote it) is finished now.
         auto& open = database.connection().cached(
-            "SELECT 1 FROM slots WHERE tournament_id = ? AND state IN ('pending', 'claimed')"
+            "SELECT 1 FROM slots WHERE event_id = ? AND state IN ('pending', 'claimed')"
             " LIMIT 1");
         open.bind(1, static_cast<std::int64_t>(e));
         if (!open.step()) finish_event_if_complete(database.connection(), e);
@@ -351,29 +360,29 @@ Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
     }
     auto& take = database.connection().cached(
         "UPDATE slots SET state = 'claimed', owner = ?, lease_expires_at = ?,"
-        " attempts = attempts + 1 WHERE tournament_id = ? AND slot = ?");
+        " attempts = attempts + 1 WHERE event_id = ? AND slot = ?");
     // The game a dead owner (or a v2 run) left running is kept as interrupted.
     auto& orphan = database.connection().cached(
         "UPDATE games SET status = 'unfinished', termination = 'interrupted', reason = ?"
-        " WHERE tournament_id = ? AND slot = ? AND status = 'running'");
+        " WHERE event_id = ? AND slot = ? AND status = 'running'");
     for (Claim& c : out) {
       // No game of a slot being claimed can still be played: any left running is an orphan.
       orphan.reset();
-      orphan.bind(1, c.slot.state == "claimed"
+      orphan.bind(1, c.slot.state == SlotState::Claimed
                          ? "its process stopped renewing the claim (owner " +
                                std::to_string(c.slot.owner.value_or(0)) +
                                "); the slot is played again"
                          : std::string("the run stopped before the game ended"));
-      orphan.bind(2, static_cast<std::int64_t>(c.tournament_id));
+      orphan.bind(2, static_cast<std::int64_t>(c.event));
       orphan.bind(3, static_cast<std::int64_t>(c.slot.slot));
       orphan.exec();
       take.reset();
       take.bind(1, static_cast<std::int64_t>(owner));
       take.bind(2, now + lease_ms);
-      take.bind(3, static_cast<std::int64_t>(c.tournament_id));
+      take.bind(3, static_cast<std::int64_t>(c.event));
       take.bind(4, static_cast<std::int64_t>(c.slot.slot));
       take.exec();
-      c.slot.state = "claimed";
+      c.slot.state = SlotState::Claimed;
       c.slot.owner = owner;
       ++c.slot.attempts;
     }
@@ -418,8 +427,8 @@ Expected<ClaimEnd> finish_claimed(Database& database, std::int64_t game_id,
     // The slot is locked first, as claim_slots does (slot, then its orphaned game): a finish that
     // changed the game first could deadlock with a claim taking the slot whose lease expired.
     auto& find = database.connection().cached(
-        "SELECT g.tournament_id, g.slot, s.state, s.owner FROM games g JOIN slots s ON"
-        " s.tournament_id = g.tournament_id AND s.slot = g.slot WHERE g.id = ?" +
+        "SELECT g.event_id, g.slot, s.state, s.owner FROM games g JOIN slots s ON"
+        " s.event_id = g.event_id AND s.slot = g.slot WHERE g.id = ?" +
         sql::for_update_of(db.backend(), "s"));
     find.bind(1, static_cast<std::int64_t>(game_id));
     if (!find.step()) {
@@ -432,7 +441,8 @@ Expected<ClaimEnd> finish_claimed(Database& database, std::int64_t game_id,
     }
     const std::int64_t event = find.int64(0);
     const std::int64_t slot = find.int64(1);
-    const bool held = find.text(2) == "claimed" && !find.is_null(3) && find.int64(3) == owner;
+    const bool held = slot_state_from_text(find.text(2)) == SlotState::Claimed &&
+                      !find.is_null(3) && find.int64(3) == owner;
     const bool finished = result.status != "unfinished";
     ClaimEnd end = ClaimEnd::Released;
     Status st = Ok{};
@@ -465,9 +475,9 @@ Expected<ClaimEnd> finish_claimed(Database& database, std::int64_t game_id,
       auto& up = database.connection().cached(
           end == ClaimEnd::Done
               ? "UPDATE slots SET state = 'done', game_id = ?1, lease_expires_at = 0"
-                " WHERE tournament_id = ?2 AND slot = ?3"
+                " WHERE event_id = ?2 AND slot = ?3"
               : "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                " WHERE tournament_id = ?2 AND slot = ?3 AND CAST(?1 AS BIGINT) IS NOT NULL");
+                " WHERE event_id = ?2 AND slot = ?3 AND CAST(?1 AS BIGINT) IS NOT NULL");
       up.bind(1, static_cast<std::int64_t>(game_id));
       up.bind(2, static_cast<std::int64_t>(event));
       up.bind(3, static_cast<std::int64_t>(slot));
@@ -486,7 +496,7 @@ Status release_slot(Database& database, std::int64_t event, std::int64_t slot, s
   try {
     sql::Query q(database.connection(),
                  "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
-                 " WHERE tournament_id = ? AND slot = ? AND owner = ? AND state ="
+                 " WHERE event_id = ? AND slot = ? AND owner = ? AND state ="
                  " 'claimed'");
     q.bind(1, static_cast<std::int64_t>(event));
     q.bind(2, static_cast<std::int64_t>(slot));
@@ -505,7 +515,7 @@ Expected<int> skip_slots(Database& database, std::int64_t event,
     sql::Transaction tx(database.connection());
     sql::Query q(database.connection(),
                  "UPDATE slots SET state = 'skipped', reason = ?, owner = NULL,"
-                 " lease_expires_at = 0 WHERE tournament_id = ? AND slot = ? AND state"
+                 " lease_expires_at = 0 WHERE event_id = ? AND slot = ? AND state"
                  " IN ('pending', 'claimed')");
     int n = 0;
     for (std::int64_t slot : slots) {
@@ -528,22 +538,27 @@ Expected<SlotCounts> slot_counts(Database& database, std::int64_t event, std::in
   try {
     sql::Query q(database.connection(),
                  "SELECT state, " + sql::bool_int(database.connection().backend(), "owner = ?2") +
-                     ", count(*) FROM slots WHERE tournament_id = ?1 GROUP BY 1, 2");
+                     ", count(*) FROM slots WHERE event_id = ?1 GROUP BY 1, 2");
     q.bind(1, static_cast<std::int64_t>(event));
     q.bind(2, static_cast<std::int64_t>(owner));
     SlotCounts c;
     while (q.step()) {
-      const std::string state = q.text(0);
       const bool mine = q.int32(1) != 0;
       const std::int64_t n = q.int64(2);
-      if (state == "pending")
-        c.pending += n;
-      else if (state == "claimed")
-        (mine ? c.claimed_mine : c.claimed_others) += n;
-      else if (state == "done")
-        c.done += n;
-      else
-        c.skipped += n;
+      switch (read_word(slot_state_from_text, q.text(0), "slot state")) {
+        case SlotState::Pending:
+          c.pending += n;
+          break;
+        case SlotState::Claimed:
+          (mine ? c.claimed_mine : c.claimed_others) += n;
+          break;
+        case SlotState::Done:
+          c.done += n;
+          break;
+        case SlotState::Skipped:
+          c.skipped += n;
+          break;
+      }
     }
     return c;
   } catch (const std::exception& e) {
@@ -553,9 +568,8 @@ Expected<SlotCounts> slot_counts(Database& database, std::int64_t event, std::in
 
 Expected<std::vector<SlotRecord>> slots(Database& database, std::int64_t event) {
   try {
-    sql::Query q(database.connection(),
-                 std::string("SELECT ") + kSlotColumns +
-                     " FROM slots s WHERE s.tournament_id = ? ORDER BY s.slot");
+    sql::Query q(database.connection(), std::string("SELECT ") + kSlotColumns +
+                                            " FROM slots s WHERE s.event_id = ? ORDER BY s.slot");
     q.bind(1, static_cast<std::int64_t>(event));
     std::vector<SlotRecord> out;
     while (q.step()) out.push_back(read_slot(q, 0));
@@ -571,18 +585,20 @@ Expected<EventList> events(Database& database, const EventQuery& query) {
     const std::string where = " WHERE (?1 = '[]' OR " +
                               sql::in_json(database.connection().backend(), "t.state", "?1") +
                               ") AND (?2 = '' OR t.kind = ?2)";
-    const std::string states = rows::json_strings(query.states);
+    std::vector<std::string> state_words;
+    for (EventState s : query.states) state_words.push_back(to_text(s));
+    const std::string states = rows::json_strings(state_words);
+    const std::string kind = query.kind ? to_text(*query.kind) : "";
     EventList out;
-    sql::Query count(database.connection(),
-                     std::string("SELECT count(*) FROM tournaments t") + where);
+    sql::Query count(database.connection(), std::string("SELECT count(*) FROM events t") + where);
     count.bind(1, states);
-    count.bind(2, query.kind);
+    count.bind(2, kind);
     count.step();
     out.total = count.int64(0);
     sql::Query q(database.connection(),
                  std::string(kEventColumns) + where + " ORDER BY t.id DESC LIMIT ?3 OFFSET ?4");
     q.bind(1, states);
-    q.bind(2, query.kind);
+    q.bind(2, kind);
     q.bind(3, query.limit);
     q.bind(4, query.offset);
     while (q.step()) out.events.push_back(read_event(q));
@@ -604,19 +620,21 @@ Expected<EventInfo> event(Database& database, std::int64_t id) {
   }
 }
 
-Expected<bool> set_event_state(Database& database, std::int64_t id, const std::string& state,
-                               const std::vector<std::string>& from) {
+Expected<bool> set_event_state(Database& database, std::int64_t id, EventState state,
+                               const std::vector<EventState>& from) {
   try {
     sql::Query q(database.connection(),
-                 "UPDATE tournaments SET state = ?1, updated_at = ?2,"
+                 "UPDATE events SET state = ?1, updated_at = ?2,"
                  " finished_at = CASE WHEN ?1 IN ('finished', 'cancelled') THEN ?2"
                  " ELSE finished_at END"
                  " WHERE id = ?3 AND " +
                      sql::in_json(database.connection().backend(), "state", "?4"));
-    q.bind(1, state);
+    q.bind(1, to_text(state));
     q.bind(2, rows::now_utc());
     q.bind(3, static_cast<std::int64_t>(id));
-    q.bind(4, rows::json_strings(from));
+    std::vector<std::string> from_words;
+    for (EventState s : from) from_words.push_back(to_text(s));
+    q.bind(4, rows::json_strings(from_words));
     return q.exec() > 0;
   } catch (const std::exception& e) {
     return database.fail("set the state of event " + std::to_string(id), e);
@@ -626,7 +644,7 @@ Expected<bool> set_event_state(Database& database, std::int64_t id, const std::s
 Status set_event_priority(Database& database, std::int64_t id, int priority) {
   try {
     sql::Query q(database.connection(),
-                 "UPDATE tournaments SET priority = ?, updated_at = ? WHERE id = ?");
+                 "UPDATE events SET priority = ?, updated_at = ? WHERE id = ?");
     q.bind(1, priority);
     q.bind(2, rows::now_utc());
     q.bind(3, static_cast<std::int64_t>(id));
@@ -643,7 +661,7 @@ Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_
     sql::Transaction tx(database.connection());
     rows::lock_writers(database.connection());
     sql::Query last(database.connection(),
-                    "SELECT coalesce(max(slot), -1) FROM slots WHERE tournament_id = ?");
+                    "SELECT coalesce(max(slot), -1) FROM slots WHERE event_id = ?");
     last.bind(1, static_cast<std::int64_t>(event));
     last.step();
     std::int64_t next = last.int64(0) + 1;
@@ -667,7 +685,7 @@ Expected<std::vector<SlotRecord>> open_slots(Database& database, std::int64_t ev
                  std::string("SELECT ") + kSlotColumns + " FROM slots s" +
                      sql::indexed_by(database.connection().backend(), "slots_by_state") +
                      " WHERE s.state IN"
-                     " ('pending', 'claimed') AND s.tournament_id = ?"
+                     " ('pending', 'claimed') AND s.event_id = ?"
                      " ORDER BY s.slot");
     q.bind(1, static_cast<std::int64_t>(event));
     std::vector<SlotRecord> out;

@@ -32,6 +32,7 @@
 
 #include "base/expected.h"
 #include "storage/database.h"
+#include "storage/states.h"
 #include "storage/store.h"
 
 namespace referee::storage {
@@ -45,8 +46,8 @@ struct SlotRecord {
   int cycle = 0;
   int round = 0;
   int pair = 0;  // the opening group: the slots of one pair are one opening in every seating
-  std::string state = "pending";  // pending | claimed | done | skipped (read back only)
-  std::string reason;             // why a slot was skipped (read back only)
+  SlotState state = SlotState::Pending;  // read back only
+  std::string reason;                    // why a slot was skipped (read back only)
   std::optional<std::int64_t> owner;
   int attempts = 0;
 };
@@ -56,15 +57,15 @@ struct EventRow {
   std::string name;
   std::string spec;    // the normalized specification (JSON) it was created with
   std::string config;  // v2: the schedule fingerprint
-  std::string state;   // queued | running | paused | cancelled | finished
+  EventState state = EventState::Running;
   int priority = 0;
   bool created = false;  // created by this call
 };
 
 // How open_event creates a new event (an existing one keeps what it has).
 struct NewEventOptions {
-  std::string kind = "tournament";  // tournament | ladder | sprt
-  std::string state = "running";    // queued | running | paused
+  EventKind kind = EventKind::Tournament;
+  EventState state = EventState::Running;  // queued | running | paused
   int priority = 0;
 };
 
@@ -72,8 +73,8 @@ struct NewEventOptions {
 struct EventInfo {
   std::int64_t id = 0;
   std::string name;
-  std::string kind;  // tournament | ladder | sprt
-  std::string state;
+  EventKind kind = EventKind::Tournament;
+  EventState state = EventState::Running;
   int priority = 0;
   std::string spec;
   std::string created_at, started_at, finished_at, updated_at;   // ISO 8601; "" = not yet
@@ -82,8 +83,8 @@ struct EventInfo {
 };
 
 struct EventQuery {
-  std::vector<std::string> states;  // empty = any
-  std::string kind;                 // "" = any
+  std::vector<EventState> states;  // empty = any
+  std::optional<EventKind> kind;   // none = any
   int limit = 100;
   int offset = 0;
 };
@@ -97,8 +98,8 @@ struct OwnerInfo {
   std::string name;  // for people: "tournament awale.toml"
   std::string host;
   long pid = 0;
-  std::string kind = "tournament";  // tournament | serve | worker
-  long lease_ms = 30000;            // how long it counts as alive after a heartbeat (v7)
+  OwnerKind kind = OwnerKind::Tournament;
+  long lease_ms = 30000;  // how long it counts as alive after a heartbeat (v7)
 };
 
 // An owner as the daemon's workers page shows it (owners()).
@@ -117,7 +118,7 @@ struct OwnerStatus {
 };
 
 struct Claim {
-  std::int64_t tournament_id = 0;
+  std::int64_t event = 0;
   SlotRecord slot;  // attempts counts this one
 };
 
@@ -149,8 +150,8 @@ Expected<EventList> events(Database& db, const EventQuery& query);
 Expected<EventInfo> event(Database& db, std::int64_t id);  // NotFound "no event N"
 // Sets the event's state when it is one of `from`; returns whether it changed (NotFound when
 // there is no such event). Marking a tournament finished is left to the slots.
-Expected<bool> set_event_state(Database& db, std::int64_t id, const std::string& state,
-                               const std::vector<std::string>& from);
+Expected<bool> set_event_state(Database& db, std::int64_t id, EventState state,
+                               const std::vector<EventState>& from);
 Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotFound
 
 // ---- Slots ----

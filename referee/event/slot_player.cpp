@@ -224,7 +224,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   SlotOutcome out;
   auto skip = [&](const std::string& reason) {
     auto n = recorder_.call<int>([&](storage::Store& s) {
-      return storage::work_queue::skip_slots(s, claim.tournament_id, {claim.slot.slot}, reason);
+      return storage::work_queue::skip_slots(s, claim.event, {claim.slot.slot}, reason);
     });
     out.kind = n ? SlotOutcome::Kind::Skipped : SlotOutcome::Kind::StorageFailure;
     out.message = n ? reason : n.error();
@@ -234,7 +234,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   auto release = [&] {
     // A failure reaches the recorder's on_failure: the run stops.
     (void)recorder_.call<Ok>([&](storage::Store& s) {
-      return storage::work_queue::release_slot(s, claim.tournament_id, claim.slot.slot, owner_);
+      return storage::work_queue::release_slot(s, claim.event, claim.slot.slot, owner_);
     });
   };
 
@@ -289,7 +289,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
     }
   }
   storage::GameRecord rec;
-  rec.tournament_id = claim.tournament_id;
+  rec.event_id = claim.event;
   rec.slot = slot.slot;
   rec.game = slot.game;
   rec.opening = slot.opening;

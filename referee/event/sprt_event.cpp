@@ -7,7 +7,7 @@ Expected<SprtTally> event_sprt(storage::Store& store, std::int64_t event,
                                const TournamentConfig& config) {
   if (!config.sprt || config.engines.size() != 2) return Error{"the event has no sprt test"};
   storage::GameFilter filter;
-  filter.tournament_id = event;
+  filter.event_id = event;
   auto games = store.games(filter);
   if (!games) return games.failure();
   return sprt_tally(*games, config.engines[0].config.name, config.engines[1].config.name,

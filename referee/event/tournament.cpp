@@ -343,8 +343,8 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
     ++reasons[r];
   };
   for (const auto& s : slots) {
-    if (s.state == "done") continue;
-    if (s.state == "skipped") {
+    if (s.state == storage::SlotState::Done) continue;
+    if (s.state == storage::SlotState::Skipped) {
       add(s.reason);
       continue;
     }
@@ -359,7 +359,7 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
         why = "the event stopped on a storage failure";
       else if (sh.user_stop())
         why = "interrupted";
-      else if (s.state == "claimed" && s.owner != sh.owner)
+      else if (s.state == storage::SlotState::Claimed && s.owner != sh.owner)
         why = "being played by another process";
       else
         why = "not played";
@@ -380,7 +380,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (!store) return store.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
-  kind.kind = config.sprt ? "sprt" : "tournament";
+  kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
   auto row =
       storage::work_queue::open_event(*store, config.name, spec, schedule_fingerprint(config),
                                       slot_records(config, *schedule), kind);
@@ -415,13 +415,14 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
   for (const auto& s : *all_slots)
-    if (s.state == "pending" || s.state == "claimed") open_slots.push_back(s);
+    if (s.state == storage::SlotState::Pending || s.state == storage::SlotState::Claimed)
+      open_slots.push_back(s);
 
   // Two-engine events show a running score over every finished game of the event.
   double prior[2] = {0, 0};
   if (config.engines.size() == 2) {
     storage::GameFilter f;
-    f.tournament_id = row->id;
+    f.event_id = row->id;
     auto finished = store->games(f);
     if (!finished) return finished.failure();
     for (const auto& g : *finished) {
@@ -547,7 +548,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   std::int64_t done_now = sh.summary.already_done + sh.summary.played;
   if (final_slots) {
     done_now = 0;
-    for (const auto& s : *final_slots) done_now += s.state == "done";
+    for (const auto& s : *final_slots) done_now += s.state == storage::SlotState::Done;
     explain_not_played(sh, *final_slots);
   }
   sh.summary.by_others =

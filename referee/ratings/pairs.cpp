@@ -56,12 +56,9 @@ Pairing pair_games(const std::vector<const storage::GameRecord*>& games) {
   Pairing out;
   for (const auto* g : candidates) {
     const auto& [lo, hi] = std::minmax(g->players[0], g->players[1]);
-    const PairKey key{g->tournament_id.value_or(-1),
-                      intern(ids, names, g->game),
-                      intern(ids, names, lo),
-                      intern(ids, names, hi),
-                      g->start_position,
-                      nlohmann::json(g->opening).dump()};
+    const PairKey key{g->event_id.value_or(-1), intern(ids, names, g->game),
+                      intern(ids, names, lo),   intern(ids, names, hi),
+                      g->start_position,        nlohmann::json(g->opening).dump()};
     if (auto partner = matcher.offer(key, g->players[0] == lo, g))
       out.pairs.push_back({*partner, g});
   }

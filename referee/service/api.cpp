@@ -86,7 +86,8 @@ void health(Core& core, Response& res) {
     total = static_cast<int>(core.slots.size());
     for (const auto& s : core.slots) busy += s->event.load() != 0;
     for (const auto& [id, rt] : core.events)
-      running_events += rt.state == "running" || rt.state == "queued";
+      running_events +=
+          rt.state == storage::EventState::Running || rt.state == storage::EventState::Queued;
   }
   std::string failure;
   {
@@ -125,17 +126,17 @@ void list_events(Core& core, const Request& req, Response& res) {
   query.offset = static_cast<int>(std::min<long long>(*offset, 1 << 30));
   if (req.has_param("state")) {
     const std::string state = req.get_param_value("state");
-    static const std::set<std::string> kStates = {"queued", "running", "paused", "cancelled",
-                                                  "finished"};
-    if (!kStates.count(state))
+    auto parsed = storage::event_state_from_text(state);
+    if (!parsed)
       return reply_error(
           res, 400, "bad state '" + state + "' (queued, running, paused, cancelled, finished)");
-    query.states = {state};
+    query.states = {*parsed};
   }
   if (req.has_param("kind")) {
-    query.kind = req.get_param_value("kind");
-    if (query.kind != "tournament" && query.kind != "ladder" && query.kind != "sprt")
-      return reply_error(res, 400, "bad kind '" + query.kind + "' (tournament, ladder, sprt)");
+    const std::string kind = req.get_param_value("kind");
+    query.kind = storage::event_kind_from_text(kind);
+    if (!query.kind)
+      return reply_error(res, 400, "bad kind '" + kind + "' (tournament, ladder, sprt)");
   }
   auto store = core.reads->get();
   if (!store) return reply_storage_error(res, store.failure());
@@ -150,7 +151,8 @@ void post_event(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {"priority", "base", "state"}); !bad.empty())
     return reply_error(res, 400, bad);
   const std::string state = req.has_param("state") ? req.get_param_value("state") : "queued";
-  if (state != "queued" && state != "paused")
+  const auto initial = storage::event_state_from_text(state);
+  if (initial != storage::EventState::Queued && initial != storage::EventState::Paused)
     return reply_error(res, 400, "state must be queued or paused (got '" + state + "')");
   const bool is_json = content_type_is(req, {"application/json"});
   if (!is_json && !content_type_is(req, {"application/toml", "text/toml", "application/x-toml"}))
@@ -170,7 +172,7 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority, state));
+  send(res, submit_event(core, req.body, is_json, base, priority, *initial));
 }
 
 // A failed read of event `id`: 404 when there is no such event, else the status of the failure's
@@ -211,7 +213,7 @@ void event_tables(Core& core, const Request& req, Response& res) {
   if (auto info = storage::work_queue::event(**store, *id); !info)
     return reply_event_error(res, *id, info.failure());
   storage::GameFilter filter;
-  filter.tournament_id = *id;
+  filter.event_id = *id;
   auto games = (*store)->games(filter);
   if (!games) return reply_storage_error(res, games.failure());
   Json body = what == "crosstable" ? crosstable_json(*games) : terminations_json(*games);

@@ -68,7 +68,9 @@ constexpr int kMaxScheduledGames = 100000;  // per submitted event
 // One event the daemon may play: what the database says plus what only this daemon knows.
 struct EventRuntime {
   std::int64_t id = 0;
-  std::string name, kind, state;
+  std::string name;
+  storage::EventKind kind = storage::EventKind::Tournament;
+  storage::EventState state = storage::EventState::Queued;
   int priority = 0;
   int cap = 0;              // the file's concurrency: most games at once here (0 = none)
   TournamentConfig config;  // from the stored specification (a ladder's engines: the registry)
@@ -173,7 +175,8 @@ struct Reply {
 int http_status(ErrorKind kind);
 // A new event starts `initial_state`: queued (played at once) or paused (until resumed).
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority, const std::string& initial_state = "queued");
+                   std::optional<int> priority,
+                   storage::EventState initial_state = storage::EventState::Queued);
 // pause | resume | cancel
 Reply control_event(Core& core, std::int64_t id, const std::string& action);
 Reply set_priority(Core& core, std::int64_t id, int priority);

@@ -94,7 +94,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     me.name = "serve " + options.host + ":" + std::to_string(options.port);
     me.host = engines::host_name();
     me.pid = engines::process_id();
-    me.kind = "serve";
+    me.kind = storage::OwnerKind::Serve;
     me.lease_ms = options.lease_ms;
     auto owner = storage::work_queue::register_owner(store, me);
     if (!owner) {

@@ -69,7 +69,8 @@ Expected<Json> parse_document(const std::string& text, bool is_json) {
 }
 
 std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& info) {
-  if (info.kind == "ladder" || !rt.started_here || rt.finished_here == 0) return std::nullopt;
+  if (info.kind == storage::EventKind::Ladder || !rt.started_here || rt.finished_here == 0)
+    return std::nullopt;
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - rt.first_start).count();
   if (elapsed <= 0) return std::nullopt;
   const double rate = static_cast<double>(rt.finished_here) / elapsed;
@@ -115,7 +116,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   rt.cap = config->concurrency;
   rt.config = std::move(*config);
   std::vector<TournamentEngine> engines = rt.config.engines;
-  if (info.kind == "ladder") {
+  if (info.kind == storage::EventKind::Ladder) {
     if (rt.config.games.empty()) return Error{"ladder " + info.name + " has no game"};
     auto registered = ladder_engines(core, rt.config.games.front());
     if (!registered) return registered.failure();
@@ -136,7 +137,8 @@ Status refresh_events(Core& core) {
     seen = core.changes;
   }
   storage::EventQuery query;
-  query.states = {"queued", "running", "paused"};
+  query.states = {storage::EventState::Queued, storage::EventState::Running,
+                  storage::EventState::Paused};
   query.limit = 1000000;
   auto list = storage::work_queue::events(**store, query);
   if (!list) return list.failure();
@@ -181,11 +183,12 @@ Status refresh_events(Core& core) {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
     if (it == core.events.end() || it->second.changed > seen) continue;
-    const std::string state = info ? info->state : std::string("finished");
+    const storage::EventState state = info ? info->state : storage::EventState::Finished;
     if (it->second.state != state) {
       it->second.state = state;
       it->second.dirty = true;
-      core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " + state);
+      core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
+                     storage::to_text(state));
     }
     if (it->second.running == 0 && !it->second.dirty) core.events.erase(it);
   }
@@ -193,7 +196,7 @@ Status refresh_events(Core& core) {
 }
 
 Json sprt_of_event(Core& core, const storage::EventInfo& info) {
-  if (info.kind != "sprt") return nullptr;
+  if (info.kind != storage::EventKind::Sprt) return nullptr;
   {
     std::lock_guard lock(core.mutex);
     auto it = core.sprt.find(info.id);
@@ -217,7 +220,7 @@ void check_sprt_event(Core& core, std::int64_t id) {
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
-    if (it == core.events.end() || it->second.kind != "sprt") return;
+    if (it == core.events.end() || it->second.kind != storage::EventKind::Sprt) return;
     if (SteadyClock::now() < it->second.sprt_next) return;
     seen = it->second.sprt_done;
   }
@@ -261,7 +264,9 @@ void check_sprt_events(Core& core) {
   {
     std::lock_guard lock(core.mutex);
     for (const auto& [id, rt] : core.events)
-      if (rt.kind == "sprt" && (rt.state == "running" || rt.state == "queued")) due.push_back(id);
+      if (rt.kind == storage::EventKind::Sprt &&
+          (rt.state == storage::EventState::Running || rt.state == storage::EventState::Queued))
+        due.push_back(id);
   }
   for (std::int64_t id : due) check_sprt_event(core, id);
 }
@@ -273,7 +278,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
   auto it = core.events.find(info.id);
   if (it != core.events.end()) {
     extras.eta_s = eta_of(it->second, info);
-    if (info.kind == "ladder") {
+    if (info.kind == storage::EventKind::Ladder) {
       const auto excluded = it->second.roster->exclusions();
       for (const auto& n : it->second.roster->names())
         if (!excluded.count(n) || excluded.at(n) != "retired") extras.engines.push_back(n);
@@ -286,7 +291,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 }
 
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority, const std::string& initial_state) {
+                   std::optional<int> priority, storage::EventState initial_state) {
   auto doc = parse_document(body, is_json);
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
@@ -331,7 +336,7 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
                                 std::to_string(kMaxScheduledGames));
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
-  options.kind = kind;
+  options.kind = *storage::event_kind_from_text(kind);
   options.state = initial_state;
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
@@ -345,9 +350,9 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   auto info = storage::work_queue::event(**store, row->id);
   if (!info) return storage_error(info.failure());
   if (!row->created) {
-    if (info->kind != kind)
-      return error_reply(
-          409, "an event named \"" + config->name + "\" already exists (a " + info->kind + ")");
+    if (info->kind != options.kind)
+      return error_reply(409, "an event named \"" + config->name + "\" already exists (a " +
+                                  storage::to_text(info->kind) + ")");
     const std::string changes = row->spec.empty() ? std::string(
                                                         "its games, engines, cycles, "
                                                         "seed or openings")
@@ -378,26 +383,26 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   if (!store) return storage_error(store.failure());
   auto before = storage::work_queue::event(**store, id);
   if (!before) return event_error(id, before.failure());
-  std::string state;
-  std::vector<std::string> from;
+  using storage::EventState;
+  EventState state = EventState::Cancelled;
+  std::vector<EventState> from = {EventState::Queued, EventState::Running, EventState::Paused};
   if (action == "pause") {
-    state = "paused";
-    from = {"queued", "running"};
+    state = EventState::Paused;
+    from = {EventState::Queued, EventState::Running};
   } else if (action == "resume") {
-    state = "running";
-    from = {"paused"};
-  } else {
-    state = "cancelled";
-    from = {"queued", "running", "paused"};
+    state = EventState::Running;
+    from = {EventState::Paused};
   }
   auto changed = core.recorder->call<bool>(
       [&](storage::Store& s) { return storage::work_queue::set_event_state(s, id, state, from); });
   if (!changed) return storage_error(changed.failure());
   if (!*changed) {
     std::string allowed;
-    for (const auto& f : from) allowed += (allowed.empty() ? "" : " or ") + f;
-    return error_reply(409, "event " + std::to_string(id) + " is " + before->state + ": only a " +
-                                allowed + " event can be " +
+    for (const auto& f : from)
+      allowed += std::string(allowed.empty() ? "" : " or ") + storage::to_text(f);
+    return error_reply(409, "event " + std::to_string(id) + " is " +
+                                storage::to_text(before->state) + ": only a " + allowed +
+                                " event can be " +
                                 (action == "pause"    ? "paused"
                                  : action == "resume" ? "resumed"
                                                       : "cancelled"));
@@ -424,7 +429,8 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     }
   }
   core.wake();
-  core.log->info("event " + std::to_string(id) + " (" + before->name + ") " + state);
+  core.log->info("event " + std::to_string(id) + " (" + before->name + ") " +
+                 storage::to_text(state));
   auto after = storage::work_queue::event(**store, id);
   if (!after) return storage_error(after.failure());
   Json summary = summary_of(core, *after);
@@ -470,12 +476,12 @@ Expected<Json> event_standings(Core& core, std::int64_t id) {
       return Json::parse(it->second.second);
   }
   storage::GameFilter filter;
-  filter.tournament_id = id;
+  filter.event_id = id;
   auto games = (*store)->games(filter);
   if (!games) return games.failure();
   Json table = standings_json(*games);
   table["event_id"] = id;
-  if (info->kind == "sprt") {
+  if (info->kind == storage::EventKind::Sprt) {
     auto config = config_from_spec(info->spec);
     if (config && config->sprt)
       table["sprt"] =

@@ -57,7 +57,7 @@ std::vector<std::int64_t> candidates(Core& core) {
 
 void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::Claim& claim,
                 const std::shared_ptr<EventRoster>& roster) {
-  const std::int64_t event = claim.tournament_id;
+  const std::int64_t event = claim.event;
   std::string event_name;
   bool was_queued = false;
   {
@@ -71,20 +71,22 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
       rt.started_here = true;
       rt.first_start = SteadyClock::now();
     }
-    was_queued = rt.state == "queued";
+    was_queued = rt.state == storage::EventState::Queued;
     if (was_queued) {
-      rt.state = "running";
+      rt.state = storage::EventState::Running;
       rt.changed = ++core.changes;
     }
     event_name = rt.name;
     slot.event = event;
     // Cancelled (or the drain ran out) between the claim and now: the game stops at once.
-    slot.stop = rt.state == "cancelled" || core.failed.load() || core.interrupt_games.load();
+    slot.stop = rt.state == storage::EventState::Cancelled || core.failed.load() ||
+                core.interrupt_games.load();
   }
   if (was_queued)
     (void)core.recorder->call<bool>(  // a failure reaches Core::fail (on_failure)
         [&](storage::Store& s) {
-          return storage::work_queue::set_event_state(s, event, "running", {"queued"});
+          return storage::work_queue::set_event_state(s, event, storage::EventState::Running,
+                                                      {storage::EventState::Queued});
         });
 
   LiveGame live;
@@ -100,7 +102,7 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
     }
     if (!core.stream.has_subscribers()) return;
     storage::GameRecord shown = rec;
-    shown.tournament = event_name;
+    shown.event = event_name;
     shown.started_at = now_iso();
     Json data = game_summary(shown);
     data["position"] = live.state ? Json(live.state->to_string()) : Json(nullptr);
@@ -162,7 +164,7 @@ void play_claim(Core& core, GameSlot& slot, SlotPlayer& player, const storage::C
         out.record.reason + ")");
   if (!core.stream.has_subscribers()) return;
   storage::GameRecord shown = out.record;
-  shown.tournament = event_name;
+  shown.event = event_name;
   shown.finished_at = now_iso();
   if (out.kind == Kind::Lost) shown.termination = "lost-claim";
   Json data = game_summary(shown);

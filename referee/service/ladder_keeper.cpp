@@ -97,8 +97,8 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   config.tc = *tc;
   config.openings.random_plies = core.options.ladder_random_plies;
   storage::NewEventOptions options;
-  options.kind = "ladder";
-  options.state = "running";
+  options.kind = storage::EventKind::Ladder;
+  options.state = storage::EventState::Running;
   auto row = core.recorder->call<storage::EventRow>([&](storage::Store& s) {
     return storage::work_queue::open_event(s, config.name, event_spec(config), "", {}, options);
   });
@@ -111,7 +111,7 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   if (!store) return store.failure();
   auto info = storage::work_queue::event(**store, row->id);
   if (!info) return info.failure();
-  if (info->kind != "ladder")
+  if (info->kind != storage::EventKind::Ladder)
     return Error{"an event named \"" + config.name + "\" exists and is not a ladder"};
   auto rt = runtime_of(core, *info);
   if (!rt) return rt.failure();
@@ -127,7 +127,8 @@ std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentCon
   std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> out;
   std::lock_guard lock(core.mutex);
   for (const auto& [id, rt] : core.events)
-    if (rt.kind == "ladder" && (!running_only || rt.state == "running"))
+    if (rt.kind == storage::EventKind::Ladder &&
+        (!running_only || rt.state == storage::EventState::Running))
       out.emplace_back(id, rt.roster, rt.config);
   return out;
 }
@@ -140,7 +141,8 @@ void skip_pending(Core& core, std::int64_t id, const std::string& name, const st
   if (!open) return;
   std::vector<std::int64_t> slots;
   for (const auto& s : *open)
-    if (s.state == "pending" && std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
+    if (s.state == storage::SlotState::Pending &&
+        std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
       slots.push_back(s.slot);
   if (slots.empty()) return;
   // A failure reaches Core::fail (on_failure).
@@ -338,7 +340,7 @@ void top_up_ladders(Core& core) {
     int pending = 0;
     std::map<EnginePair, int> open_pairs;
     for (const auto& s : *open) {
-      pending += s.state == "pending";
+      pending += s.state == storage::SlotState::Pending;
       if (s.seats.size() == 2) ++open_pairs[std::minmax(s.seats[0], s.seats[1])];
     }
     if (pending >= reserve) continue;
@@ -348,7 +350,7 @@ void top_up_ladders(Core& core) {
       if (!excluded.count(n)) active.push_back(n);
     if (active.size() < 2) continue;
     storage::GameFilter filter;
-    filter.tournament_id = id;
+    filter.event_id = id;
     auto finished = (*store)->games(filter);
     if (!finished) continue;
     std::vector<RatedGame> rated;
@@ -422,7 +424,7 @@ Json ladders_json(Core& core) {
   auto store = core.reads->get();
   if (!store) return {{"ladders", out}};
   storage::EventQuery query;
-  query.kind = "ladder";
+  query.kind = storage::EventKind::Ladder;
   query.limit = 10000;
   auto list = storage::work_queue::events(**store, query);
   if (!list) return {{"ladders", out}};
@@ -431,7 +433,7 @@ Json ladders_json(Core& core) {
     auto standings = event_standings(core, info.id);
     Json entry = {{"id", info.id},
                   {"game", summary["games"].empty() ? Json(nullptr) : summary["games"][0]},
-                  {"state", info.state},
+                  {"state", storage::to_text(info.state)},
                   {"engines", summary["engines"]},
                   {"standings", standings ? (*standings)["tables"] : Json::array()},
                   {"summary", summary}};

@@ -20,7 +20,8 @@ constexpr auto kRefreshBusy = std::chrono::milliseconds(1000);
 int open_events(Core& core) {
   std::lock_guard lock(core.mutex);
   int open = 0;
-  for (const auto& [id, rt] : core.events) open += rt.state == "queued" || rt.state == "running";
+  for (const auto& [id, rt] : core.events)
+    open += rt.state == storage::EventState::Queued || rt.state == storage::EventState::Running;
   return open;
 }
 
@@ -36,7 +37,7 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
                  " games scheduled; an event holds at most " + std::to_string(kMaxScheduledGames)};
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
-  options.state = "queued";
+  options.state = storage::EventState::Queued;
   auto row =
       storage::work_queue::open_event(store, config->name, spec, schedule_fingerprint(*config),
                                       slot_records(*config, *schedule), options);
@@ -91,7 +92,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     me.name = name;
     me.host = engines::host_name();
     me.pid = engines::process_id();
-    me.kind = "worker";
+    me.kind = storage::OwnerKind::Worker;
     me.lease_ms = options.lease_ms;
     auto owner = storage::work_queue::register_owner(store, me);
     if (!owner) {

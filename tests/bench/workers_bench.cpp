@@ -97,7 +97,7 @@ void games_per_second(const std::string& db_base, const std::string& dir, int ga
   for (pid_t p : pids) ::kill(p, SIGTERM);
   for (pid_t p : pids) ::waitpid(p, nullptr, 0);
   st::GameFilter f;
-  f.tournament_id = row->id;
+  f.event_id = row->id;
   if (auto list = store->games(f))
     for (const auto& g : *list) plies += g.plies;
   std::printf("  %d worker%s: %lld games in %.2f s = %.1f games/s, %.0f plies/s\n", workers,
@@ -117,8 +117,8 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
     std::fprintf(stderr, "%s\n", row.error().c_str());
     std::exit(1);
   }
-  auto owner =
-      referee::storage::work_queue::register_owner(*store, {"bench", "here", 1, "worker", 30000});
+  auto owner = referee::storage::work_queue::register_owner(
+      *store, {"bench", "here", 1, referee::storage::OwnerKind::Worker, 30000});
   if (!owner) std::exit(1);
   struct Cost {
     const char* what;
@@ -145,7 +145,7 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
     });
     if (got.empty()) break;
     st::GameRecord g;
-    g.tournament_id = row->id;
+    g.event_id = row->id;
     g.slot = got[0].slot.slot;
     g.game = got[0].slot.game;
     g.players = got[0].slot.seats;

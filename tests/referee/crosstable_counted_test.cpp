@@ -41,7 +41,7 @@ void write_random_archive(const std::string& path, std::uint64_t seed) {
     std::vector<storage::GameRecord> scheduled;
     for (std::int64_t slot = 0; slot < 120; slot += 2) {
       storage::GameRecord g;
-      g.tournament_id = tid;
+      g.event_id = tid;
       g.game = games[rng() % 2];
       g.opening = {std::to_string(rng() % 3)};  // few openings: sets with many games
       g.time_control = "10+0.1";

@@ -46,7 +46,7 @@ void write_db(const std::string& db) {
   REQUIRE(three.ok());
   auto put = [&](storage_test::MadeGame made, std::int64_t tournament, std::int64_t slot,
                  const std::string& finished_at) {
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store->begin_game(made.record);
     REQUIRE(id.ok());

@@ -38,7 +38,7 @@ void write_db(const std::string& db, std::uint64_t seed) {
   REQUIRE(three.ok());
   auto put = [&](MadeGame made, std::optional<std::int64_t> tournament, std::int64_t slot,
                  const std::string& status) {
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store->begin_game(made.record);
     REQUIRE(id.ok());

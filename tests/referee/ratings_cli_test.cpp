@@ -32,7 +32,7 @@ void write_games(const std::string& db, const std::vector<Stored>& games) {
     auto tid = referee::storage::work_queue::open_tournament(*store, s.tournament, "{}");
     REQUIRE(tid.ok());
     referee::storage::GameRecord g;
-    g.tournament_id = *tid;
+    g.event_id = *tid;
     g.slot = s.slot;
     g.game = referee::games::make_game(s.game)->canonical();
     g.opening = s.opening;

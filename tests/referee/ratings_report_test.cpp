@@ -32,8 +32,8 @@ GameRecord record(const Spec& s) {
   static std::int64_t next_id = 1;
   GameRecord g;
   g.id = next_id++;
-  g.tournament = s.tournament;
-  if (!s.tournament.empty()) g.tournament_id = static_cast<std::int64_t>(s.tournament.size());
+  g.event = s.tournament;
+  if (!s.tournament.empty()) g.event_id = static_cast<std::int64_t>(s.tournament.size());
   g.slot = s.slot;
   g.game = s.game;
   g.opening = s.opening;

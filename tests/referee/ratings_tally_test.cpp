@@ -141,7 +141,7 @@ TEST_CASE("ratings: reports from the database's counts equal reports from the re
   std::int64_t slot = 0;
   for (const auto& g : fixture()) {
     storage::GameRecord r;
-    r.tournament_id = *t;
+    r.event_id = *t;
     r.slot = slot++;
     r.game = games::make_game(g.variant == "g2" ? "awale" : "oware:players=3")->canonical();
     r.players = g.players;

@@ -119,9 +119,9 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   // Every slot left is skipped with the decision as its reason; none is pending.
   int skipped = 0;
   for (const auto& slot : slots_of(c)) {
-    CHECK(slot.state != "pending");
-    CHECK(slot.state != "claimed");
-    if (slot.state == "skipped") {
+    CHECK(slot.state != referee::storage::SlotState::Pending);
+    CHECK(slot.state != referee::storage::SlotState::Claimed);
+    if (slot.state == referee::storage::SlotState::Skipped) {
       ++skipped;
       CHECK(slot.reason == "sprt: " + verdict);
     }
@@ -206,7 +206,8 @@ TEST_CASE("sprt event: equal engines never accept H1, undecided, the event plays
   if (s.sprt_decided()) {
     CHECK(s.sprt->tally.state.decision == stats::SprtDecision::kAcceptH0);
     for (const auto& slot : slots_of(c))
-      if (slot.state == "skipped") CHECK(contains(slot.reason, "sprt: H0 accepted, LLR "));
+      if (slot.state == referee::storage::SlotState::Skipped)
+        CHECK(contains(slot.reason, "sprt: H0 accepted, LLR "));
   } else {
     CHECK(s.complete());
     CHECK(s.played == 16);
@@ -251,14 +252,14 @@ TEST_CASE("sprt event: a stopped run resumes the test, a kill before the skip is
   {
     SQLite::Database db(c.database, SQLite::OPEN_READWRITE);
     db.exec("UPDATE slots SET state = 'pending', reason = '' WHERE state = 'skipped'");
-    db.exec("UPDATE tournaments SET state = 'running'");
+    db.exec("UPDATE events SET state = 'running'");
   }
   const auto resumed = run(c);
   CHECK(resumed.played == 0);
   REQUIRE(resumed.sprt_decided());
   CHECK(resumed.sprt->tally.state.llr == llr);
   CHECK(finished_games(c).size() == stored.size());
-  for (const auto& slot : slots_of(c)) CHECK(slot.state != "pending");
+  for (const auto& slot : slots_of(c)) CHECK(slot.state != referee::storage::SlotState::Pending);
 }
 
 TEST_CASE("sprt event: the sprt table is read, stored with the event and validated") {

@@ -151,7 +151,7 @@ TEST_CASE("tournament: a double round robin stores every game, a second run play
   for (const auto& g : games) {
     CHECK(g.termination == "maxplies");
     CHECK(g.time_control == "10+0.1");
-    CHECK(g.tournament == "event");
+    CHECK(g.event == "event");
   }
   // The exchanged lines are stored with each game.
   auto store = storage::Store::open(c.database);
@@ -259,14 +259,14 @@ TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as
     auto event = referee::storage::work_queue::open_event(
         *store, c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule));
     REQUIRE(event.ok());
-    auto owner =
-        referee::storage::work_queue::register_owner(*store, {"killed", "host", 1, "tournament"});
+    auto owner = referee::storage::work_queue::register_owner(
+        *store, {"killed", "host", 1, referee::storage::OwnerKind::Tournament});
     REQUIRE(owner.ok());
     auto claims = referee::storage::work_queue::claim_slots(*store, *owner, event->id, 1, 300, {});
     REQUIRE(claims.ok());
     REQUIRE(claims->size() == 1);
     storage::GameRecord rec;
-    rec.tournament_id = event->id;
+    rec.event_id = event->id;
     rec.slot = 0;
     rec.game = (*schedule)[0].game;
     rec.players = {"m0", "m1"};

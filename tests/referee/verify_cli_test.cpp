@@ -60,7 +60,7 @@ Archive write_archive(Store& store) {
   auto put = [&](const std::string& game, std::optional<std::int64_t> tournament, std::int64_t slot,
                  const std::string& status, std::uint64_t seed) {
     auto made = storage_test::random_game(game, {"A", "B"}, seed, 2);
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store.begin_game(made.record);
     REQUIRE(id.ok());

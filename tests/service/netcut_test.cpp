@@ -359,8 +359,8 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   rtest::write_text(dir.file("second.toml"), cut_event("second", 10, pids, 20));
   const std::int64_t second = stest::queue_file(db, dir.file("second.toml"));
   const std::string finished_events =
-      "SELECT count(*) FROM tournaments WHERE state = 'finished' AND id IN (" +
-      std::to_string(first) + ", " + std::to_string(second) + ")";
+      "SELECT count(*) FROM events WHERE state = 'finished' AND id IN (" + std::to_string(first) +
+      ", " + std::to_string(second) + ")";
   {
     INFO(cut_one.err() << workers[1]->err());
     REQUIRE(wait_until([&] { return sql_int(finished_events) == 2; }, 120));
@@ -382,10 +382,10 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   for (const std::int64_t event : {first, second}) {
     auto info = referee::storage::work_queue::event(*store, event);
     REQUIRE(info);
-    CHECK(info->state == "finished");
+    CHECK(info->state == referee::storage::EventState::Finished);
     CHECK(info->done == info->total());
     referee::storage::GameFilter all;
-    all.tournament_id = event;
+    all.event_id = event;
     all.finished_only = false;
     auto games = store->games(all);
     REQUIRE(games);
@@ -577,10 +577,10 @@ TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then
   REQUIRE(store);
   auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == info->total());
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);

@@ -95,10 +95,10 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
   REQUIRE(store);
   auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == 60);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
@@ -192,7 +192,7 @@ TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the s
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);

@@ -31,7 +31,7 @@ EventLoad load(std::int64_t id, int priority, int running, std::uint64_t served,
   e.priority = priority;
   e.running = running;
   e.served = served;
-  e.state = state;
+  e.state = *referee::storage::event_state_from_text(state);
   return e;
 }
 

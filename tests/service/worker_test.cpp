@@ -190,11 +190,11 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   REQUIRE(store);
   auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == 500);
   CHECK(info->total() == 500);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
@@ -320,7 +320,7 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   auto list = referee::storage::work_queue::events(*store, q);
   REQUIRE(list);
   REQUIRE(list->events.size() == 1);
-  CHECK(list->events[0].state == "finished");
+  CHECK(list->events[0].state == referee::storage::EventState::Finished);
   CHECK(list->events[0].done == 4);
 }
 
@@ -423,7 +423,7 @@ TEST_CASE("worker: an engine whose binary differs from its pin is never claimed 
     CHECK(info->done == 2);
     CHECK(info->pending == 4);
     referee::storage::GameFilter all;
-    all.tournament_id = event;
+    all.event_id = event;
     all.finished_only = false;
     auto games = store->games(all);
     REQUIRE(games);

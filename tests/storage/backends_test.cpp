@@ -34,7 +34,7 @@ void record_games(Store& store) {
         i % 2 ? "kalaha" : "awale",
         i % 2 ? std::vector<std::string>{"a", "b"} : std::vector<std::string>{"b", "a"},
         static_cast<std::uint64_t>(i + 1), i % 3);
-    made.record.tournament_id = *t;
+    made.record.event_id = *t;
     made.record.slot = 5 - i;  // schedule order differs from id order
     auto id = store.begin_game(made.record);
     REQUIRE(id.ok());

@@ -50,7 +50,7 @@ std::int64_t event_of(Store& store, int slots, const std::string& name = "ev") {
 }
 
 std::int64_t owner_of(Store& store, const std::string& name) {
-  auto id = work_queue::register_owner(store, {name, "host", 42, "tournament"});
+  auto id = work_queue::register_owner(store, {name, "host", 42, OwnerKind::Tournament});
   REQUIRE(id.ok());
   return *id;
 }
@@ -58,7 +58,7 @@ std::int64_t owner_of(Store& store, const std::string& name) {
 // Begins the game of a claim with `plies` moves recorded.
 std::int64_t begin(Store& store, const Claim& c, std::int64_t owner, int plies = 1) {
   GameRecord g;
-  g.tournament_id = c.tournament_id;
+  g.event_id = c.event;
   g.slot = c.slot.slot;
   g.game = c.slot.game;
   g.players = c.slot.seats;
@@ -83,7 +83,7 @@ GameRecord won(int plies = 1) {
 std::string slot_state(Store& store, std::int64_t event, std::int64_t slot) {
   auto all = work_queue::slots(store, event);
   REQUIRE(all.ok());
-  return (*all)[static_cast<std::size_t>(slot)].state;
+  return to_text((*all)[static_cast<std::size_t>(slot)].state);
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ TEST_CASE("claims: an event is created once with its slots, reopening returns it
   auto first = work_queue::open_event(store, "ev", "{\"a\":1}", "{}", slots_of(6));
   REQUIRE(first.ok());
   CHECK(first->created);
-  CHECK(first->state == "running");
+  CHECK(first->state == referee::storage::EventState::Running);
   auto again = work_queue::open_event(store, "ev", "{\"a\":2}", "{}", slots_of(9));
   REQUIRE(again.ok());
   CHECK_FALSE(again->created);
@@ -106,15 +106,14 @@ TEST_CASE("claims: an event is created once with its slots, reopening returns it
   CHECK((*slots)[1].seats == std::vector<std::string>{"b", "a"});
   CHECK((*slots)[3].pair == 1);
   CHECK((*slots)[5].opening == std::vector<std::string>{"3"});
-  for (const auto& s : *slots) CHECK(s.state == "pending");
+  for (const auto& s : *slots) CHECK(s.state == referee::storage::SlotState::Pending);
   CHECK_FALSE(work_queue::open_event(store, "", "{}", "{}", {}).ok());
   // An empty schedule is finished at once.
   auto empty = work_queue::open_event(store, "empty", "{}", "{}", {});
   REQUIRE(empty.ok());
-  CHECK(empty->state == "finished");
+  CHECK(empty->state == referee::storage::EventState::Finished);
   SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
-  CHECK(sql.execAndGet("SELECT state FROM tournaments WHERE name = 'empty'").getString() ==
-        "finished");
+  CHECK(sql.execAndGet("SELECT state FROM events WHERE name = 'empty'").getString() == "finished");
 }
 
 TEST_CASE("claims: owners take distinct slots in schedule order, excluded engines left alone") {
@@ -253,12 +252,12 @@ TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
   REQUIRE(skipped.ok());
   CHECK(*skipped == 2);  // the done slot stays done
   auto all = work_queue::slots(store, event);
-  CHECK((*all)[0].state == "done");
-  CHECK((*all)[1].state == "skipped");
+  CHECK((*all)[0].state == referee::storage::SlotState::Done);
+  CHECK((*all)[1].state == referee::storage::SlotState::Skipped);
   CHECK((*all)[2].reason == "engine 'c' does not declare awale");
   CHECK(work_queue::claim_slots(store, a, event, 5, 60000, {})->empty());
   SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
-  CHECK(sql.execAndGet("SELECT state FROM tournaments").getString() == "finished");
+  CHECK(sql.execAndGet("SELECT state FROM events").getString() == "finished");
 }
 
 TEST_CASE("claims: a finish without every move stored is refused, a second finish is impossible") {
@@ -319,7 +318,8 @@ TEST_CASE("claims: threads with their own connections claim every slot exactly o
             errors[static_cast<std::size_t>(t)] = store.error();
             return;
           }
-          auto owner = work_queue::register_owner(*store, {"t", "host", t, "worker"});
+          auto owner = work_queue::register_owner(
+              *store, {"t", "host", t, referee::storage::OwnerKind::Worker});
           start.arrive_and_wait();
           while (owner) {
             auto c = work_queue::claim_slots(*store, *owner, event, 1, 60000, {});
@@ -329,7 +329,7 @@ TEST_CASE("claims: threads with their own connections claim every slot exactly o
             }
             if (c->empty()) return;
             GameRecord g;
-            g.tournament_id = event;
+            g.event_id = event;
             g.slot = c->front().slot.slot;
             g.game = kGame;
             g.players = c->front().slot.seats;
@@ -389,7 +389,7 @@ TEST_CASE("claims: the last two slots finished at once by two owners finish the 
   REQUIRE(a_store.commit_batch().ok());
   b_thread.join();
   CHECK(b_result.get() == "done");
-  CHECK(work_queue::event(a_store, event)->state == "finished");
+  CHECK(work_queue::event(a_store, event)->state == referee::storage::EventState::Finished);
 }
 
 TEST_CASE("claims: an event left running with every slot done is finished by the next claim") {
@@ -402,14 +402,14 @@ TEST_CASE("claims: an event left running with every slot done is finished by the
   auto claim = work_queue::claim_slots(store, a, event, 1, 60000, {});
   REQUIRE(*work_queue::finish_claimed(store, begin(store, claim->front(), a), won(), a) ==
           ClaimEnd::Done);
-  REQUIRE(work_queue::event(store, event)->state == "finished");
+  REQUIRE(work_queue::event(store, event)->state == referee::storage::EventState::Finished);
   {
     SQLite::Database sql(path, SQLite::OPEN_READWRITE);
-    sql.exec("UPDATE tournaments SET state = 'running', finished_at = ''");
+    sql.exec("UPDATE events SET state = 'running', finished_at = ''");
   }
-  REQUIRE(work_queue::event(store, event)->state == "running");
+  REQUIRE(work_queue::event(store, event)->state == referee::storage::EventState::Running);
   auto none = work_queue::claim_slots(store, a, std::nullopt, 4, 60000, {});
   REQUIRE(none.ok());
   CHECK(none->empty());
-  CHECK(work_queue::event(store, event)->state == "finished");
+  CHECK(work_queue::event(store, event)->state == referee::storage::EventState::Finished);
 }

@@ -43,7 +43,7 @@ std::int64_t play_one(Store& store, std::int64_t event, std::int64_t owner,
   REQUIRE(claims.ok());
   REQUIRE(claims->size() == 1);
   GameRecord g;
-  g.tournament_id = event;
+  g.event_id = event;
   g.slot = claims->front().slot.slot;
   g.game = kGame;
   g.players = claims->front().slot.seats;
@@ -67,18 +67,20 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
       NewEventOptions queued;
-      queued.state = "queued";
+      queued.state = referee::storage::EventState::Queued;
       queued.priority = 5;
       auto first = work_queue::open_event(store, "first", "{}", "", slots_of(4), queued);
       REQUIRE(first.ok());
-      CHECK(first->state == "queued");
+      CHECK(first->state == referee::storage::EventState::Queued);
       CHECK(first->priority == 5);
       NewEventOptions ladder;
-      ladder.kind = "ladder";
+      ladder.kind = EventKind::Ladder;
       auto standing = work_queue::open_event(store, "ladder awale", "{}", "", {}, ladder);
       REQUIRE(standing.ok());
-      CHECK(standing->state == "running");  // no slots, yet not finished: a ladder
-      auto owner = work_queue::register_owner(store, {"serve", "host", 1, "serve"});
+      CHECK(standing->state ==
+            referee::storage::EventState::Running);  // no slots, yet not finished: a ladder
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       REQUIRE(owner.ok());
       play_one(store, first->id, *owner, {1, 2});
       auto claimed = work_queue::claim_slots(store, *owner, first->id, 1, 60000, {});
@@ -89,11 +91,11 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
       REQUIRE(all->total == 2);
       REQUIRE(all->events.size() == 2);
       CHECK(all->events[0].name == "ladder awale");
-      CHECK(all->events[0].kind == "ladder");
+      CHECK(all->events[0].kind == referee::storage::EventKind::Ladder);
       const EventInfo& e = all->events[1];
       CHECK(e.name == "first");
-      CHECK(e.kind == "tournament");
-      CHECK(e.state == "queued");
+      CHECK(e.kind == EventKind::Tournament);
+      CHECK(e.state == referee::storage::EventState::Queued);
       CHECK(e.priority == 5);
       CHECK(e.done == 1);
       CHECK(e.claimed == 1);
@@ -105,10 +107,10 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
       CHECK(e.finished_at.empty());
 
       EventQuery by_kind;
-      by_kind.kind = "ladder";
+      by_kind.kind = EventKind::Ladder;
       CHECK(work_queue::events(store, by_kind)->total == 1);
       EventQuery by_state;
-      by_state.states = {"queued", "paused"};
+      by_state.states = {EventState::Queued, EventState::Paused};
       auto queued_only = work_queue::events(store, by_state);
       REQUIRE(queued_only->events.size() == 1);
       CHECK(queued_only->events[0].name == "first");
@@ -133,20 +135,26 @@ TEST_CASE("daemon store: states change only from the allowed ones, paused events
       auto store = open_ok(dir_db.url());
       auto ev = work_queue::open_event(store, "ev", "{}", "", slots_of(2));
       REQUIRE(ev.ok());
-      auto owner = work_queue::register_owner(store, {"serve", "host", 1, "serve"});
-      REQUIRE(*work_queue::set_event_state(store, ev->id, "paused", {"queued", "running"}));
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
+      REQUIRE(*work_queue::set_event_state(store, ev->id, EventState::Paused,
+                                           {EventState::Queued, EventState::Running}));
       CHECK(work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {})->empty());
       CHECK(work_queue::claim_slots(store, *owner, std::nullopt, 1, 60000, {})->empty());
       CHECK_FALSE(
-          *work_queue::set_event_state(store, ev->id, "paused", {"queued", "running"}));  // already
-      REQUIRE(*work_queue::set_event_state(store, ev->id, "running", {"paused"}));
+          *work_queue::set_event_state(store, ev->id, EventState::Paused,
+                                       {EventState::Queued, EventState::Running}));  // already
+      REQUIRE(
+          *work_queue::set_event_state(store, ev->id, EventState::Running, {EventState::Paused}));
       CHECK(work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {})->size() == 1);
-      REQUIRE(*work_queue::set_event_state(store, ev->id, "cancelled",
-                                           {"queued", "running", "paused"}));
+      REQUIRE(*work_queue::set_event_state(
+          store, ev->id, EventState::Cancelled,
+          {EventState::Queued, EventState::Running, EventState::Paused}));
       auto info = work_queue::event(store, ev->id);
-      CHECK(info->state == "cancelled");
+      CHECK(info->state == referee::storage::EventState::Cancelled);
       CHECK_FALSE(info->finished_at.empty());
-      CHECK_FALSE(*work_queue::set_event_state(store, ev->id, "running", {"paused"}));
+      CHECK_FALSE(
+          *work_queue::set_event_state(store, ev->id, EventState::Running, {EventState::Paused}));
       REQUIRE(work_queue::set_event_priority(store, ev->id, -3).ok());
       CHECK(work_queue::event(store, ev->id)->priority == -3);
       CHECK_FALSE(work_queue::set_event_priority(store, 4242, 1).ok());
@@ -158,12 +166,14 @@ TEST_CASE("daemon store: a cancelled tournament stays cancelled when its last ga
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
       auto ev = work_queue::open_event(store, "ev", "{}", "", slots_of(1));
-      auto owner = work_queue::register_owner(store, {"serve", "host", 1, "serve"});
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       auto claims = work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {});
       REQUIRE(claims->size() == 1);
-      REQUIRE(*work_queue::set_event_state(store, ev->id, "cancelled", {"running"}));
+      REQUIRE(*work_queue::set_event_state(store, ev->id, EventState::Cancelled,
+                                           {EventState::Running}));
       GameRecord g;
-      g.tournament_id = ev->id;
+      g.event_id = ev->id;
       g.slot = 0;
       g.game = kGame;
       g.players = {"a", "b"};
@@ -172,7 +182,7 @@ TEST_CASE("daemon store: a cancelled tournament stays cancelled when its last ga
       result.status = "finished";
       result.ranks = {1, 2};
       REQUIRE(*work_queue::finish_claimed(store, *id, result, *owner) == ClaimEnd::Done);
-      CHECK(work_queue::event(store, ev->id)->state == "cancelled");
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Cancelled);
     }
 }
 
@@ -181,7 +191,7 @@ TEST_CASE("daemon store: a ladder takes appended slots and never finishes by its
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
       NewEventOptions ladder;
-      ladder.kind = "ladder";
+      ladder.kind = EventKind::Ladder;
       auto ev = work_queue::open_event(store, "ladder awale", "{}", "", {}, ladder);
       REQUIRE(ev.ok());
       auto numbers = work_queue::append_slots(store, ev->id, slots_of(2, "x", "y"));
@@ -192,15 +202,16 @@ TEST_CASE("daemon store: a ladder takes appended slots and never finishes by its
       auto open = work_queue::open_slots(store, ev->id);
       REQUIRE(open->size() == 4);
       CHECK((*open)[2].seats == std::vector<std::string>{"x", "z"});
-      auto owner = work_queue::register_owner(store, {"serve", "host", 1, "serve"});
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       for (int i = 0; i < 4; ++i) play_one(store, ev->id, *owner, {1, 2});
       CHECK(work_queue::open_slots(store, ev->id)->empty());
-      CHECK(work_queue::event(store, ev->id)->state == "running");
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Running);
       CHECK(work_queue::event(store, ev->id)->done == 4);
       // A skipped slot does not finish it either.
       REQUIRE(work_queue::append_slots(store, ev->id, slots_of(1)));
       CHECK(*work_queue::skip_slots(store, ev->id, {4}, "engine 'a' retired") == 1);
-      CHECK(work_queue::event(store, ev->id)->state == "running");
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Running);
     }
 }
 
@@ -210,7 +221,8 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
       auto store = open_ok(dir_db.url());
       auto one = work_queue::open_event(store, "one", "{}", "", slots_of(4, "a", "b"));
       auto two = work_queue::open_event(store, "two", "{}", "", slots_of(2, "a", "c"));
-      auto owner = work_queue::register_owner(store, {"serve", "host", 1, "serve"});
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       // one: a-b 1-0, b-a 1-0 (b wins), a-b draw, b-a 0-1 (a wins); two: a-c 1-0, c-a 1/2.
       std::vector<std::int64_t> ids;
       ids.push_back(play_one(store, one->id, *owner, {1, 2}));
@@ -347,8 +359,8 @@ TEST_CASE("migration: a v3 file gains kinds and engine registrations, its events
   auto store = open_ok(path);
   auto events = work_queue::events(store, {});
   REQUIRE(events->events.size() == 1);
-  CHECK(events->events[0].kind == "tournament");
-  CHECK(events->events[0].state == "running");
+  CHECK(events->events[0].kind == EventKind::Tournament);
+  CHECK(events->events[0].state == referee::storage::EventState::Running);
   auto engines = engine_registry::engines(store);
   REQUIRE(engines->size() == 1);
   CHECK(engines->front().command == "prog");

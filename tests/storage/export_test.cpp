@@ -28,8 +28,8 @@ MoveRecord mv(int ply, int player, std::string move, long time_ms, long clock_ms
 GameRecord decisive() {
   GameRecord g;
   g.id = 1;
-  g.tournament_id = 3;
-  g.tournament = "rr";
+  g.event_id = 3;
+  g.event = "rr";
   g.slot = 0;
   g.game = kAwale;
   g.opening = {"3"};
@@ -67,7 +67,7 @@ GameRecord drawn() {
 GameRecord three_players() {
   GameRecord g;
   g.id = 3;
-  g.tournament = "multi";
+  g.event = "multi";
   g.slot = 4;
   g.game = "oware:players=3";
   g.players = {"a", "b", "c"};
@@ -341,7 +341,7 @@ TEST_CASE("export: every PGN game parses: seven-tag roster first, result tag = r
     for (int k = 0; k < 3; ++k) {
       auto made = storage_test::random_game(name, {"eng-a", "eng \"b\""}, seed++, k);
       made.record.id = static_cast<std::int64_t>(games.size() + 1);
-      made.record.tournament = "sweep";
+      made.record.event = "sweep";
       made.record.slot = static_cast<std::int64_t>(games.size());
       games.push_back(made.record);
       moves.push_back(made.moves);

@@ -131,15 +131,16 @@ TEST_CASE("migration: v2 events keep their games, slots finished twice keep the 
   auto rows = work_queue::slots(*store, adopted->id);
   REQUIRE(rows.ok());
   REQUIRE(rows->size() == 4);
-  CHECK((*rows)[0].state == "done");
-  CHECK((*rows)[1].state == "done");
-  CHECK((*rows)[2].state == "pending");
-  CHECK((*rows)[3].state == "pending");
+  CHECK((*rows)[0].state == referee::storage::SlotState::Done);
+  CHECK((*rows)[1].state == referee::storage::SlotState::Done);
+  CHECK((*rows)[2].state == referee::storage::SlotState::Pending);
+  CHECK((*rows)[3].state == referee::storage::SlotState::Pending);
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
   CHECK(raw.execAndGet("SELECT game_id FROM slots WHERE slot = 0").getInt() == 1);
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   // The game a v2 run left running is closed when its slot is claimed.
-  auto owner = work_queue::register_owner(*store, {"t", "h", 1, "tournament"});
+  auto owner =
+      work_queue::register_owner(*store, {"t", "h", 1, referee::storage::OwnerKind::Tournament});
   auto claims = work_queue::claim_slots(*store, *owner, adopted->id, 1, 60000, {});
   REQUIRE(claims.ok());
   REQUIRE(claims->size() == 1);
@@ -213,6 +214,7 @@ TEST_CASE("migration: v6 applies on top of version 4 or 5 (other branches' steps
           "'normal')");
     }
     auto store = Store::open(path);
+    INFO((store ? std::string() : store.error()));
     REQUIRE(store.ok());
     SQLite::Database raw(path, SQLite::OPEN_READONLY);
     CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);

@@ -135,13 +135,14 @@ TEST_CASE("migration: a v6 database with an event's games reaches the current ve
       auto event = work_queue::event(store, 1);
       REQUIRE(event.ok());
       CHECK(event->name == "old event");
-      CHECK(event->state == "running");
+      CHECK(event->state == referee::storage::EventState::Running);
       CHECK(event->priority == 3);
       CHECK(event->spec == "{\"v\":6}");
       auto slots = work_queue::slots(store, 1);
       REQUIRE(slots.ok());
       REQUIRE(slots->size() == 5);
-      const std::vector<std::string> states = {"done", "done", "done", "claimed", "pending"};
+      const std::vector<SlotState> states = {SlotState::Done, SlotState::Done, SlotState::Done,
+                                             SlotState::Claimed, SlotState::Pending};
       for (std::size_t i = 0; i < 5; ++i) CHECK((*slots)[i].state == states[i]);
       auto owners = work_queue::owners(store, 3600 * 1000, 10);
       REQUIRE(owners.ok());

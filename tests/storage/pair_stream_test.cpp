@@ -29,7 +29,7 @@ void store_all(Store& store, const std::vector<Spec>& specs) {
     if (!s.tournament.empty()) {
       auto tid = work_queue::open_tournament(store, s.tournament, "{}");
       REQUIRE(tid.ok());
-      g.tournament_id = *tid;
+      g.event_id = *tid;
     }
     g.slot = s.slot;
     g.game = "awale";

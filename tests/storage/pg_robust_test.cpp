@@ -149,7 +149,7 @@ TEST_CASE("stream: more games than one chunk of rows come in order on every back
       REQUIRE(store->begin_batch());
       for (int slot = 0; slot < 600; ++slot) {
         GameRecord g = made.record;
-        g.tournament_id = *t;
+        g.event_id = *t;
         g.slot = slot;
         auto id = store->begin_game(g);
         REQUIRE(id);
@@ -276,13 +276,14 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   slot.seats = {"a", "b"};
   auto event = work_queue::open_event(*store, "lock order", "{\"spec\":1}", "{}", {slot});
   REQUIRE(event);
-  auto owner = work_queue::register_owner(*store, {"w", "host", 1, "worker"});
+  auto owner =
+      work_queue::register_owner(*store, {"w", "host", 1, referee::storage::OwnerKind::Worker});
   REQUIRE(owner);
   auto claims = work_queue::claim_slots(*store, *owner, event->id, 1, 60000, {});
   REQUIRE(claims);
   REQUIRE(claims->size() == 1);
   GameRecord g;
-  g.tournament_id = event->id;
+  g.event_id = event->id;
   g.slot = 0;
   g.game = "awale";
   g.players = {"a", "b"};
@@ -293,7 +294,7 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   auto other = sql::open_postgres(url);
   REQUIRE(other);
   (*other)->exec("BEGIN");
-  (*other)->exec("SELECT * FROM slots WHERE tournament_id = " + std::to_string(event->id) +
+  (*other)->exec("SELECT * FROM slots WHERE event_id = " + std::to_string(event->id) +
                  " AND slot = 0 FOR UPDATE");
   std::atomic<bool> finished{false};
   referee::Expected<ClaimEnd> end = referee::Error{"not run"};

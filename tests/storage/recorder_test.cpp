@@ -353,7 +353,7 @@ TEST_CASE("recorder: a queued begin that fails is a storage failure, the game's 
   Recorder recorder(open_store(path), std::chrono::milliseconds(2),
                     [&](const referee::Error&) { ++told; });
   GameRecord bad = game_of("a", "b");
-  bad.tournament_id = 999;  // no such tournament: refused by the schema
+  bad.event_id = 999;  // no such tournament: refused by the schema
   const std::int64_t id = recorder.begin_game_queued(bad);
   recorder.add_move(id, move_of(1, 1, "1"));
   recorder.add_logs(id, {LogLine{1, '>', "ugi", 0}});

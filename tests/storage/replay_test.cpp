@@ -82,7 +82,7 @@ TEST_CASE("replay: random awale games stored and read back replay to their recor
   std::vector<Played> played;
   for (int i = 0; i < kGames; ++i) {
     Played p = random_game(1000 + i, i % 4, i % 2 == 0, i % 3 == 0);
-    p.record.tournament_id = *t;
+    p.record.event_id = *t;
     p.record.slot = i;
     auto id = store->begin_game(p.record);
     REQUIRE(id.ok());

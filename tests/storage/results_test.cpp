@@ -83,7 +83,7 @@ std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
   if (!s.tournament.empty()) {
     auto t = work_queue::open_tournament(store, s.tournament, "{}");
     REQUIRE(t.ok());
-    g.tournament_id = *t;
+    g.event_id = *t;
   }
   g.slot = slot;
   g.game = s.game;
@@ -263,7 +263,7 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
       REQUIRE(claims->size() == 3);
       for (const auto& c : *claims) {
         GameRecord g;
-        g.tournament_id = event->id;
+        g.event_id = event->id;
         g.slot = c.slot.slot;
         g.game = kAwale;
         g.players = c.slot.seats;
@@ -350,7 +350,7 @@ TEST_CASE("migration: v3 games are counted into v5 results, demoted duplicates l
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   CHECK(raw.execAndGet("SELECT count(*) FROM results").getInt() == 3);
   if (daemon_v4) {  // the daemon's columns are untouched and its rows still written
-    raw.exec("UPDATE tournaments SET kind = 'ladder' WHERE id = 1");
+    raw.exec("UPDATE events SET kind = 'ladder' WHERE id = 1");
     CHECK(raw.execAndGet("SELECT count(*) FROM engines WHERE retired_at = ''").getInt() == 3);
   }
   // A finish after the migration is counted by the triggers.

@@ -27,7 +27,7 @@ using storage_test::open_ok;
 
 GameRecord two_player(std::optional<std::int64_t> tournament, std::int64_t slot) {
   GameRecord g;
-  g.tournament_id = tournament;
+  g.event_id = tournament;
   g.slot = slot;
   g.game = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";
   g.players = {"alpha", "beta"};
@@ -81,8 +81,8 @@ TEST_CASE("store: a game, its moves and logs round-trip") {
   REQUIRE(games->size() == 1);
   const GameRecord& g = games->front();
   CHECK(g.id == *id);
-  CHECK(g.tournament_id == *tournament);
-  CHECK(g.tournament == "rr");
+  CHECK(g.event_id == *tournament);
+  CHECK(g.event == "rr");
   CHECK(g.slot == 0);
   CHECK(g.game == "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000");
   CHECK(g.players == std::vector<std::string>{"alpha", "beta"});

@@ -25,7 +25,7 @@ std::int64_t store_made(Store& store, const storage_test::MadeGame& made,
                         std::optional<std::int64_t> tournament, std::int64_t slot,
                         bool with_moves = true) {
   GameRecord g = made.record;
-  g.tournament_id = tournament;
+  g.event_id = tournament;
   g.slot = slot;
   auto id = store.begin_game(g);
   REQUIRE(id.ok());
@@ -91,7 +91,7 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
         CHECK(g.ranks == want.record.ranks);
         CHECK(g.scores == want.record.scores);
         CHECK(g.game == want.record.game);
-        CHECK(g.tournament == (k < 2 ? "" : k < 5 ? "late" : "early"));
+        CHECK(g.event == (k < 2 ? "" : k < 5 ? "late" : "early"));
         if (g.id == l0) {
           CHECK(m.empty());
           continue;

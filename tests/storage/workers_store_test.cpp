@@ -82,10 +82,13 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb db(backend);
       Store store = open_ok(db.url());
-      auto alive = work_queue::register_owner(store, {"w1", "host1", 11, "worker", 60000});
+      auto alive = work_queue::register_owner(
+          store, {"w1", "host1", 11, referee::storage::OwnerKind::Worker, 60000});
       auto lost = work_queue::register_owner(
-          store, {"w2", "host2", 12, "worker", -1000});  // already expired
-      auto stopped = work_queue::register_owner(store, {"serve", "host1", 13, "serve", 60000});
+          store,
+          {"w2", "host2", 12, referee::storage::OwnerKind::Worker, -1000});  // already expired
+      auto stopped = work_queue::register_owner(
+          store, {"serve", "host1", 13, referee::storage::OwnerKind::Serve, 60000});
       REQUIRE((alive.ok() && lost.ok() && stopped.ok()));
       REQUIRE(work_queue::stop_owner(store, *stopped).ok());
       GameRecord g = two_player_game();
@@ -116,7 +119,7 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       CHECK((*owners)[2].id == *alive);
       CHECK((*owners)[2].state(now) == "alive");
       CHECK((*owners)[2].running_games.empty());
-      CHECK((*owners)[2].info.kind == "worker");
+      CHECK((*owners)[2].info.kind == OwnerKind::Worker);
 
       // A heartbeat renews the lease: the lost owner is alive again.
       REQUIRE(work_queue::renew_claims(store, *lost, 60000).ok());
