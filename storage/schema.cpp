@@ -17,6 +17,7 @@
 //   starting at once create it exactly once.
 #include "storage/schema.h"
 
+#include "storage/sql/dialect.h"
 #include "storage/sql/sqlite_connection.h"
 #include "storage/store.h"
 
@@ -239,8 +240,10 @@ ALTER TABLE slots RENAME COLUMN tournament_id TO event_id;
 )sql";
 // result_kinds is v5's; a file whose version 4 or 5 was another branch's step has none.
 void v10_result_kinds(sql::Connection& db) {
-  sql::Query q(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'result_kinds'");
-  if (q.step()) db.exec("ALTER TABLE result_kinds RENAME COLUMN tournament_id TO event_id");
+  bool found = false;
+  for (sql::Query q(db, sql::table_names(db.backend())); q.step();)
+    found = found || q.text(0) == "result_kinds";
+  if (found) db.exec("ALTER TABLE result_kinds RENAME COLUMN tournament_id TO event_id");
 }
 const char* const kV10Postgres = R"sql(
 ALTER TABLE tournaments RENAME TO events;
@@ -562,11 +565,7 @@ Expected<int> check_tables(sql::Connection& db, const std::string& path) {
   // The first read fails here on garbage or a damaged first page.
   std::vector<std::string> tables;
   {
-    sql::Query q(db, db.backend() == sql::Backend::SQLite
-                         ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                           "'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-                         : "SELECT CAST(table_name AS text) FROM information_schema.tables WHERE"
-                           " table_schema = current_schema() ORDER BY 1");
+    sql::Query q(db, sql::table_names(db.backend()));
     while (q.step()) tables.push_back(q.text(0));
   }
   if (!tables.empty() && !has_table(tables, "schema_version")) {
@@ -667,24 +666,12 @@ Status prepare_database(sql::Connection& db, const std::string& path, bool quick
   auto version = check_tables(db, path);
   if (!version) return version.failure();
   if (quick_check && *version > 0) {
-    // Never write into a damaged file: the first problem found is the error.
-    sql::Query q(db, "PRAGMA quick_check(1)");
-    std::string first = q.step() ? q.text(0) : "no answer";
-    if (first != "ok")
-      return Error{path + " is corrupt (quick_check: " + first + "); nothing was written to it"};
+    // Never write into a damaged file.
+    if (Status sound = sql::sqlite_quick_check(db, path); !sound) return sound;
   }
 
-  // 2. Connection settings. WAL is persistent in the file; the others are per connection.
-  {
-    sql::Query q(db, "PRAGMA journal_mode = WAL");
-    q.step();
-    std::string mode = q.text(0);
-    if (mode != "wal")
-      return Error{path + ": cannot switch to WAL mode (journal mode is " + mode + ")"};
-  }
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA cache_size = -512");  // 512 KiB: the referee writes far more than it rereads
-  db.exec("PRAGMA foreign_keys = ON");
+  // 2. Connection settings (WAL, synchronous=NORMAL, foreign keys).
+  if (Status set = sql::sqlite_configure_writer(db, path); !set) return set;
 
   // 3. Migrations, each in its own IMMEDIATE transaction (the version is re-read under the lock).
   for (const Migration& m : migrations()) {

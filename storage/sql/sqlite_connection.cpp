@@ -320,6 +320,31 @@ Expected<std::unique_ptr<Connection>> open_sqlite_read_only(
   }
 }
 
+Status sqlite_quick_check(Connection& connection, const std::string& path) {
+  Query q(connection, "PRAGMA quick_check(1)");
+  const std::string first = q.step() ? q.text(0) : "no answer";
+  if (first != "ok")
+    return Error{path + " is corrupt (quick_check: " + first + "); nothing was written to it",
+                 ErrorKind::Io};
+  return Ok{};
+}
+
+Status sqlite_configure_writer(Connection& connection, const std::string& path) {
+  {
+    Query q(connection, "PRAGMA journal_mode = WAL");
+    q.step();
+    const std::string mode = q.text(0);
+    if (mode != "wal")
+      return Error{path + ": cannot switch to WAL mode (journal mode is " + mode + ")",
+                   ErrorKind::Io};
+  }
+  connection.exec("PRAGMA synchronous = NORMAL");
+  connection.exec(
+      "PRAGMA cache_size = -512");  // 512 KiB: the referee writes far more than it rereads
+  connection.exec("PRAGMA foreign_keys = ON");
+  return Ok{};
+}
+
 std::vector<std::string> integrity_check(Connection& connection, int max) {
   Query q(connection, "PRAGMA integrity_check(" + std::to_string(max) + ")");
   std::vector<std::string> out;

@@ -39,6 +39,14 @@ Expected<std::unique_ptr<Connection>> open_sqlite_file(
 Expected<std::unique_ptr<Connection>> open_sqlite_read_only(
     const std::string& path, int busy_timeout_ms, const std::function<Status(Connection&)>& check);
 
+// PRAGMA quick_check(1) of a file about to be written: Io "<path> is corrupt (quick_check: ...);
+// nothing was written to it" unless it is sound. Throws on a failure to read.
+Status sqlite_quick_check(Connection& connection, const std::string& path);
+
+// A writer's settings: WAL (persistent in the file: Io when it cannot be set), synchronous=NORMAL,
+// a 512 KiB cache and foreign keys (per connection). Throws on a failure to write.
+Status sqlite_configure_writer(Connection& connection, const std::string& path);
+
 // PRAGMA integrity_check: its findings, at most `max`; empty when the file is sound. Throws.
 std::vector<std::string> integrity_check(Connection& connection, int max);
 
