@@ -257,7 +257,7 @@ void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRec
   j["opening"] = g.opening;
   j["players"] = g.players;
   j["time_control"] = g.time_control;
-  j["status"] = g.status;
+  j["status"] = to_text(g.status);
   j["ranks"] = g.ranks;
   j["scores"] = g.scores;
   j["termination"] = g.termination;
@@ -306,7 +306,7 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
                                 joined(g.opening, " "),
                                 joined(players, ";"),
                                 g.time_control,
-                                g.status,
+                                to_text(g.status),
                                 joined(ranks, ";"),
                                 joined(scores, ";"),
                                 g.termination,
@@ -331,7 +331,8 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
 
 std::string pgn_termination(const GameRecord& g) {
   const std::string& t = g.termination;
-  if (g.status != "finished" || t == "interrupted" || t == "lost-claim" || t == "duplicate")
+  if (g.status != GameStatus::Finished || t == "interrupted" || t == "lost-claim" ||
+      t == "duplicate")
     return "unterminated";
   if (t == "time") return "time forfeit";
   if (t == "illegal" || t == "protocol") return "rules infraction";

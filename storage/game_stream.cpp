@@ -109,7 +109,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         g.start_position = games.text(4);
         g.opening = opening_of(games.c_str(5));
         g.time_control = games.text(6);
-        g.status = games.text(7);
+        g.status = game_status_from_text(games.text(7)).value_or(GameStatus::Unfinished);
         g.termination = games.text(8);
         g.reason = games.text(9);
         g.started_at = games.text(10);

@@ -96,9 +96,10 @@ ImportedGame read_record(const Json& j) {
   for (const auto& p : g.players)
     if (p.empty()) throw Bad{"a player has no name"};
   g.time_control = text(j, "time_control");
-  g.status = text(j, "status");
-  if (g.status != "finished" && g.status != "unfinished" && g.status != "running")
-    throw Bad{"'status' must be finished, unfinished or running, not '" + g.status + "'"};
+  const std::string status = text(j, "status");
+  const auto parsed = game_status_from_text(status);
+  if (!parsed) throw Bad{"'status' must be finished, unfinished or running, not '" + status + "'"};
+  g.status = *parsed;
   const Json& ranks = field(j, "ranks");
   const Json& scores = field(j, "scores");
   if (!ranks.is_array() || !scores.is_array()) throw Bad{"'ranks' and 'scores' must be arrays"};
@@ -112,11 +113,11 @@ ImportedGame read_record(const Json& j) {
     if (!s.is_number()) throw Bad{"a score must be a number"};
     g.scores.push_back(s.get<double>());
   }
-  if (g.status == "finished" && g.ranks.size() != g.players.size())
+  if (g.status == GameStatus::Finished && g.ranks.size() != g.players.size())
     throw Bad{"a finished game needs one rank per player (" + std::to_string(g.ranks.size()) +
               " for " + std::to_string(g.players.size()) + ")"};
-  if (g.status != "finished" && (!g.ranks.empty() || !g.scores.empty()))
-    throw Bad{"a " + g.status + " game has no ranks or scores"};
+  if (g.status != GameStatus::Finished && (!g.ranks.empty() || !g.scores.empty()))
+    throw Bad{"a " + std::string(to_text(g.status)) + " game has no ranks or scores"};
   if (!g.scores.empty() && g.scores.size() != g.players.size())
     throw Bad{"'scores' must have one score per player"};
   g.termination = text(j, "termination");
@@ -329,7 +330,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
                      "' is an event of this database (it has a schedule): its games are not "
                      "imported into it"};
     }
-    if (tournament && g.status == "finished" && g.slot >= 0) {
+    if (tournament && g.status == GameStatus::Finished && g.slot >= 0) {
       s.slot_holder.reset();
       s.slot_holder.bind(1, *tournament);
       s.slot_holder.bind(2, g.slot);
@@ -349,7 +350,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     q.bind(5, g.start_position);
     q.bind(6, opening_json(g.opening));
     q.bind(7, g.time_control);
-    q.bind(8, g.status);
+    q.bind(8, to_text(g.status));
     q.bind(9, g.termination);
     q.bind(10, g.reason);
     q.bind(11, g.started_at);

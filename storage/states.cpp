@@ -14,6 +14,7 @@ constexpr std::array<const char*, 5> kEventStates = {"queued", "running", "pause
                                                      "finished"};
 constexpr std::array<const char*, 3> kEventKinds = {"tournament", "ladder", "sprt"};
 constexpr std::array<const char*, 3> kOwnerKinds = {"tournament", "serve", "worker"};
+constexpr std::array<const char*, 3> kGameStatuses = {"running", "finished", "unfinished"};
 
 template <class Enum, std::size_t N>
 std::optional<Enum> from_text(const std::array<const char*, N>& words, std::string_view text) {
@@ -36,6 +37,9 @@ const char* to_text(EventKind kind) {
 const char* to_text(OwnerKind kind) {
   return kOwnerKinds[static_cast<std::size_t>(kind)];
 }
+const char* to_text(GameStatus status) {
+  return kGameStatuses[static_cast<std::size_t>(status)];
+}
 
 std::optional<SlotState> slot_state_from_text(std::string_view text) {
   return from_text<SlotState>(kSlotStates, text);
@@ -48,6 +52,9 @@ std::optional<EventKind> event_kind_from_text(std::string_view text) {
 }
 std::optional<OwnerKind> owner_kind_from_text(std::string_view text) {
   return from_text<OwnerKind>(kOwnerKinds, text);
+}
+std::optional<GameStatus> game_status_from_text(std::string_view text) {
+  return from_text<GameStatus>(kGameStatuses, text);
 }
 
 }  // namespace referee::storage

@@ -287,8 +287,8 @@ Status Store::finish_game(std::int64_t game_id, const GameRecord& result) {
   try {
     sql::CachedScope resets(connection());
     sql::Transaction tx(connection());
-    Status st =
-        rows::write_finish(connection(), *this, game_id, result, result.status != "unfinished");
+    Status st = rows::write_finish(connection(), *this, game_id, result,
+                                   result.status != GameStatus::Unfinished);
     if (!st) return st;
     tx.commit();
     return Ok{};
@@ -342,7 +342,7 @@ std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashe
     r.start_position = g.text(5);
     r.opening = rows::strings_from_json(g.text(6));
     r.time_control = g.text(7);
-    r.status = g.text(8);
+    r.status = game_status_from_text(g.text(8)).value_or(GameStatus::Unfinished);
     r.termination = games::legacy_termination(g.text(9));
     r.reason = g.text(10);
     r.started_at = g.text(11);
@@ -499,7 +499,7 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
       q.bind(1, query.event);
       q.bind(2, query.engine);
       q.bind(3, query.game_prefix);
-      q.bind(4, query.status);
+      q.bind(4, query.status ? to_text(*query.status) : "");
       q.bind(5, query.after_id);
       q.bind(6, query.result);
     };

@@ -15,6 +15,7 @@
 
 #include "base/expected.h"
 #include "storage/database.h"
+#include "storage/states.h"
 
 namespace referee::storage {
 
@@ -43,9 +44,9 @@ struct GameRecord {
   std::vector<std::string> opening;
   std::vector<std::string> players;  // engine names by seat; index 0 = player 1
   std::string time_control;          // as configured, e.g. "10+0.1"
-  std::string status = "running";    // running | finished | unfinished
-  std::vector<int> ranks;            // by seat; empty until finished
-  std::vector<double> scores;        // by seat (the game's own score)
+  GameStatus status = GameStatus::Running;
+  std::vector<int> ranks;      // by seat; empty until finished
+  std::vector<double> scores;  // by seat (the game's own score)
   // One word of referee/games/terminations.h: rules | relay | repetition | nocapture | maxplies |
   // agreement | resign | time | illegal | crash | stall | protocol | interrupted | lost-claim |
   // duplicate ("normal" before schema v6 is read as "rules").
@@ -114,7 +115,7 @@ struct GamePageQuery {
   std::string engine;                    // a player of the game
   std::string game_prefix;               // as GameFilter
   std::string result;                    // "1-0" | "0-1" | "1/2-1/2" (two-player games) | "" = any
-  std::string status;                    // running | finished | unfinished | "" = any
+  std::optional<GameStatus> status;      // none = any
   std::optional<std::int64_t> after_id;  // only ids above (keyset paging, oldest first)
   bool newest_first = true;
   int limit = 50;

@@ -443,7 +443,7 @@ Expected<ClaimEnd> finish_claimed(Database& database, std::int64_t game_id,
     const std::int64_t slot = find.int64(1);
     const bool held = slot_state_from_text(find.text(2)) == SlotState::Claimed &&
                       !find.is_null(3) && find.int64(3) == owner;
-    const bool finished = result.status != "unfinished";
+    const bool finished = result.status != GameStatus::Unfinished;
     ClaimEnd end = ClaimEnd::Released;
     Status st = Ok{};
     if (finished && held) {

@@ -52,8 +52,8 @@ std::optional<int> parse_game_args(const Args& args, const std::string& command,
 }
 
 std::string result_text(const storage::GameRecord& g) {
-  if (g.status != "finished")
-    return g.status + (g.termination.empty() ? "" : " (" + g.termination + ")");
+  if (g.status != storage::GameStatus::Finished)
+    return storage::to_text(g.status) + (g.termination.empty() ? "" : " (" + g.termination + ")");
   std::string r;
   if (g.ranks.size() == 2)
     r = g.ranks[0] == g.ranks[1] ? "1/2-1/2" : g.ranks[0] < g.ranks[1] ? "1-0" : "0-1";

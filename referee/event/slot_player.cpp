@@ -326,7 +326,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   }
   for (auto* s : seats) recorder_.add_logs(id, s->take_log());
 
-  rec.status = result.finished ? "finished" : "unfinished";
+  rec.status = result.finished ? storage::GameStatus::Finished : storage::GameStatus::Unfinished;
   rec.ranks = result.ranks;
   rec.scores = result.scores;
   rec.termination = result.termination;

@@ -44,8 +44,8 @@ double score_of(const storage::GameRecord& g, const std::string& engine) {
 Pairing pair_games(const std::vector<const storage::GameRecord*>& games) {
   std::vector<const storage::GameRecord*> candidates;
   for (const auto* g : games)
-    if (g->players.size() == 2 && g->ranks.size() == 2 && g->status == "finished" &&
-        g->players[0] != g->players[1])
+    if (g->players.size() == 2 && g->ranks.size() == 2 &&
+        g->status == storage::GameStatus::Finished && g->players[0] != g->players[1])
       candidates.push_back(g);
   std::stable_sort(candidates.begin(), candidates.end(), [](const auto* a, const auto* b) {
     return std::pair{a->slot, a->id} < std::pair{b->slot, b->id};

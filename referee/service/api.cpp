@@ -274,11 +274,10 @@ void list_games(Core& core, const Request& req, Response& res) {
   if (!query.result.empty() && query.result != "1-0" && query.result != "0-1" &&
       query.result != "1/2-1/2")
     return reply_error(res, 400, "bad result '" + query.result + "' (1-0, 0-1, 1/2-1/2)");
-  query.status = req.get_param_value("status");
-  if (!query.status.empty() && query.status != "running" && query.status != "finished" &&
-      query.status != "unfinished")
-    return reply_error(res, 400,
-                       "bad status '" + query.status + "' (running, finished, unfinished)");
+  const std::string status = req.get_param_value("status");
+  if (!status.empty()) query.status = storage::game_status_from_text(status);
+  if (!status.empty() && !query.status)
+    return reply_error(res, 400, "bad status '" + status + "' (running, finished, unfinished)");
   auto store = core.reads->get();
   if (!store) return reply_storage_error(res, store.failure());
   auto page = (*store)->game_page(query);

@@ -41,7 +41,8 @@ Json or_null(const std::string& text) {
 }
 
 bool finished(const storage::GameRecord& g) {
-  return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
+  return g.status == storage::GameStatus::Finished && g.ranks.size() == g.players.size() &&
+         !g.players.empty();
 }
 
 // One standings table from a rating report: every group's ratings, in group order.
@@ -106,7 +107,7 @@ Json game_summary(const storage::GameRecord& g) {
           {"slot", g.slot},
           {"game", g.game},
           {"players", g.players},
-          {"status", g.status},
+          {"status", storage::to_text(g.status)},
           {"result", result_text(g.ranks)},
           {"ranks", g.ranks},
           {"scores", g.scores},

@@ -176,7 +176,7 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
         kPlies);
     // A finished game (the results table's triggers run as for a real one); the moves are not
     // a legal game: this database is thrown away.
-    g.status = "finished";
+    g.status = referee::storage::GameStatus::Finished;
     g.ranks = {1, 2};
     g.scores = {25, 23};
     g.termination = "maxplies";

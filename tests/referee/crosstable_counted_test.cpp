@@ -74,7 +74,8 @@ void write_random_archive(const std::string& path, std::uint64_t seed) {
                      : r == 0              ? std::vector<int>{1, 2}
                      : r == 1              ? std::vector<int>{2, 1}
                                            : std::vector<int>{1, 1};
-      result.status = rng() % 15 == 0 ? "unfinished" : "finished";
+      result.status = rng() % 15 == 0 ? referee::storage::GameStatus::Unfinished
+                                      : referee::storage::GameStatus::Finished;
       result.termination = "rules";
       result.finished_at = "2026-05-01T12:00:00Z";
       auto finished = store->finish_game(*id, result);

@@ -266,7 +266,8 @@ TEST_CASE("export cli: --min-games keeps the games of the engines each game's ra
       auto id = store->begin_game(g);
       REQUIRE(id.ok());
       referee::storage::GameRecord result;
-      result.status = ranks.empty() ? "unfinished" : "finished";
+      result.status = ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                    : referee::storage::GameStatus::Finished;
       result.ranks = std::move(ranks);
       result.termination = result.ranks.empty() ? "interrupted" : "rules";
       result.finished_at = "2026-05-01T12:00:00Z";

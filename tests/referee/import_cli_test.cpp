@@ -50,7 +50,7 @@ void write_db(const std::string& db, std::uint64_t seed) {
     }
     if (status == "running") return;
     if (status == "unfinished") {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.ranks.clear();
       made.record.scores.clear();
       made.record.termination = "interrupted";

@@ -90,8 +90,8 @@ void check_database(const TournamentConfig& c, std::size_t expected_finished) {
   REQUIRE(schedule.ok());
   std::map<std::int64_t, int> finished_per_slot;
   for (const auto& g : *games) {
-    INFO("game " << g.id << " slot " << g.slot << " " << g.status << " " << g.termination << ": "
-                 << g.reason);
+    INFO("game " << g.id << " slot " << g.slot << " " << referee::storage::to_text(g.status) << " "
+                 << g.termination << ": " << g.reason);
     REQUIRE(g.slot >= 0);
     REQUIRE(g.slot < static_cast<std::int64_t>(schedule->size()));
     const Slot& slot = (*schedule)[static_cast<std::size_t>(g.slot)];
@@ -105,7 +105,7 @@ void check_database(const TournamentConfig& c, std::size_t expected_finished) {
     INFO((st ? std::string() : st.error()));
     CHECK(st.ok());
     CHECK(storage::verify_game(g, *moves).ok());
-    if (g.status == "finished") {
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       CHECK(g.ranks.size() == slot.seats.size());
       CHECK(g.plies == static_cast<std::int64_t>(moves->size()));
@@ -232,7 +232,7 @@ TEST_CASE("tournament: a stopped run is completed by the next one") {
   auto after_stop = stored(c, false);
   int unfinished = 0;
   for (const auto& g : after_stop) {
-    if (g.status == "unfinished") {
+    if (g.status == referee::storage::GameStatus::Unfinished) {
       ++unfinished;
       CHECK(g.termination == "interrupted");
     }
@@ -287,7 +287,7 @@ TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as
   REQUIRE(games.size() == 3);
   int closed = 0;
   for (const auto& g : games)
-    if (g.status == "unfinished") {
+    if (g.status == referee::storage::GameStatus::Unfinished) {
       ++closed;
       CHECK(g.slot == 0);
       CHECK(g.termination == "interrupted");

@@ -70,7 +70,7 @@ Archive write_archive(Store& store) {
     ++a.games;
     if (status == "running") return *id;
     if (status == "unfinished") {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.ranks.clear();
       made.record.scores.clear();
       made.record.termination = "interrupted";

@@ -391,8 +391,8 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
     REQUIRE(games);
     std::map<std::int64_t, int> finished_per_slot;
     for (const auto& g : *games) {
-      CHECK(g.status != "running");
-      if (g.status == "finished") ++finished_per_slot[g.slot];
+      CHECK(g.status != referee::storage::GameStatus::Running);
+      if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
     }
     CHECK(static_cast<std::int64_t>(finished_per_slot.size()) == info->total());
     for (const auto& [slot, n] : finished_per_slot) {
@@ -587,9 +587,9 @@ TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then
   std::map<std::int64_t, int> finished_per_slot;
   int unfinished = 0;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") ++finished_per_slot[g.slot];
-    unfinished += g.status == "unfinished";
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
+    unfinished += g.status == referee::storage::GameStatus::Unfinished;
   }
   CHECK(static_cast<std::int64_t>(finished_per_slot.size()) == info->total());
   for (const auto& [slot, n] : finished_per_slot) CHECK(n == 1);

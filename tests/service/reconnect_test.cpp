@@ -105,8 +105,8 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
   std::map<std::int64_t, int> finished_per_slot;
   std::set<std::optional<std::int64_t>> owners;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") {
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       owners.insert(g.owner);
     }
@@ -198,8 +198,8 @@ TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the s
   REQUIRE(games);
   std::map<std::int64_t, int> finished_per_slot;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") ++finished_per_slot[g.slot];
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
   }
   CHECK(finished_per_slot.size() == 40);
   for (const auto& [slot, n] : finished_per_slot) {

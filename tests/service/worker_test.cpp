@@ -202,14 +202,14 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   std::set<std::optional<std::int64_t>> owners;
   int interrupted = 0;
   for (const auto& g : *games) {
-    if (g.status == "finished") {
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       owners.insert(g.owner);
     } else {
-      CHECK(g.status == "unfinished");
+      CHECK(g.status == referee::storage::GameStatus::Unfinished);
       interrupted += g.termination == "interrupted";
     }
-    CHECK(g.status != "running");
+    CHECK(g.status != referee::storage::GameStatus::Running);
   }
   CHECK(finished_per_slot.size() == 500);
   for (const auto& [slot, n] : finished_per_slot) {

@@ -42,7 +42,7 @@ void record_games(Store& store) {
     for (const auto& m : made.moves) REQUIRE(store.add_move(*id, m).ok());
     REQUIRE(store.commit_batch().ok());
     if (i == 4) {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.termination = "interrupted";
     }
     REQUIRE(store.finish_game(*id, made.record).ok());

@@ -72,7 +72,7 @@ std::int64_t begin(Store& store, const Claim& c, std::int64_t owner, int plies =
 
 GameRecord won(int plies = 1) {
   GameRecord r;
-  r.status = "finished";
+  r.status = referee::storage::GameStatus::Finished;
   r.ranks = {1, 2};
   r.termination = "rules";
   r.reason = "rules";
@@ -170,14 +170,14 @@ TEST_CASE("claims: an expired lease is taken over, the late finish is kept unfin
       // The game of the expired claim is closed as interrupted when the slot is taken.
       auto closed = store.game(late_game);
       REQUIRE(closed.ok());
-      CHECK(closed->status == "unfinished");
+      CHECK(closed->status == referee::storage::GameStatus::Unfinished);
       CHECK(closed->termination == "interrupted");
       // The old owner ends its game: not done, not rated.
       auto end = work_queue::finish_claimed(store, late_game, won(), dead);
       REQUIRE(end.ok());
       CHECK(*end == ClaimEnd::Lost);
       auto lost = store.game(late_game);
-      CHECK(lost->status == "unfinished");
+      CHECK(lost->status == referee::storage::GameStatus::Unfinished);
       CHECK(lost->termination == "lost-claim");
       CHECK(lost->ranks.empty());
       CHECK(slot_state(store, event, 0) == "claimed");
@@ -224,7 +224,7 @@ TEST_CASE("claims: an interrupted game releases its slot, a released slot is cla
       REQUIRE(c->size() == 1);
       const auto game = begin(store, c->front(), a);
       GameRecord stop;
-      stop.status = "unfinished";
+      stop.status = referee::storage::GameStatus::Unfinished;
       stop.termination = "interrupted";
       stop.reason = "Ctrl-C";
       auto end = work_queue::finish_claimed(store, game, stop, a);
@@ -282,7 +282,7 @@ TEST_CASE("claims: a finish without every move stored is refused, a second finis
       // SQLite: "UNIQUE constraint failed"; PostgreSQL: "violates unique constraint".
       CHECK((twice.error().find("UNIQUE") != std::string::npos ||
              twice.error().find("unique constraint") != std::string::npos));
-      CHECK(store.game(second)->status == "running");
+      CHECK(store.game(second)->status == referee::storage::GameStatus::Running);
       auto not_in_event = store.begin_game([] {
         GameRecord g;
         g.game = kGame;

@@ -50,7 +50,7 @@ std::int64_t play_one(Store& store, std::int64_t event, std::int64_t owner,
   auto id = store.begin_game(g);
   REQUIRE(id.ok());
   GameRecord result;
-  result.status = "finished";
+  result.status = referee::storage::GameStatus::Finished;
   result.ranks = std::move(ranks);
   result.termination = "normal";
   result.plies = 0;
@@ -179,7 +179,7 @@ TEST_CASE("daemon store: a cancelled tournament stays cancelled when its last ga
       g.players = {"a", "b"};
       auto id = store.begin_game(g);
       GameRecord result;
-      result.status = "finished";
+      result.status = referee::storage::GameStatus::Finished;
       result.ranks = {1, 2};
       REQUIRE(*work_queue::finish_claimed(store, *id, result, *owner) == ClaimEnd::Done);
       CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Cancelled);
@@ -260,7 +260,7 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
       REQUIRE(wins->games.size() == 1);
       CHECK(wins->games[0].id == ids[3]);
       q = {};
-      q.status = "running";
+      q.status = referee::storage::GameStatus::Running;
       CHECK(store.game_page(q)->total == 1);
       q = {};
       q.game_prefix = "oware";

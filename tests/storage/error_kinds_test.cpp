@@ -88,7 +88,7 @@ TEST_CASE("error kinds: records that do not fit are Invalid") {
   auto id = store->begin_game(ek_game());
   REQUIRE(id);
   GameRecord one_rank = ek_game();
-  one_rank.status = "finished";
+  one_rank.status = referee::storage::GameStatus::Finished;
   one_rank.ranks = {1};
   auto finished = store->finish_game(*id, one_rank);
   REQUIRE_FALSE(finished);

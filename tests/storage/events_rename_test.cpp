@@ -98,7 +98,7 @@ TEST_CASE("migration: a v9 database's tournaments become v10's events with their
       auto id = store->begin_game(g);
       REQUIRE(id);
       GameRecord end;
-      end.status = "finished";
+      end.status = referee::storage::GameStatus::Finished;
       end.termination = "rules";
       end.ranks = {1, 2};
       REQUIRE(store->finish_game(*id, end));

@@ -108,7 +108,7 @@ TEST_CASE("migration: v2 events keep their games, slots finished twice keep the 
   CHECK((*games)[1].id == 3);
   auto dup = store->game(2);
   REQUIRE(dup.ok());
-  CHECK(dup->status == "unfinished");
+  CHECK(dup->status == referee::storage::GameStatus::Unfinished);
   CHECK(dup->termination == "duplicate");
   CHECK(dup->reason == "slot 0 was already finished by game 1");
 
@@ -146,7 +146,7 @@ TEST_CASE("migration: v2 events keep their games, slots finished twice keep the 
   REQUIRE(claims->size() == 1);
   CHECK(claims->front().slot.slot == 2);
   auto left = store->game(4);
-  CHECK(left->status == "unfinished");
+  CHECK(left->status == referee::storage::GameStatus::Unfinished);
   CHECK(left->termination == "interrupted");
 }
 

@@ -165,10 +165,10 @@ TEST_CASE("migration: a v6 database with an event's games reaches the current ve
         CHECK(g->slot == id - 1);
         CHECK(g->engine_hashes.empty());
         if (id == 4) {
-          CHECK(g->status == "running");
+          CHECK(g->status == referee::storage::GameStatus::Running);
           continue;
         }
-        CHECK(g->status == "finished");
+        CHECK(g->status == referee::storage::GameStatus::Finished);
         CHECK(g->termination == v6_termination(want.record));
         CHECK(g->ranks == want.record.ranks);
         CHECK(g->scores == want.record.scores);

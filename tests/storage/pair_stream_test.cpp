@@ -41,7 +41,8 @@ void store_all(Store& store, const std::vector<Spec>& specs) {
     REQUIRE(id.ok());
     GameRecord result;
     result.ranks = s.ranks;
-    result.status = s.ranks.empty() ? "unfinished" : "finished";
+    result.status = s.ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                    : referee::storage::GameStatus::Finished;
     result.termination = s.ranks.empty() ? "interrupted" : "rules";
     result.finished_at = "2026-05-01T12:00:00Z";
     REQUIRE(store.finish_game(*id, result).ok());

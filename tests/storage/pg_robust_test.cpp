@@ -300,7 +300,7 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   referee::Expected<ClaimEnd> end = referee::Error{"not run"};
   std::thread finisher([&] {
     GameRecord result = g;
-    result.status = "unfinished";
+    result.status = referee::storage::GameStatus::Unfinished;
     result.termination = "interrupted";
     end = work_queue::finish_claimed(*store, *game, result, *owner);
     finished = true;

@@ -47,7 +47,7 @@ TEST_CASE("recorder: queued moves, logs and results are all committed by flush")
       for (int i = 0; i < 4; ++i) recorder.add_move(*id, move_of(i + 1, i % 2 + 1, moves[i]));
       recorder.add_logs(*id, {LogLine{1, '>', "ugi", 0}, LogLine{1, '<', "ugiok", 1}});
       GameRecord done = game_of("a", "b");
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {1, 2};
       done.scores = {25, 23};
       done.termination = "rules";
@@ -307,7 +307,7 @@ TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games 
       REQUIRE(seen.ok());
       CHECK(*seen / 1000 == 4);
       GameRecord done = game_of("a", "b");
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {2, 1};
       done.scores = {23, 25};
       done.termination = "rules";
@@ -340,7 +340,9 @@ TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games 
       auto games = reader.games(all);
       REQUIRE(games.ok());
       REQUIRE(games->size() == 3);
-      for (const auto& g : *games) CHECK(g.status == (g.id == real_a ? "finished" : "running"));
+      for (const auto& g : *games)
+        CHECK(g.status == (g.id == real_a ? referee::storage::GameStatus::Finished
+                                          : referee::storage::GameStatus::Running));
       recorder.forget(a);
       CHECK(recorder.real_id(a) == 0);
     }

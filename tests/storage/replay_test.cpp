@@ -66,7 +66,7 @@ Played random_game(std::uint64_t seed, int opening_plies, bool record_opening, b
   p.record.termination = p.outcome.reason;  // one vocabulary (games/terminations.h)
   p.record.reason = p.outcome.reason;
   p.record.plies = ply;
-  p.record.status = "finished";
+  p.record.status = referee::storage::GameStatus::Finished;
   return p;
 }
 

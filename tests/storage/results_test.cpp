@@ -48,7 +48,8 @@ Tally tally_of(const ResultSet& r) {
 Tally tally_of(const std::vector<GameRecord>& games) {
   Tally t;
   for (const auto& g : games)
-    if (g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty())
+    if (g.status == referee::storage::GameStatus::Finished && g.ranks.size() == g.players.size() &&
+        !g.players.empty())
       ++t[{g.game, g.termination, g.players, g.ranks}];
   return t;
 }
@@ -93,7 +94,8 @@ std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
   REQUIRE(id.ok());
   GameRecord result;
   result.ranks = s.ranks;
-  result.status = s.ranks.empty() ? "unfinished" : "finished";
+  result.status = s.ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                  : referee::storage::GameStatus::Finished;
   result.termination = s.termination;
   result.finished_at = s.finished_at;
   REQUIRE(store.finish_game(*id, result).ok());
@@ -272,7 +274,7 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         GameRecord result;
         result.ranks = {1, 2};
         result.termination = "rules";
-        if (c.slot.slot == 2) result.status = "unfinished";
+        if (c.slot.slot == 2) result.status = referee::storage::GameStatus::Unfinished;
         REQUIRE(work_queue::finish_claimed(*store, *id, result, *owner).ok());
       }
       GameQuery q;

@@ -88,7 +88,7 @@ TEST_CASE("store: a game, its moves and logs round-trip") {
   CHECK(g.players == std::vector<std::string>{"alpha", "beta"});
   CHECK(g.opening == std::vector<std::string>{"3"});
   CHECK(g.time_control == "10+0.1");
-  CHECK(g.status == "finished");
+  CHECK(g.status == referee::storage::GameStatus::Finished);
   CHECK(g.ranks == std::vector<int>{2, 1});
   CHECK(g.scores == std::vector<double>{10, 38});
   CHECK(g.termination == "rules");
@@ -202,13 +202,13 @@ TEST_CASE("store: resume — finished slots, and close_running turns killed game
       REQUIRE(closed.ok());
       CHECK(*closed == 1);
       auto game1 = *store.game(g1);
-      CHECK(game1.status == "unfinished");
+      CHECK(game1.status == referee::storage::GameStatus::Unfinished);
       CHECK(game1.termination == "interrupted");
       CHECK(game1.reason == "the run stopped before the game ended");
-      CHECK(store.game(g3)->status == "running");
+      CHECK(store.game(g3)->status == referee::storage::GameStatus::Running);
       CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
       CHECK(*store.close_running(std::nullopt) == 1);
-      CHECK(store.game(g3)->status == "unfinished");
+      CHECK(store.game(g3)->status == referee::storage::GameStatus::Unfinished);
       CHECK(*store.close_running(std::nullopt) == 0);
 
       // Slot 1 is replayed and finished: resume now skips it.
@@ -224,12 +224,12 @@ TEST_CASE("store: an interrupted game can be finished as unfinished, without ran
       Store store = open_ok(dir_db.url());
       auto id = *store.begin_game(two_player(std::nullopt, -1));
       GameRecord r;
-      r.status = "unfinished";
+      r.status = referee::storage::GameStatus::Unfinished;
       r.termination = "interrupted";
       r.reason = "Ctrl-C";
       REQUIRE(store.finish_game(id, r).ok());
       auto g = *store.game(id);
-      CHECK(g.status == "unfinished");
+      CHECK(g.status == referee::storage::GameStatus::Unfinished);
       CHECK(g.ranks.empty());
       CHECK(store.games({})->empty());  // finished_only by default
     }
@@ -344,7 +344,8 @@ TEST_CASE("store: bad writes are one-line errors naming the file") {
       REQUIRE_FALSE(scores.ok());
       CHECK(scores.error() ==
             path + ": cannot finish game " + std::to_string(id) + ": 3 scores for 2 players");
-      CHECK(store.game(id)->status == "running");  // nothing half-written
+      CHECK(store.game(id)->status ==
+            referee::storage::GameStatus::Running);  // nothing half-written
       auto missing = store.finish_game(id + 50, result({1, 2}, {}));
       REQUIRE_FALSE(missing.ok());
       CHECK(missing.error() ==

@@ -99,7 +99,7 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       auto mine = store.begin_game(g);
       REQUIRE(mine.ok());
       GameRecord done = two_player_game();
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {1, 2};
       done.scores = {1, 0};
       done.termination = "rules";
