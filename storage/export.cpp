@@ -201,7 +201,7 @@ void pgn_tags(std::string& out, const GameRecord& g, std::size_t white, std::siz
     tag_value(out, value);
     out += "\"]\n";
   };
-  tag("Event", g.tournament.empty() ? "?" : g.tournament);
+  tag("Event", g.event.empty() ? "?" : g.event);
   tag("Site", "?");
   tag("Date", pgn_date(g.started_at));
   tag("Round", g.slot >= 0 ? std::to_string(g.slot + 1) : "-");
@@ -249,15 +249,15 @@ void pgn_game(std::string& out, const GameRecord& g, const std::vector<MoveRecor
 void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRecord>& moves) {
   nlohmann::ordered_json j;
   j["id"] = g.id;
-  j["tournament_id"] = g.tournament_id ? nlohmann::ordered_json(*g.tournament_id) : nullptr;
-  j["tournament"] = g.tournament;
+  j["tournament_id"] = g.event_id ? nlohmann::ordered_json(*g.event_id) : nullptr;
+  j["tournament"] = g.event;
   j["slot"] = g.slot;
   j["game"] = g.game;
   j["start_position"] = g.start_position;
   j["opening"] = g.opening;
   j["players"] = g.players;
   j["time_control"] = g.time_control;
-  j["status"] = g.status;
+  j["status"] = to_text(g.status);
   j["ranks"] = g.ranks;
   j["scores"] = g.scores;
   j["termination"] = g.termination;
@@ -299,14 +299,14 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
     seat_numbers.push_back(std::to_string(s + 1));
   }
   const std::string fields[] = {std::to_string(g.id),
-                                g.tournament,
+                                g.event,
                                 std::to_string(g.slot),
                                 g.game,
                                 g.start_position,
                                 joined(g.opening, " "),
                                 joined(players, ";"),
                                 g.time_control,
-                                g.status,
+                                to_text(g.status),
                                 joined(ranks, ";"),
                                 joined(scores, ";"),
                                 g.termination,
@@ -331,7 +331,8 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
 
 std::string pgn_termination(const GameRecord& g) {
   const std::string& t = g.termination;
-  if (g.status != "finished" || t == "interrupted" || t == "lost-claim" || t == "duplicate")
+  if (g.status != GameStatus::Finished || t == "interrupted" || t == "lost-claim" ||
+      t == "duplicate")
     return "unterminated";
   if (t == "time") return "time forfeit";
   if (t == "illegal" || t == "protocol") return "rules infraction";

@@ -4,8 +4,9 @@
 
 #include "storage/game_stream.h"
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -24,11 +25,11 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
   std::vector<std::string> terms;
   if (q.finished_only) terms.push_back(sql::no_index(b, "g.status") + " = 'finished'");
   if (q.tournament_id) {
-    terms.push_back("g.tournament_id = ?");
+    terms.push_back("g.event_id = ?");
     w.values.emplace_back(*q.tournament_id);
   }
   if (!q.tournament.empty()) {
-    terms.push_back("g.tournament_id = (SELECT t.id FROM tournaments t WHERE t.name = ?)");
+    terms.push_back("g.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
     w.values.emplace_back(q.tournament);
   }
   if (q.game_strings) {
@@ -70,12 +71,12 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
 
 Expected<std::vector<std::string>> stored_game_strings(Store& store) {
   try {
-    sql::Query q(StoreAccess::db(store), "SELECT DISTINCT game FROM games ORDER BY game");
+    sql::Query q(store.connection(), "SELECT DISTINCT game FROM games ORDER BY game");
     std::vector<std::string> out;
     while (q.step()) out.push_back(q.text(0));
     return out;
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "read the game strings", e);
+    return store.fail("read the game strings", e);
   }
 }
 
@@ -83,11 +84,11 @@ namespace {
 
 Expected<bool> exists(Store& store, const char* sql, const std::string& value, const char* doing) {
   try {
-    sql::Query q(StoreAccess::db(store), sql);
+    sql::Query q(store.connection(), sql);
     q.bind(1, value);
     return q.step();
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, doing, e);
+    return store.fail(doing, e);
   }
 }
 
@@ -100,7 +101,7 @@ Expected<bool> has_engine(Store& store, const std::string& name) {
 
 Expected<bool> has_tournament(Store& store, const std::string& name) {
   return exists(store,
-                "SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id WHERE t.name "
+                "SELECT 1 FROM games g JOIN events t ON t.id = g.event_id WHERE t.name "
                 "= ? LIMIT 1",
                 name, "look for a tournament");
 }
@@ -112,11 +113,11 @@ Expected<bool> has_time_control(Store& store, const std::string& time_control) {
 
 Expected<bool> has_game(Store& store, std::int64_t id) {
   try {
-    sql::Query q(StoreAccess::db(store), "SELECT 1 FROM games WHERE id = ?");
+    sql::Query q(store.connection(), "SELECT 1 FROM games WHERE id = ?");
     q.bind(1, id);
     return q.step();
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "look for a game", e);
+    return store.fail("look for a game", e);
   }
 }
 

@@ -5,8 +5,9 @@
 #include <optional>
 
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -27,25 +28,25 @@ std::vector<std::string> opening_of(const char* text) {
 Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& options,
                      const GameVisitor& visit) {
   try {
-    sql::Connection& db = StoreAccess::db(store);
+    sql::Connection& db = store.connection();
     sql::Transaction snapshot(
         db, sql::Transaction::Kind::Read);  // deferred: one read snapshot for both cursors
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
-    const std::string order =
-        options.by_id ? " ORDER BY g.id"
-                      : " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
-    const std::string index = options.by_id ? "" : sql::indexed_by(b, "games_by_tournament");
+    const std::string order = options.by_id
+                                  ? " ORDER BY g.id"
+                                  : " ORDER BY g.event_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string index = options.by_id ? "" : rows::games_by_event_index(db);
     std::map<std::int64_t, std::string> tournaments;  // few: read once, not joined per row
     {
-      sql::Query t(db, "SELECT id, name FROM tournaments");
+      sql::Query t(db, "SELECT id, name FROM events");
       while (t.step()) tournaments[t.int64(0)] = t.text(1);
     }
     sql::Query games(db,
-                     "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, "
+                     "SELECT g.id, g.event_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-                         StoreAccess::engine_hashes_column(store) + " FROM games g" + index +
+                         rows::engine_hashes_column(store.connection()) + " FROM games g" + index +
                          " LEFT JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat",
                      sql::Rows::Many);
@@ -99,16 +100,16 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         rank_missing = score_missing = false;
         g.id = id;
         if (!games.is_null(1)) {
-          g.tournament_id = games.int64(1);
-          auto t = tournaments.find(*g.tournament_id);
-          if (t != tournaments.end()) g.tournament = t->second;
+          g.event_id = games.int64(1);
+          auto t = tournaments.find(*g.event_id);
+          if (t != tournaments.end()) g.event = t->second;
         }
         g.slot = games.int64(2);
         g.game = games.text(3);
         g.start_position = games.text(4);
         g.opening = opening_of(games.c_str(5));
         g.time_control = games.text(6);
-        g.status = games.text(7);
+        g.status = game_status_from_text(games.text(7)).value_or(GameStatus::Unfinished);
         g.termination = games.text(8);
         g.reason = games.text(9);
         g.started_at = games.text(10);
@@ -133,7 +134,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
     snapshot.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "read games", e);
+    return store.fail("read games", e);
   }
 }
 

@@ -8,7 +8,8 @@
 #include <set>
 
 #include "games/game.h"
-#include "storage/store_access.h"
+#include "storage/rows.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -76,11 +77,11 @@ ImportedGame read_record(const Json& j) {
   if (g.id < 1) throw Bad{"'id' must be positive"};
   const Json& tid = field(j, "tournament_id");
   if (!tid.is_null() && !tid.is_number_integer())
-    throw Bad{"'tournament_id' must be an integer or null"};
-  if (tid.is_number_integer()) g.tournament_id = tid.get<std::int64_t>();
-  g.tournament = text(j, "tournament");
-  if (g.tournament_id.has_value() != !g.tournament.empty())
-    throw Bad{"'tournament' and 'tournament_id' must be both set or both empty"};
+    throw Bad{"'event_id' must be an integer or null"};
+  if (tid.is_number_integer()) g.event_id = tid.get<std::int64_t>();
+  g.event = text(j, "tournament");
+  if (g.event_id.has_value() != !g.event.empty())
+    throw Bad{"'tournament' and 'event_id' must be both set or both empty"};
   g.slot = integer(j, "slot");
   if (g.slot < -1) throw Bad{"'slot' must be -1 or more"};
   g.game = text(j, "game");
@@ -95,9 +96,10 @@ ImportedGame read_record(const Json& j) {
   for (const auto& p : g.players)
     if (p.empty()) throw Bad{"a player has no name"};
   g.time_control = text(j, "time_control");
-  g.status = text(j, "status");
-  if (g.status != "finished" && g.status != "unfinished" && g.status != "running")
-    throw Bad{"'status' must be finished, unfinished or running, not '" + g.status + "'"};
+  const std::string status = text(j, "status");
+  const auto parsed = game_status_from_text(status);
+  if (!parsed) throw Bad{"'status' must be finished, unfinished or running, not '" + status + "'"};
+  g.status = *parsed;
   const Json& ranks = field(j, "ranks");
   const Json& scores = field(j, "scores");
   if (!ranks.is_array() || !scores.is_array()) throw Bad{"'ranks' and 'scores' must be arrays"};
@@ -111,11 +113,11 @@ ImportedGame read_record(const Json& j) {
     if (!s.is_number()) throw Bad{"a score must be a number"};
     g.scores.push_back(s.get<double>());
   }
-  if (g.status == "finished" && g.ranks.size() != g.players.size())
+  if (g.status == GameStatus::Finished && g.ranks.size() != g.players.size())
     throw Bad{"a finished game needs one rank per player (" + std::to_string(g.ranks.size()) +
               " for " + std::to_string(g.players.size()) + ")"};
-  if (g.status != "finished" && (!g.ranks.empty() || !g.scores.empty()))
-    throw Bad{"a " + g.status + " game has no ranks or scores"};
+  if (g.status != GameStatus::Finished && (!g.ranks.empty() || !g.scores.empty()))
+    throw Bad{"a " + std::string(to_text(g.status)) + " game has no ranks or scores"};
   if (!g.scores.empty() && g.scores.size() != g.players.size())
     throw Bad{"'scores' must have one score per player"};
   g.termination = text(j, "termination");
@@ -184,32 +186,32 @@ struct Importer::Impl {
   Store& store;
   sql::Connection& db;
   std::optional<sql::Transaction> tx;  // begin() .. commit()
-  sql::Query same_start, players_of, moves_of, find_tournament, has_schedule,
-      tournament_id_used, next_tournament_id, add_tournament, slot_holder, game_id_used,
-      next_game_id, add_game, add_engine, add_player, add_move;
+  sql::Query same_start, players_of, moves_of, find_tournament, has_schedule, tournament_id_used,
+      next_tournament_id, add_tournament, slot_holder, game_id_used, next_game_id, add_game,
+      add_engine, add_player, add_move;
 
   explicit Impl(Store& s)
       : store(s),
-        db(StoreAccess::db(s)),
+        db(s.connection()),
         same_start(db,
                    "SELECT id FROM games WHERE started_at = ? AND game = ? AND start_position = ?"
                    " AND opening = ? AND time_control = ?"),
         players_of(db, "SELECT engine FROM game_players WHERE game_id = ? ORDER BY seat"),
         moves_of(db, "SELECT move FROM moves WHERE game_id = ? ORDER BY ply"),
-        find_tournament(db, "SELECT id FROM tournaments WHERE name = ?"),
-        has_schedule(db, "SELECT 1 FROM slots WHERE tournament_id = ? LIMIT 1"),
-        tournament_id_used(db, "SELECT 1 FROM tournaments WHERE id = ?"),
-        next_tournament_id(db, "SELECT coalesce(max(id), 0) + 1 FROM tournaments"),
+        find_tournament(db, "SELECT id FROM events WHERE name = ?"),
+        has_schedule(db, "SELECT 1 FROM slots WHERE event_id = ? LIMIT 1"),
+        tournament_id_used(db, "SELECT 1 FROM events WHERE id = ?"),
+        next_tournament_id(db, "SELECT coalesce(max(id), 0) + 1 FROM events"),
         add_tournament(db,
-                       "INSERT INTO tournaments (id, name, config, state) VALUES (?, ?, '',"
+                       "INSERT INTO events (id, name, config, state) VALUES (?, ?, '',"
                        " 'finished')"),
         slot_holder(db,
-                    "SELECT id FROM games WHERE tournament_id = ? AND slot = ? AND"
+                    "SELECT id FROM games WHERE event_id = ? AND slot = ? AND"
                     " status = 'finished'"),
         game_id_used(db, "SELECT 1 FROM games WHERE id = ?"),
         next_game_id(db, "SELECT coalesce(max(id), 0) + 1 FROM games"),
         add_game(db,
-                 "INSERT INTO games (id, tournament_id, slot, game, start_position, opening,"
+                 "INSERT INTO games (id, event_id, slot, game, start_position, opening,"
                  " time_control, status, termination, reason, started_at, finished_at, plies)"
                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         add_engine(db, "INSERT INTO engines (name) VALUES (?) ON CONFLICT (name) DO NOTHING"),
@@ -252,8 +254,7 @@ struct Importer::Impl {
 
   // `wanted` when no row has it, else the next id after the largest (explicit ids either way:
   // one insert form, inside the import's write transaction).
-  static std::int64_t free_or_next(sql::Query& used, sql::Query& next,
-                                   std::int64_t wanted) {
+  static std::int64_t free_or_next(sql::Query& used, sql::Query& next, std::int64_t wanted) {
     used.reset();
     used.bind(1, wanted);
     if (!used.step()) return wanted;
@@ -264,12 +265,12 @@ struct Importer::Impl {
 
   std::int64_t tournament_for(const GameRecord& g) {
     find_tournament.reset();
-    find_tournament.bind(1, g.tournament);
+    find_tournament.bind(1, g.event);
     if (find_tournament.step()) return find_tournament.int64(0);
-    const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.tournament_id);
+    const std::int64_t id = free_or_next(tournament_id_used, next_tournament_id, *g.event_id);
     add_tournament.reset();
     add_tournament.bind(1, id);
-    add_tournament.bind(2, g.tournament);
+    add_tournament.bind(2, g.event);
     add_tournament.exec();
     return id;
   }
@@ -286,7 +287,7 @@ Status Importer::begin() {
     impl_->tx.emplace(impl_->db);
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(impl_->store, "begin an import", e);
+    return impl_->store.fail("begin an import", e);
   }
 }
 
@@ -299,12 +300,12 @@ Status Importer::commit() {
       impl_->db.exec(
           "SELECT setval(pg_get_serial_sequence('games', 'id'), coalesce(max(id), 0) + 1, false)"
           " FROM games;"
-          "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), coalesce(max(id), 0) + 1,"
-          " false) FROM tournaments");
+          "SELECT setval(pg_get_serial_sequence('events', 'id'), coalesce(max(id), 0) + 1,"
+          " false) FROM events");
     return Ok{};
   } catch (const std::exception& e) {
     rollback();
-    return StoreAccess::fail(impl_->store, "commit an import", e);
+    return impl_->store.fail("commit an import", e);
   }
 }
 
@@ -318,23 +319,23 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
   try {
     if (auto id = s.duplicate_of(in)) return ImportAdd{false, *id};
     std::optional<std::int64_t> tournament;
-    if (g.tournament_id) {
+    if (g.event_id) {
       tournament = s.tournament_for(g);
       // An event played here (it has a schedule): a game stored beside its slots would be played
       // again, and its second finish refused mid-event.
       s.has_schedule.reset();
       s.has_schedule.bind(1, *tournament);
       if (s.has_schedule.step())
-        return Error{"tournament '" + g.tournament +
+        return Error{"tournament '" + g.event +
                      "' is an event of this database (it has a schedule): its games are not "
                      "imported into it"};
     }
-    if (tournament && g.status == "finished" && g.slot >= 0) {
+    if (tournament && g.status == GameStatus::Finished && g.slot >= 0) {
       s.slot_holder.reset();
       s.slot_holder.bind(1, *tournament);
       s.slot_holder.bind(2, g.slot);
       if (s.slot_holder.step())
-        return Error{"slot " + std::to_string(g.slot) + " of tournament '" + g.tournament +
+        return Error{"slot " + std::to_string(g.slot) + " of tournament '" + g.event +
                      "' already has another finished game (id " +
                      std::to_string(s.slot_holder.int64(0)) + ")"};
     }
@@ -349,7 +350,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     q.bind(5, g.start_position);
     q.bind(6, opening_json(g.opening));
     q.bind(7, g.time_control);
-    q.bind(8, g.status);
+    q.bind(8, to_text(g.status));
     q.bind(9, g.termination);
     q.bind(10, g.reason);
     q.bind(11, g.started_at);
@@ -386,7 +387,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     }
     return ImportAdd{true, id};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(s.store, "import game " + std::to_string(g.id), e);
+    return s.store.fail("import game " + std::to_string(g.id), e);
   }
 }
 

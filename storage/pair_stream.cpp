@@ -6,8 +6,9 @@
 
 #include "storage/name_ids.h"
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -35,11 +36,11 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
                                   const TwoPlayerVisitor& visit) {
   if (!query.finished_only) return Error{"two-player results are read from finished games only"};
   try {
-    sql::Connection& db = StoreAccess::db(store);
+    sql::Connection& db = store.connection();
     sql::Transaction snapshot(db, sql::Transaction::Kind::Read);
     const sql::Backend b = db.backend();
     const WhereClause where = where_clause(query, b);
-    const std::string order = " ORDER BY g.tournament_id" + sql::nulls_first(b) + ", g.slot, g.id";
+    const std::string order = " ORDER BY g.event_id" + sql::nulls_first(b) + ", g.slot, g.id";
     std::unordered_map<std::string, std::uint32_t> game_ids, engine_ids;
     for (std::uint32_t k = 0; k < names.games.size(); ++k) game_ids.emplace(names.games[k], k);
     for (std::uint32_t k = 0; k < names.engines.size(); ++k)
@@ -56,10 +57,10 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
         while (k.step()) game_of[k.int64(0)] = intern(game_ids, names.games, k.text(1));
       }
       sql::Query rows(db,
-                      "SELECT g.id, g.tournament_id, g.slot, r.kind, g.start_position, g.opening, "
+                      "SELECT g.id, g.event_id, g.slot, r.kind, g.start_position, g.opening, "
                       "r.seats FROM games g" +
-                          sql::indexed_by(b, "games_by_tournament") +
-                          " JOIN results r ON r.game_id = g.id" + where.sql + order,
+                          rows::games_by_event_index(db) + " JOIN results r ON r.game_id = g.id" +
+                          where.sql + order,
                       sql::Rows::Many);
       where.bind(rows);
       std::array<std::int64_t, 2> engines{};
@@ -83,9 +84,9 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
       // Older files opened read-only: the players, seat by seat.
       sql::Query rows(
           db,
-          "SELECT g.id, g.tournament_id, g.slot, g.game, g.start_position, g.opening, a.engine, "
+          "SELECT g.id, g.event_id, g.slot, g.game, g.start_position, g.opening, a.engine, "
           "a.rank, c.engine, c.rank FROM games g" +
-              sql::indexed_by(b, "games_by_tournament") +
+              rows::games_by_event_index(db) +
               " JOIN game_players a ON a.game_id = g.id AND a.seat = 1"
               " JOIN game_players c ON c.game_id = g.id AND c.seat = 2" +
               where.sql + (where.sql.empty() ? " WHERE " : " AND ") +
@@ -110,7 +111,7 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
     snapshot.commit();
     return Ok{};
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "read two-player results", e);
+    return store.fail("read two-player results", e);
   }
 }
 

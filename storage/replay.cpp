@@ -57,12 +57,12 @@ Status verify_game(const GameRecord& game, const std::vector<MoveRecord>& moves)
   }
   if (state.is_terminal()) {
     auto outcome = state.outcome();
-    if (game.status != "finished")
-      return Error{who + ": the rules ended it, but it is " + game.status};
+    if (game.status != GameStatus::Finished)
+      return Error{who + ": the rules ended it, but it is " + to_text(game.status)};
     if (outcome.ranks != game.ranks)
       return Error{who + ": recorded ranks " + join(game.ranks) + ", the rules give " +
                    join(outcome.ranks)};
-  } else if (game.status == "finished" && games::ended_by_moves(game.termination)) {
+  } else if (game.status == GameStatus::Finished && games::ended_by_moves(game.termination)) {
     return Error{who + ": recorded as ended by the rules (" + game.termination +
                  ") but the game is not over after " + std::to_string(sequence.size()) + " plies"};
   }

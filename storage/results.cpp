@@ -9,8 +9,9 @@
 #include "storage/game_stream.h"
 #include "storage/name_ids.h"
 #include "storage/query_sql.h"
+#include "storage/rows.h"
 #include "storage/sql/dialect.h"
-#include "storage/store_access.h"
+#include "storage/sql/sql.h"
 
 namespace referee::storage {
 
@@ -119,7 +120,7 @@ bool has_results_table(sql::Connection& db) {
 Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
   if (!query.finished_only) return Error{"aggregate_results counts finished games only"};
   try {
-    sql::Connection& db = StoreAccess::db(store);
+    sql::Connection& db = store.connection();
     if (!has_results_table(db)) return count_games(store, query);
     sql::Transaction snapshot(
         db, sql::Transaction::Kind::Read);  // one read snapshot for every query below
@@ -129,10 +130,10 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     std::vector<std::string> kind_terms;
     std::vector<std::string> kind_values;
     if (query.tournament_id) {
-      kind_terms.push_back("k.tournament_id = " + std::to_string(*query.tournament_id));
+      kind_terms.push_back("k.event_id = " + std::to_string(*query.tournament_id));
     }
     if (!query.tournament.empty()) {
-      kind_terms.push_back("k.tournament_id = (SELECT t.id FROM tournaments t WHERE t.name = ?)");
+      kind_terms.push_back("k.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
       kind_values.push_back(query.tournament);
     }
     if (query.game_strings) {
@@ -220,7 +221,7 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     snapshot.commit();
     return out;
   } catch (const std::exception& e) {
-    return StoreAccess::fail(store, "count results", e);
+    return store.fail("count results", e);
   }
 }
 

@@ -17,6 +17,7 @@
 //   starting at once create it exactly once.
 #include "storage/schema.h"
 
+#include "storage/sql/dialect.h"
 #include "storage/sql/sqlite_connection.h"
 #include "storage/store.h"
 
@@ -224,6 +225,49 @@ const char* const kV9 = R"sql(
 UPDATE engine_transcripts SET text = text WHERE 1 = 0;
 )sql";
 
+// v10: one word for an event. The table the API and the code call events was `tournaments`, and
+// the columns naming one `tournament_id` (games, slots, result_kinds): they are renamed, rows
+// kept. SQLite rewrites the foreign keys, indexes and the results triggers that name them (ALTER
+// TABLE ... RENAME, SQLite >= 3.26); PostgreSQL's triggers follow the columns, and the PL/pgSQL
+// function that names one by its text is replaced. Index names are kept (games_by_tournament):
+// renaming one would rebuild it, minutes on a large file, for a name nobody reads.
+// A file older than v10 opened read-only (not migrated) is read through temporary views that give
+// it the new names (compat_views).
+const char* const kV10 = R"sql(
+ALTER TABLE tournaments RENAME TO events;
+ALTER TABLE games RENAME COLUMN tournament_id TO event_id;
+ALTER TABLE slots RENAME COLUMN tournament_id TO event_id;
+)sql";
+// result_kinds is v5's; a file whose version 4 or 5 was another branch's step has none.
+void v10_result_kinds(sql::Connection& db) {
+  bool found = false;
+  for (sql::Query q(db, sql::table_names(db.backend())); q.step();)
+    found = found || q.text(0) == "result_kinds";
+  if (found) db.exec("ALTER TABLE result_kinds RENAME COLUMN tournament_id TO event_id");
+}
+const char* const kV10Postgres = R"sql(
+ALTER TABLE tournaments RENAME TO events;
+ALTER TABLE games RENAME COLUMN tournament_id TO event_id;
+ALTER TABLE slots RENAME COLUMN tournament_id TO event_id;
+ALTER TABLE result_kinds RENAME COLUMN tournament_id TO event_id;
+CREATE OR REPLACE FUNCTION referee_refresh_result(gid BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM results WHERE game_id = gid;
+  INSERT INTO result_kinds (game, termination, time_control, event_id)
+    SELECT game, termination, time_control, coalesce(event_id, 0) FROM games
+    WHERE id = gid AND status = 'finished' ON CONFLICT DO NOTHING;
+  INSERT INTO results (kind, seats, game_id, finished_at)
+    SELECT k.id, s.seats, g.id, g.finished_at FROM games g
+    JOIN result_kinds k ON k.game = g.game AND k.termination = g.termination
+      AND k.time_control = g.time_control AND k.event_id = coalesce(g.event_id, 0)
+    JOIN (SELECT string_agg(p.seat || ':' || e.id || ':' || p.rank, ' ' ORDER BY p.seat) AS seats,
+                 count(p.rank) AS ranked, count(e.id) AS known, count(*) AS n
+          FROM game_players p LEFT JOIN engines e ON e.name = p.engine
+          WHERE p.game_id = gid) s ON true
+    WHERE g.id = gid AND g.status = 'finished' AND s.n > 0 AND s.ranked = s.n AND s.known = s.n;
+END $$;
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -330,9 +374,12 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1, ""},          {2, kV2, ""},  {3, kV3, ""},
-                                             {4, kV4, ""},          {5, v5(), ""}, {6, kV6, ""},
-                                             {7, kV7, kV7Postgres}, {8, kV8, ""},  {9, kV9, ""}};
+  static const std::vector<Migration> all = {
+      {1, kV1, "", nullptr},          {2, kV2, "", nullptr},
+      {3, kV3, "", nullptr},          {4, kV4, "", nullptr},
+      {5, v5(), "", nullptr},         {6, kV6, "", nullptr},
+      {7, kV7, kV7Postgres, nullptr}, {8, kV8, "", nullptr},
+      {9, kV9, "", nullptr},          {10, kV10, kV10Postgres, v10_result_kinds}};
   return all;
 }
 
@@ -518,11 +565,7 @@ Expected<int> check_tables(sql::Connection& db, const std::string& path) {
   // The first read fails here on garbage or a damaged first page.
   std::vector<std::string> tables;
   {
-    sql::Query q(db, db.backend() == sql::Backend::SQLite
-                         ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                           "'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-                         : "SELECT CAST(table_name AS text) FROM information_schema.tables WHERE"
-                           " table_schema = current_schema() ORDER BY 1");
+    sql::Query q(db, sql::table_names(db.backend()));
     while (q.step()) tables.push_back(q.text(0));
   }
   if (!tables.empty() && !has_table(tables, "schema_version")) {
@@ -540,13 +583,33 @@ Expected<int> check_tables(sql::Connection& db, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// A SQLite file older than v10 read without migrating it: temporary views named as v10's tables
+// (a connection's temporary objects come before the file's in name lookup), each the old table
+// with its tournament_id also as event_id. Read-only connections may create temporary objects.
+void compat_views(sql::Connection& db, int version) {
+  db.exec(
+      "CREATE TEMP VIEW events AS SELECT * FROM main.tournaments;"
+      "CREATE TEMP VIEW games AS SELECT *, tournament_id AS event_id FROM main.games;");
+  if (version >= 3)
+    db.exec("CREATE TEMP VIEW slots AS SELECT *, tournament_id AS event_id FROM main.slots;");
+  if (version >= 5)
+    db.exec(
+        "CREATE TEMP VIEW result_kinds AS SELECT *, tournament_id AS event_id FROM"
+        " main.result_kinds;");
+}
+
+}  // namespace
+
 Status check_readable(sql::Connection& db, const std::string& path) {
   auto version = check_tables(db, path);
   if (!version) return version.failure();
   if (*version == 0) return Error{path + " is an empty database (no referee tables)"};
-  if (*version < 2)
+  if (*version < 2 || (*version < 10 && db.backend() == sql::Backend::PostgreSQL))
     return Error{path + " has schema version " + std::to_string(*version) +
                  "; open it once with a command that writes (referee tournament) to migrate it"};
+  if (*version < 10) compat_views(db, *version);
   return Ok{};
 }
 
@@ -603,24 +666,12 @@ Status prepare_database(sql::Connection& db, const std::string& path, bool quick
   auto version = check_tables(db, path);
   if (!version) return version.failure();
   if (quick_check && *version > 0) {
-    // Never write into a damaged file: the first problem found is the error.
-    sql::Query q(db, "PRAGMA quick_check(1)");
-    std::string first = q.step() ? q.text(0) : "no answer";
-    if (first != "ok")
-      return Error{path + " is corrupt (quick_check: " + first + "); nothing was written to it"};
+    // Never write into a damaged file.
+    if (Status sound = sql::sqlite_quick_check(db, path); !sound) return sound;
   }
 
-  // 2. Connection settings. WAL is persistent in the file; the others are per connection.
-  {
-    sql::Query q(db, "PRAGMA journal_mode = WAL");
-    q.step();
-    std::string mode = q.text(0);
-    if (mode != "wal")
-      return Error{path + ": cannot switch to WAL mode (journal mode is " + mode + ")"};
-  }
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA cache_size = -512");  // 512 KiB: the referee writes far more than it rereads
-  db.exec("PRAGMA foreign_keys = ON");
+  // 2. Connection settings (WAL, synchronous=NORMAL, foreign keys).
+  if (Status set = sql::sqlite_configure_writer(db, path); !set) return set;
 
   // 3. Migrations, each in its own IMMEDIATE transaction (the version is re-read under the lock).
   for (const Migration& m : migrations()) {
@@ -630,6 +681,7 @@ Status prepare_database(sql::Connection& db, const std::string& path, bool quick
     if (current > kSchemaVersion) return Error{newer_message(path, current)};
     if (current >= m.version) continue;  // already applied (maybe by another connection)
     db.exec(m.sql);
+    if (m.sqlite_after) m.sqlite_after(db);
     db.exec("DELETE FROM schema_version");
     sql::Query set(db, "INSERT INTO schema_version (version) VALUES (?)");
     set.bind(1, m.version);

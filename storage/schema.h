@@ -14,6 +14,9 @@ struct Migration {
   std::string sql;  // one or more statements, run in one transaction
   // PostgreSQL's text of a step after kPostgresBaseline; empty = `sql` is portable as it is.
   std::string postgres;
+  // SQLite only: what the step does that depends on the file (a table another branch's version
+  // did not make), run after `sql` in the same transaction; null = nothing.
+  void (*sqlite_after)(sql::Connection& db) = nullptr;
 };
 
 // An empty PostgreSQL database is given the schema of this version at once (postgres_schema());

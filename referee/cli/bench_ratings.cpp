@@ -72,7 +72,7 @@ Status fill_database(const std::string& path, long count, const std::vector<doub
                    : u < p[0] + p[1] ? std::vector<int>{1, 1}
                                      : std::vector<int>{2, 1};
       game.scores = {0, 0};
-      game.status = "finished";
+      game.status = storage::GameStatus::Finished;
       game.termination = "normal";
       game.reason = "game over by the rules";
       game.finished_at = "2026-11-01T00:05:00Z";

@@ -52,8 +52,8 @@ std::optional<int> parse_game_args(const Args& args, const std::string& command,
 }
 
 std::string result_text(const storage::GameRecord& g) {
-  if (g.status != "finished")
-    return g.status + (g.termination.empty() ? "" : " (" + g.termination + ")");
+  if (g.status != storage::GameStatus::Finished)
+    return storage::to_text(g.status) + (g.termination.empty() ? "" : " (" + g.termination + ")");
   std::string r;
   if (g.ranks.size() == 2)
     r = g.ranks[0] == g.ranks[1] ? "1/2-1/2" : g.ranks[0] < g.ranks[1] ? "1-0" : "0-1";
@@ -66,8 +66,8 @@ std::string result_text(const storage::GameRecord& g) {
 // The game's identity, players, result and reason (its lines after the first indented).
 void print_header(const storage::GameRecord& g) {
   std::cout << "game " << g.id;
-  if (!g.tournament.empty())
-    std::cout << " of tournament \"" << g.tournament << "\" (slot " << g.slot + 1 << ")";
+  if (!g.event.empty())
+    std::cout << " of tournament \"" << g.event << "\" (slot " << g.slot + 1 << ")";
   std::cout << ": " << g.game << "\nplayers:";
   for (std::size_t s = 0; s < g.players.size(); ++s)
     std::cout << (s ? ", " : " ") << s + 1 << " " << g.players[s];

@@ -207,7 +207,7 @@ int sprt(const Args& args) {
   const std::string a = selection.engines[0], b = selection.engines[1];
   std::set<std::string> variants;
   for (const auto& g : *games)
-    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished")
+    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == storage::GameStatus::Finished)
       variants.insert(ratings::canonical_game(g.game));
   // The same computation as a live test (event/sprt_event.h), so both agree on the same games.
   const ratings::SprtTally tally = sprt_tally(*games, a, b, config);

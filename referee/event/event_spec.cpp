@@ -1,4 +1,5 @@
 #include "event/event_spec.h"
+#include "storage/work_queue.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

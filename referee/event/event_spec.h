@@ -22,6 +22,7 @@
 #include "event/schedule.h"
 #include "event/tournament_config.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee {
 

@@ -32,7 +32,7 @@ int game_threads(int threads) {
 
 Expected<std::unique_ptr<OwnerLoop>> OwnerLoop::start(storage::Store& store,
                                                       const OwnerSettings& settings) {
-  auto owner = store.register_owner(settings.info);
+  auto owner = storage::work_queue::register_owner(store, settings.info);
   if (!owner) return owner.failure();
   const auto interval =
       settings.commit_interval.count() > 0 ? settings.commit_interval : commit_interval(store);
@@ -158,7 +158,8 @@ Status OwnerLoop::stop() {
   beat_wake_.notify_all();
   if (beat_.joinable()) beat_.join();
   players_.clear();  // engine sessions quit
-  auto released = recorder_->call<Ok>([&](storage::Store& s) { return s.stop_owner(owner_); });
+  auto released = recorder_->call<Ok>(
+      [&](storage::Store& s) { return storage::work_queue::stop_owner(s, owner_); });
   recorder_->flush();
   return released;
 }
@@ -176,7 +177,8 @@ void OwnerLoop::heartbeat() {
     if (beat_wake_.wait_for(lock, period, [this] { return beat_done_; })) break;
     lock.unlock();
     // A failure reaches fail() through the recorder's callback.
-    (void)recorder_->call<int>([&](storage::Store& s) { return s.renew_claims(owner_, lease); });
+    (void)recorder_->call<int>(
+        [&](storage::Store& s) { return storage::work_queue::renew_claims(s, owner_, lease); });
     lock.lock();
   }
 }
@@ -190,7 +192,8 @@ void OwnerLoop::game_thread(GameThread& me, SlotPlayer& player) {
     for (const Candidate& c : source_.candidates()) {
       if (stop_claims_.load()) break;
       auto claims = recorder_->call_in_batch<std::vector<storage::Claim>>([&](storage::Store& s) {
-        return s.claim_slots(owner_, c.event, 1, lease, c.roster->excluded_names());
+        return storage::work_queue::claim_slots(s, owner_, c.event, 1, lease,
+                                                c.roster->excluded_names());
       });
       if (!claims) break;  // the recorder has told fail()
       if (source_.claimed) source_.claimed(c.event, !claims->empty());
@@ -203,7 +206,7 @@ void OwnerLoop::game_thread(GameThread& me, SlotPlayer& player) {
       me.event = 0;
       me.stop = interrupting_.load();
       // The recorder has told fail() already; this keeps the loop's promise if it had not.
-      if (out.kind == SlotOutcome::Kind::StorageFailure) fail(Error{out.message, ErrorKind::Io});
+      if (out.kind == SlotOutcome::Kind::StorageFailure) fail(Error{out.message, out.error_kind});
       if (watch.finished) watch.finished(out);
       played = true;
       break;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "engines/engine_hash.h"
+#include "storage/work_queue.h"
 
 namespace referee {
 
@@ -223,16 +224,17 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   SlotOutcome out;
   auto skip = [&](const std::string& reason) {
     auto n = recorder_.call<int>([&](storage::Store& s) {
-      return s.skip_slots(claim.tournament_id, {claim.slot.slot}, reason);
+      return storage::work_queue::skip_slots(s, claim.event, {claim.slot.slot}, reason);
     });
     out.kind = n ? SlotOutcome::Kind::Skipped : SlotOutcome::Kind::StorageFailure;
     out.message = n ? reason : n.error();
+    if (!n) out.error_kind = n.kind();
     return out;
   };
   auto release = [&] {
     // A failure reaches the recorder's on_failure: the run stops.
     (void)recorder_.call<Ok>([&](storage::Store& s) {
-      return s.release_slot(claim.tournament_id, claim.slot.slot, owner_);
+      return storage::work_queue::release_slot(s, claim.event, claim.slot.slot, owner_);
     });
   };
 
@@ -287,7 +289,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
     }
   }
   storage::GameRecord rec;
-  rec.tournament_id = claim.tournament_id;
+  rec.event_id = claim.event;
   rec.slot = slot.slot;
   rec.game = slot.game;
   rec.opening = slot.opening;
@@ -304,6 +306,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
       release();
       out.kind = SlotOutcome::Kind::StorageFailure;
       out.message = begun.error();
+      out.error_kind = begun.kind();
       return out;
     }
     id = *begun;
@@ -323,7 +326,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   }
   for (auto* s : seats) recorder_.add_logs(id, s->take_log());
 
-  rec.status = result.finished ? "finished" : "unfinished";
+  rec.status = result.finished ? storage::GameStatus::Finished : storage::GameStatus::Unfinished;
   rec.ranks = result.ranks;
   rec.scores = result.scores;
   rec.termination = result.termination;
@@ -335,7 +338,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
         if (real == 0)
           return Error{"slot " + std::to_string(slot.slot + 1) +
                        ": the game's begin was not recorded: " + recorder_.first_error()};
-        return s.finish_claimed(real, rec, owner_);
+        return storage::work_queue::finish_claimed(s, real, rec, owner_);
       });
   rec.id = recorder_.real_id(id);
   recorder_.forget(id);
@@ -366,6 +369,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   if (!end) {
     out.kind = SlotOutcome::Kind::StorageFailure;
     out.message = end.error();
+    out.error_kind = end.kind();
   } else if (*end == storage::ClaimEnd::Lost) {
     out.kind = SlotOutcome::Kind::Lost;
   } else if (*end == storage::ClaimEnd::Released) {

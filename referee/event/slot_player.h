@@ -38,6 +38,7 @@
 #include "match/match.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee {
 
@@ -99,9 +100,10 @@ struct SlotOutcome {
     StorageFailure,  // a write failed (the Recorder has told its on_failure callback)
   };
   Kind kind = Kind::StorageFailure;
-  std::string message;               // why skipped / not started / the storage error
-  std::vector<std::string> notices;  // withdrawals and exclusions caused by this game
-  storage::GameRecord record;        // the game as recorded (id, players, result)
+  std::string message;                   // why skipped / not started / the storage error
+  ErrorKind error_kind = ErrorKind::Io;  // the storage error's kind (StorageFailure)
+  std::vector<std::string> notices;      // withdrawals and exclusions caused by this game
+  storage::GameRecord record;            // the game as recorded (id, players, result)
   MatchResult result;
 };
 

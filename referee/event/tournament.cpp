@@ -193,8 +193,9 @@ WorkSource work_source(Shared& sh) {
   source.candidates = [&sh] { return std::vector<Candidate>{{sh.event, sh.roster}}; };
   source.exhausted = [&sh] {
     // Other processes' claims may still finish, or die and let their leases expire.
-    auto counts = sh.loop->recorder().call<storage::SlotCounts>(
-        [&](storage::Store& s) { return s.slot_counts(sh.event, sh.loop->owner()); });
+    auto counts = sh.loop->recorder().call<storage::SlotCounts>([&](storage::Store& s) {
+      return storage::work_queue::slot_counts(s, sh.event, sh.loop->owner());
+    });
     return !counts || counts->claimed_others == 0;
   };
   source.watch = [&sh](const storage::Claim& claim) {
@@ -294,8 +295,8 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
     ++reasons[r];
   };
   for (const auto& s : slots) {
-    if (s.state == "done") continue;
-    if (s.state == "skipped") {
+    if (s.state == storage::SlotState::Done) continue;
+    if (s.state == storage::SlotState::Skipped) {
       add(s.reason);
       continue;
     }
@@ -310,7 +311,7 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
         why = "the event stopped on a storage failure";
       else if (sh.user_stop())
         why = "interrupted";
-      else if (s.state == "claimed" && s.owner != sh.loop->owner())
+      else if (s.state == storage::SlotState::Claimed && s.owner != sh.loop->owner())
         why = "being played by another process";
       else
         why = "not played";
@@ -331,9 +332,10 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   if (!store) return store.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
-  kind.kind = config.sprt ? "sprt" : "tournament";
-  auto row = store->open_event(config.name, spec, schedule_fingerprint(config),
-                               slot_records(config, *schedule), kind);
+  kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
+  auto row =
+      storage::work_queue::open_event(*store, config.name, spec, schedule_fingerprint(config),
+                                      slot_records(config, *schedule), kind);
   if (!row) return row.failure();
   if (!row->created && row->spec != spec) {
     std::string changes = row->spec.empty()
@@ -353,17 +355,18 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     sprt_text = sprt_progress(*config.sprt, check->tally.state) + "  " +
                 ratings::ptnml_text(check->tally.h.pairs);
   }
-  auto all_slots = store->slots(row->id);
+  auto all_slots = storage::work_queue::slots(*store, row->id);
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
   for (const auto& s : *all_slots)
-    if (s.state == "pending" || s.state == "claimed") open_slots.push_back(s);
+    if (s.state == storage::SlotState::Pending || s.state == storage::SlotState::Claimed)
+      open_slots.push_back(s);
 
   // Two-engine events show a running score over every finished game of the event.
   double prior[2] = {0, 0};
   if (config.engines.size() == 2) {
     storage::GameFilter f;
-    f.tournament_id = row->id;
+    f.event_id = row->id;
     auto finished_games = store->games(f);
     if (!finished_games) return finished_games.failure();
     for (const auto& g : *finished_games) {
@@ -390,8 +393,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   auto started = OwnerLoop::start(*store, settings);
   if (!started) return started.failure();
   OwnerLoop& loop = **started;
-  auto counts = loop.recorder().call<storage::SlotCounts>(
-      [&](storage::Store& s) { return s.slot_counts(row->id, loop.owner()); });
+  auto counts = loop.recorder().call<storage::SlotCounts>([&](storage::Store& s) {
+    return storage::work_queue::slot_counts(s, row->id, loop.owner());
+  });
   if (!counts) return counts.failure();
 
   Shared sh(config, options);
@@ -418,7 +422,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     if (options.pin_cpus) engines::pin_this_thread(cpus);
     for (const auto& skip : skips)
       (void)loop.recorder().call<int>(  // a failure reaches the loop: the run stops
-          [&](storage::Store& s) { return s.skip_slots(sh.event, skip.first, skip.second); });
+          [&](storage::Store& s) {
+            return storage::work_queue::skip_slots(s, sh.event, skip.first, skip.second);
+          });
     if (options.progress)
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
     for (const auto& [n, why] : sh.roster->exclusions())
@@ -447,7 +453,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
           [](storage::Store&) -> Expected<engines::Usage> { return engines::thread_usage(); }))
     sh.summary.writer_cpu = {cpu->user_seconds, cpu->system_seconds};
   auto final_slots = recorder.call<std::vector<storage::SlotRecord>>(
-      [&](storage::Store& s) { return s.slots(sh.event); });
+      [&](storage::Store& s) { return storage::work_queue::slots(s, sh.event); });
   if (config.sprt) {
     // The test on what the database holds now: what `referee sprt` would print.
     auto tally = recorder.call<ratings::SprtTally>(
@@ -457,7 +463,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   std::int64_t done_now = sh.summary.already_done + sh.summary.played;
   if (final_slots) {
     done_now = 0;
-    for (const auto& s : *final_slots) done_now += s.state == "done";
+    for (const auto& s : *final_slots) done_now += s.state == storage::SlotState::Done;
     explain_not_played(sh, *final_slots);
   }
   sh.summary.by_others =

@@ -185,7 +185,8 @@ class Console {
         auto st = setup_.store->add_logs(result_.game_id, seat.engine->take_log());
         if (!st) note_db(st.error());
       }
-    record_.status = result_.finished ? "finished" : "unfinished";
+    record_.status =
+        result_.finished ? storage::GameStatus::Finished : storage::GameStatus::Unfinished;
     record_.ranks = result_.ranks;
     record_.scores = result_.scores;
     record_.termination = result_.termination;

@@ -21,7 +21,7 @@ Status replay_check(const storage::GameRecord& rec, const std::vector<storage::M
     auto st = state.apply(m.move);
     if (!st) return Error{where + " ply " + std::to_string(m.ply) + ": " + st.error()};
   }
-  if (rec.status != "finished") return Ok{};
+  if (rec.status != storage::GameStatus::Finished) return Ok{};
   if (games::ended_by_moves(rec.termination)) {
     if (!state.is_terminal())
       return Error{where + ": recorded as over (" + rec.termination + ") but the game goes on"};

@@ -44,8 +44,8 @@ double score_of(const storage::GameRecord& g, const std::string& engine) {
 Pairing pair_games(const std::vector<const storage::GameRecord*>& games) {
   std::vector<const storage::GameRecord*> candidates;
   for (const auto* g : games)
-    if (g->players.size() == 2 && g->ranks.size() == 2 && g->status == "finished" &&
-        g->players[0] != g->players[1])
+    if (g->players.size() == 2 && g->ranks.size() == 2 &&
+        g->status == storage::GameStatus::Finished && g->players[0] != g->players[1])
       candidates.push_back(g);
   std::stable_sort(candidates.begin(), candidates.end(), [](const auto* a, const auto* b) {
     return std::pair{a->slot, a->id} < std::pair{b->slot, b->id};
@@ -56,12 +56,9 @@ Pairing pair_games(const std::vector<const storage::GameRecord*>& games) {
   Pairing out;
   for (const auto* g : candidates) {
     const auto& [lo, hi] = std::minmax(g->players[0], g->players[1]);
-    const PairKey key{g->tournament_id.value_or(-1),
-                      intern(ids, names, g->game),
-                      intern(ids, names, lo),
-                      intern(ids, names, hi),
-                      g->start_position,
-                      nlohmann::json(g->opening).dump()};
+    const PairKey key{g->event_id.value_or(-1), intern(ids, names, g->game),
+                      intern(ids, names, lo),   intern(ids, names, hi),
+                      g->start_position,        nlohmann::json(g->opening).dump()};
     if (auto partner = matcher.offer(key, g->players[0] == lo, g))
       out.pairs.push_back({*partner, g});
   }

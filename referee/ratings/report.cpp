@@ -18,7 +18,8 @@ using storage::intern;
 namespace {
 
 bool finished(const storage::GameRecord& g) {
-  return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
+  return g.status == storage::GameStatus::Finished && g.ranks.size() == g.players.size() &&
+         !g.players.empty();
 }
 
 std::string elo_cell(const Rating& r) {

@@ -72,7 +72,7 @@ Status check_names(const GameSelection& s, const std::vector<storage::GameRecord
   std::set<std::string> engines, tournaments, tcs;
   for (const auto& g : all) {
     engines.insert(g.players.begin(), g.players.end());
-    tournaments.insert(g.tournament);
+    tournaments.insert(g.event);
     tcs.insert(g.time_control);
   }
   for (const auto& e : s.engines)
@@ -148,7 +148,7 @@ std::vector<const storage::GameRecord*> select_games(const std::vector<storage::
   const std::set<std::string> engines(s.engines.begin(), s.engines.end());
   std::vector<const storage::GameRecord*> out;
   for (const auto& g : all) {
-    if (!s.tournament.empty() && g.tournament != s.tournament) continue;
+    if (!s.tournament.empty() && g.event != s.tournament) continue;
     if (!s.tc.empty() && g.time_control != s.tc) continue;
     if (!s.since.empty() && g.finished_at < s.since) continue;
     if (!s.until.empty() && g.finished_at.substr(0, s.until.size()) > s.until) continue;

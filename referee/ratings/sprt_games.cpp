@@ -10,7 +10,7 @@ SprtTally sprt_tally(const std::vector<storage::GameRecord>& games, const std::s
                      const std::string& b, const SprtConfig& config, bool pairs_only) {
   std::vector<const storage::GameRecord*> between;
   for (const auto& g : games)
-    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == "finished")
+    if (g.players.size() == 2 && g.ranks.size() == 2 && g.status == storage::GameStatus::Finished)
       between.push_back(&g);
   SprtTally t;
   t.h = head_to_head(between, a, b);

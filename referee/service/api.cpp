@@ -7,6 +7,7 @@
 #include "service/auth.h"
 #include "service/dashboard.h"
 #include "service/task_queue.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -84,7 +85,8 @@ void health(Core& core, Response& res) {
   {
     std::lock_guard lock(core.mutex);
     for (const auto& [id, rt] : core.events)
-      running_events += rt.state == "running" || rt.state == "queued";
+      running_events +=
+          rt.state == storage::EventState::Running || rt.state == storage::EventState::Queued;
   }
   const std::string failure = core.failed() ? core.loop->failure().message : std::string();
   const double uptime = std::chrono::duration<double>(SteadyClock::now() - core.started).count();
@@ -102,6 +104,11 @@ void health(Core& core, Response& res) {
   reply(res, 200, body);
 }
 
+// A failed storage call: the status of its kind (http_status).
+void reply_storage_error(Response& res, const Error& error) {
+  reply_error(res, http_status(error.kind), "storage: " + error.message);
+}
+
 void list_events(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {"state", "kind", "limit", "offset"}); !bad.empty())
     return reply_error(res, 400, bad);
@@ -114,22 +121,22 @@ void list_events(Core& core, const Request& req, Response& res) {
   query.offset = static_cast<int>(std::min<long long>(*offset, 1 << 30));
   if (req.has_param("state")) {
     const std::string state = req.get_param_value("state");
-    static const std::set<std::string> kStates = {"queued", "running", "paused", "cancelled",
-                                                  "finished"};
-    if (!kStates.count(state))
+    auto parsed = storage::event_state_from_text(state);
+    if (!parsed)
       return reply_error(
           res, 400, "bad state '" + state + "' (queued, running, paused, cancelled, finished)");
-    query.states = {state};
+    query.states = {*parsed};
   }
   if (req.has_param("kind")) {
-    query.kind = req.get_param_value("kind");
-    if (query.kind != "tournament" && query.kind != "ladder" && query.kind != "sprt")
-      return reply_error(res, 400, "bad kind '" + query.kind + "' (tournament, ladder, sprt)");
+    const std::string kind = req.get_param_value("kind");
+    query.kind = storage::event_kind_from_text(kind);
+    if (!query.kind)
+      return reply_error(res, 400, "bad kind '" + kind + "' (tournament, ladder, sprt)");
   }
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
-  auto list = (*store)->events(query);
-  if (!list) return reply_error(res, 503, "storage: " + list.error());
+  if (!store) return reply_storage_error(res, store.failure());
+  auto list = storage::work_queue::events(**store, query);
+  if (!list) return reply_storage_error(res, list.failure());
   Json events = Json::array();
   for (const auto& e : list->events) events.push_back(summary_of(core, e));
   reply(res, 200, {{"events", std::move(events)}, {"total", list->total}});
@@ -139,7 +146,8 @@ void post_event(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {"priority", "base", "state"}); !bad.empty())
     return reply_error(res, 400, bad);
   const std::string state = req.has_param("state") ? req.get_param_value("state") : "queued";
-  if (state != "queued" && state != "paused")
+  const auto initial = storage::event_state_from_text(state);
+  if (initial != storage::EventState::Queued && initial != storage::EventState::Paused)
     return reply_error(res, 400, "state must be queued or paused (got '" + state + "')");
   const bool is_json = content_type_is(req, {"application/json"});
   if (!is_json && !content_type_is(req, {"application/toml", "text/toml", "application/x-toml"}))
@@ -159,15 +167,15 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority, state));
+  send(res, submit_event(core, req.body, is_json, base, priority, *initial));
 }
 
-// A failed read of event `id`: 404 when there is no such event, 503 when the storage failed (a
-// lost connection is not a missing event).
-void reply_event_error(Response& res, std::int64_t id, const std::string& error) {
-  if (error.find(": no event ") != std::string::npos)
+// A failed read of event `id`: 404 when there is no such event, else the status of the failure's
+// kind (a lost connection is 503, not a missing event).
+void reply_event_error(Response& res, std::int64_t id, const Error& error) {
+  if (error.kind == ErrorKind::NotFound)
     return reply_error(res, 404, "no event " + std::to_string(id));
-  reply_error(res, 503, "storage: " + error);
+  reply_storage_error(res, error);
 }
 
 void get_event(Core& core, const Request& req, Response& res) {
@@ -175,9 +183,9 @@ void get_event(Core& core, const Request& req, Response& res) {
   auto id = path_id(req, res, "event");
   if (!id) return;
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
-  auto info = (*store)->event(*id);
-  if (!info) return reply_event_error(res, *id, info.error());
+  if (!store) return reply_storage_error(res, store.failure());
+  auto info = storage::work_queue::event(**store, *id);
+  if (!info) return reply_event_error(res, *id, info.failure());
   Json body = summary_of(core, *info);
   Json spec = Json::parse(info->spec, nullptr, false);
   body["spec"] = spec.is_discarded() ? Json(nullptr) : spec;
@@ -192,20 +200,17 @@ void event_tables(Core& core, const Request& req, Response& res) {
   const std::string what = req.matches[2];
   if (what == "standings") {
     auto table = event_standings(core, *id);
-    if (!table)
-      return reply_error(res, table.error().find("no event") != std::string::npos ? 404 : 503,
-                         table.error().find("no event") != std::string::npos
-                             ? "no event " + std::to_string(*id)
-                             : "storage: " + table.error());
+    if (!table) return reply_event_error(res, *id, table.failure());
     return reply(res, 200, *table);
   }
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
-  if (auto info = (*store)->event(*id); !info) return reply_event_error(res, *id, info.error());
+  if (!store) return reply_storage_error(res, store.failure());
+  if (auto info = storage::work_queue::event(**store, *id); !info)
+    return reply_event_error(res, *id, info.failure());
   storage::GameFilter filter;
-  filter.tournament_id = *id;
+  filter.event_id = *id;
   auto games = (*store)->games(filter);
-  if (!games) return reply_error(res, 503, "storage: " + games.error());
+  if (!games) return reply_storage_error(res, games.failure());
   Json body = what == "crosstable" ? crosstable_json(*games) : terminations_json(*games);
   body["event_id"] = *id;
   reply(res, 200, body);
@@ -264,15 +269,14 @@ void list_games(Core& core, const Request& req, Response& res) {
   if (!query.result.empty() && query.result != "1-0" && query.result != "0-1" &&
       query.result != "1/2-1/2")
     return reply_error(res, 400, "bad result '" + query.result + "' (1-0, 0-1, 1/2-1/2)");
-  query.status = req.get_param_value("status");
-  if (!query.status.empty() && query.status != "running" && query.status != "finished" &&
-      query.status != "unfinished")
-    return reply_error(res, 400,
-                       "bad status '" + query.status + "' (running, finished, unfinished)");
+  const std::string status = req.get_param_value("status");
+  if (!status.empty()) query.status = storage::game_status_from_text(status);
+  if (!status.empty() && !query.status)
+    return reply_error(res, 400, "bad status '" + status + "' (running, finished, unfinished)");
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
+  if (!store) return reply_storage_error(res, store.failure());
   auto page = (*store)->game_page(query);
-  if (!page) return reply_error(res, 503, "storage: " + page.error());
+  if (!page) return reply_storage_error(res, page.failure());
   Json games = Json::array();
   for (const auto& g : page->games) games.push_back(game_summary(g));
   reply(res, 200,
@@ -289,17 +293,20 @@ std::optional<std::pair<storage::GameRecord, std::vector<storage::MoveRecord>>> 
   if (!id) return std::nullopt;
   auto store = core.reads->get();
   if (!store) {
-    reply_error(res, 503, "storage: " + store.error());
+    reply_storage_error(res, store.failure());
     return std::nullopt;
   }
   auto game = (*store)->game(*id);
-  if (!game) {
-    reply_error(res, 404, "no game " + std::to_string(*id));
+  if (!game) {  // a lost connection is 503, not a missing game
+    if (game.kind() == ErrorKind::NotFound)
+      reply_error(res, 404, "no game " + std::to_string(*id));
+    else
+      reply_storage_error(res, game.failure());
     return std::nullopt;
   }
   auto moves = (*store)->moves(*id);
   if (!moves) {
-    reply_error(res, 503, "storage: " + moves.error());
+    reply_storage_error(res, moves.failure());
     return std::nullopt;
   }
   return std::make_pair(std::move(*game), std::move(*moves));
@@ -324,10 +331,14 @@ void get_transcript(Core& core, const Request& req, Response& res) {
   auto id = path_id(req, res, "game");
   if (!id) return;
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
-  if (!(*store)->game(*id)) return reply_error(res, 404, "no game " + std::to_string(*id));
+  if (!store) return reply_storage_error(res, store.failure());
+  if (auto game = (*store)->game(*id); !game) {
+    if (game.kind() == ErrorKind::NotFound)
+      return reply_error(res, 404, "no game " + std::to_string(*id));
+    return reply_storage_error(res, game.failure());
+  }
   auto lines = (*store)->logs(*id);
-  if (!lines) return reply_error(res, 503, "storage: " + lines.error());
+  if (!lines) return reply_storage_error(res, lines.failure());
   Json body = transcript_json(*lines);
   body["game_id"] = *id;
   reply(res, 200, body);
@@ -374,7 +385,7 @@ void get_position(Core& core, const Request& req, Response& res) {
 void get_engines(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto list = engines_json(core);
-  if (!list) return reply_error(res, 503, "storage: " + list.error());
+  if (!list) return reply_storage_error(res, list.failure());
   reply(res, 200, *list);
 }
 
@@ -396,9 +407,9 @@ void get_workers(Core& core, const Request& req, Response& res) {
     *value = std::stol(text);
   }
   auto store = core.reads->get();
-  if (!store) return reply_error(res, 503, "storage: " + store.error());
-  auto owners = (*store)->owners(hours * 3600 * 1000, static_cast<int>(limit));
-  if (!owners) return reply_error(res, 503, "storage: " + owners.error());
+  if (!store) return reply_storage_error(res, store.failure());
+  auto owners = storage::work_queue::owners(**store, hours * 3600 * 1000, static_cast<int>(limit));
+  if (!owners) return reply_storage_error(res, owners.failure());
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();

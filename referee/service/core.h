@@ -37,6 +37,7 @@
 #include "service/views.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -70,7 +71,9 @@ constexpr int kMaxScheduledGames = 100000;  // per submitted event
 // One event the daemon may play: what the database says plus what only this daemon knows.
 struct EventRuntime {
   std::int64_t id = 0;
-  std::string name, kind, state;
+  std::string name;
+  storage::EventKind kind = storage::EventKind::Tournament;
+  storage::EventState state = storage::EventState::Queued;
   int priority = 0;
   int cap = 0;              // the file's concurrency: most games at once here (0 = none)
   TournamentConfig config;  // from the stored specification (a ladder's engines: the registry)
@@ -148,9 +151,15 @@ struct Reply {
   int status = 200;
   Json body;
 };
+// The HTTP status of a failure, chosen by its kind and never by its text (API.md "Errors"):
+// Invalid 400, NotFound 404, Conflict 409, Unavailable 503 (a lost database connection: try
+// again), Full 503 (the disk or the database is full: try again once there is room), Io 500 (the
+// disk or a file failed: for the operator).
+int http_status(ErrorKind kind);
 // A new event starts `initial_state`: queued (played at once) or paused (until resumed).
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority, const std::string& initial_state = "queued");
+                   std::optional<int> priority,
+                   storage::EventState initial_state = storage::EventState::Queued);
 // pause | resume | cancel
 Reply control_event(Core& core, std::int64_t id, const std::string& action);
 Reply set_priority(Core& core, std::int64_t id, int priority);

@@ -93,7 +93,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     settings.info.name = "serve " + options.host + ":" + std::to_string(options.port);
     settings.info.host = engines::host_name();
     settings.info.pid = engines::process_id();
-    settings.info.kind = "serve";
+    settings.info.kind = storage::OwnerKind::Serve;
     settings.info.lease_ms = options.lease_ms;
     settings.threads = game_threads(options.concurrency);
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
@@ -102,8 +102,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     auto loop = OwnerLoop::start(*opened, settings);
     if (!loop) {
       log.error(loop.error());
-      end.reconnect = loop.kind() == ErrorKind::Unavailable ||
-                      storage::is_connection_lost(loop.error()) || !first;
+      end.reconnect =
+          loop.kind() == ErrorKind::Unavailable || loop.kind() == ErrorKind::Unavailable || !first;
       return end;
     }
     core->loop = std::move(*loop);

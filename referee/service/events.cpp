@@ -30,6 +30,7 @@
 #include "event/schedule.h"
 #include "event/sprt_event.h"
 #include "service/core.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -39,11 +40,15 @@ Reply error_reply(int status, const std::string& text) {
   return {status, Json{{"error", text}}};
 }
 
-// A failed read of event `id`: 404 when there is no such event, 503 when the storage failed.
-Reply event_error(std::int64_t id, const std::string& error) {
-  if (error.find(": no event ") != std::string::npos)
-    return error_reply(404, "no event " + std::to_string(id));
-  return error_reply(503, "storage: " + error);
+// A failed storage call: the status of its kind (http_status).
+Reply storage_error(const Error& error) {
+  return error_reply(http_status(error.kind), "storage: " + error.message);
+}
+
+// A failed read of event `id`: 404 when there is no such event, else the status of the kind.
+Reply event_error(std::int64_t id, const Error& error) {
+  if (error.kind == ErrorKind::NotFound) return error_reply(404, "no event " + std::to_string(id));
+  return storage_error(error);
 }
 
 // A tournament document as JSON, from TOML or JSON text.
@@ -64,7 +69,8 @@ Expected<Json> parse_document(const std::string& text, bool is_json) {
 }
 
 std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& info) {
-  if (info.kind == "ladder" || !rt.started_here || rt.finished_here == 0) return std::nullopt;
+  if (info.kind == storage::EventKind::Ladder || !rt.started_here || rt.finished_here == 0)
+    return std::nullopt;
   const double elapsed = std::chrono::duration<double>(SteadyClock::now() - rt.first_start).count();
   if (elapsed <= 0) return std::nullopt;
   const double rate = static_cast<double>(rt.finished_here) / elapsed;
@@ -110,7 +116,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   rt.cap = config->concurrency;
   rt.config = std::move(*config);
   std::vector<TournamentEngine> engines = rt.config.engines;
-  if (info.kind == "ladder") {
+  if (info.kind == storage::EventKind::Ladder) {
     if (rt.config.games.empty()) return Error{"ladder " + info.name + " has no game"};
     auto registered = ladder_engines(core, rt.config.games.front());
     if (!registered) return registered.failure();
@@ -131,9 +137,10 @@ Status refresh_events(Core& core) {
     seen = core.changes;
   }
   storage::EventQuery query;
-  query.states = {"queued", "running", "paused"};
+  query.states = {storage::EventState::Queued, storage::EventState::Running,
+                  storage::EventState::Paused};
   query.limit = 1000000;
-  auto list = (*store)->events(query);
+  auto list = storage::work_queue::events(**store, query);
   if (!list) return list.failure();
   std::set<std::int64_t> active;
   for (const auto& info : list->events) {
@@ -172,15 +179,16 @@ Status refresh_events(Core& core) {
       if (!active.count(id)) gone.push_back(id);
   }
   for (std::int64_t id : gone) {
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
     if (it == core.events.end() || it->second.changed > seen) continue;
-    const std::string state = info ? info->state : std::string("finished");
+    const storage::EventState state = info ? info->state : storage::EventState::Finished;
     if (it->second.state != state) {
       it->second.state = state;
       it->second.dirty = true;
-      core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " + state);
+      core.log->info("event " + std::to_string(id) + " (" + it->second.name + ") " +
+                     storage::to_text(state));
     }
     if (it->second.running == 0 && !it->second.dirty) core.events.erase(it);
   }
@@ -188,7 +196,7 @@ Status refresh_events(Core& core) {
 }
 
 Json sprt_of_event(Core& core, const storage::EventInfo& info) {
-  if (info.kind != "sprt") return nullptr;
+  if (info.kind != storage::EventKind::Sprt) return nullptr;
   {
     std::lock_guard lock(core.mutex);
     auto it = core.sprt.find(info.id);
@@ -212,14 +220,14 @@ void check_sprt_event(Core& core, std::int64_t id) {
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
-    if (it == core.events.end() || it->second.kind != "sprt") return;
+    if (it == core.events.end() || it->second.kind != storage::EventKind::Sprt) return;
     if (!it->second.sprt_throttle.due(SteadyClock::now())) return;
     seen = it->second.sprt_done;
   }
   const auto t0 = SteadyClock::now();
   auto store = core.reads->get();
   if (!store) return;
-  auto info = (*store)->event(id);
+  auto info = storage::work_queue::event(**store, id);
   if (!info || info->done == seen) return;
   auto config = config_from_spec(info->spec);
   if (!config || !config->sprt) return;
@@ -253,7 +261,9 @@ void check_sprt_events(Core& core) {
   {
     std::lock_guard lock(core.mutex);
     for (const auto& [id, rt] : core.events)
-      if (rt.kind == "sprt" && (rt.state == "running" || rt.state == "queued")) due.push_back(id);
+      if (rt.kind == storage::EventKind::Sprt &&
+          (rt.state == storage::EventState::Running || rt.state == storage::EventState::Queued))
+        due.push_back(id);
   }
   for (std::int64_t id : due) check_sprt_event(core, id);
 }
@@ -265,7 +275,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
   auto it = core.events.find(info.id);
   if (it != core.events.end()) {
     extras.eta_s = eta_of(it->second, info);
-    if (info.kind == "ladder") {
+    if (info.kind == storage::EventKind::Ladder) {
       const auto excluded = it->second.roster->exclusions();
       for (const auto& n : it->second.roster->names())
         if (!excluded.count(n) || excluded.at(n) != "retired") extras.engines.push_back(n);
@@ -278,7 +288,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 }
 
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority, const std::string& initial_state) {
+                   std::optional<int> priority, storage::EventState initial_state) {
   auto doc = parse_document(body, is_json);
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
@@ -323,22 +333,23 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
                                 std::to_string(kMaxScheduledGames));
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
-  options.kind = kind;
+  options.kind = *storage::event_kind_from_text(kind);
   options.state = initial_state;
   options.priority = event_priority;
   const auto slots = slot_records(*config, *schedule);
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return s.open_event(config->name, spec, schedule_fingerprint(*config), slots, options);
+    return storage::work_queue::open_event(s, config->name, spec, schedule_fingerprint(*config),
+                                           slots, options);
   });
-  if (!row) return error_reply(503, "storage: " + row.error());
+  if (!row) return storage_error(row.failure());
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto info = (*store)->event(row->id);
-  if (!info) return error_reply(503, "storage: " + info.error());
+  if (!store) return storage_error(store.failure());
+  auto info = storage::work_queue::event(**store, row->id);
+  if (!info) return storage_error(info.failure());
   if (!row->created) {
-    if (info->kind != kind)
-      return error_reply(
-          409, "an event named \"" + config->name + "\" already exists (a " + info->kind + ")");
+    if (info->kind != options.kind)
+      return error_reply(409, "an event named \"" + config->name + "\" already exists (a " +
+                                  storage::to_text(info->kind) + ")");
     const std::string changes = row->spec.empty() ? std::string(
                                                         "its games, engines, cycles, "
                                                         "seed or openings")
@@ -366,29 +377,29 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
 
 Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto before = (*store)->event(id);
-  if (!before) return event_error(id, before.error());
-  std::string state;
-  std::vector<std::string> from;
+  if (!store) return storage_error(store.failure());
+  auto before = storage::work_queue::event(**store, id);
+  if (!before) return event_error(id, before.failure());
+  using storage::EventState;
+  EventState state = EventState::Cancelled;
+  std::vector<EventState> from = {EventState::Queued, EventState::Running, EventState::Paused};
   if (action == "pause") {
-    state = "paused";
-    from = {"queued", "running"};
+    state = EventState::Paused;
+    from = {EventState::Queued, EventState::Running};
   } else if (action == "resume") {
-    state = "running";
-    from = {"paused"};
-  } else {
-    state = "cancelled";
-    from = {"queued", "running", "paused"};
+    state = EventState::Running;
+    from = {EventState::Paused};
   }
   auto changed = core.recorder().call<bool>(
-      [&](storage::Store& s) { return s.set_event_state(id, state, from); });
-  if (!changed) return error_reply(503, "storage: " + changed.error());
+      [&](storage::Store& s) { return storage::work_queue::set_event_state(s, id, state, from); });
+  if (!changed) return storage_error(changed.failure());
   if (!*changed) {
     std::string allowed;
-    for (const auto& f : from) allowed += (allowed.empty() ? "" : " or ") + f;
-    return error_reply(409, "event " + std::to_string(id) + " is " + before->state + ": only a " +
-                                allowed + " event can be " +
+    for (const auto& f : from)
+      allowed += std::string(allowed.empty() ? "" : " or ") + storage::to_text(f);
+    return error_reply(409, "event " + std::to_string(id) + " is " +
+                                storage::to_text(before->state) + ": only a " + allowed +
+                                " event can be " +
                                 (action == "pause"    ? "paused"
                                  : action == "resume" ? "resumed"
                                                       : "cancelled"));
@@ -413,9 +424,10 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
     }
   }
   core.wake();
-  core.log->info("event " + std::to_string(id) + " (" + before->name + ") " + state);
-  auto after = (*store)->event(id);
-  if (!after) return error_reply(503, "storage: " + after.error());
+  core.log->info("event " + std::to_string(id) + " (" + before->name + ") " +
+                 storage::to_text(state));
+  auto after = storage::work_queue::event(**store, id);
+  if (!after) return storage_error(after.failure());
   Json summary = summary_of(core, *after);
   core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
   return {200, std::move(summary)};
@@ -423,11 +435,12 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
 
 Reply set_priority(Core& core, std::int64_t id, int priority) {
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  if (auto info = (*store)->event(id); !info) return event_error(id, info.error());
+  if (!store) return storage_error(store.failure());
+  if (auto info = storage::work_queue::event(**store, id); !info)
+    return event_error(id, info.failure());
   auto set = core.recorder().call<Ok>(
-      [&](storage::Store& s) { return s.set_event_priority(id, priority); });
-  if (!set) return error_reply(503, "storage: " + set.error());
+      [&](storage::Store& s) { return storage::work_queue::set_event_priority(s, id, priority); });
+  if (!set) return storage_error(set.failure());
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
@@ -438,8 +451,8 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
     }
   }
   core.wake();
-  auto after = (*store)->event(id);
-  if (!after) return error_reply(503, "storage: " + after.error());
+  auto after = storage::work_queue::event(**store, id);
+  if (!after) return storage_error(after.failure());
   core.log->info("event " + std::to_string(id) + " priority " + std::to_string(priority));
   Json summary = summary_of(core, *after);
   core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
@@ -449,7 +462,7 @@ Reply set_priority(Core& core, std::int64_t id, int priority) {
 Expected<Json> event_standings(Core& core, std::int64_t id) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto info = (*store)->event(id);
+  auto info = storage::work_queue::event(**store, id);
   if (!info) return info.failure();
   {
     std::lock_guard lock(core.mutex);
@@ -458,12 +471,12 @@ Expected<Json> event_standings(Core& core, std::int64_t id) {
       return Json::parse(it->second.second);
   }
   storage::GameFilter filter;
-  filter.tournament_id = id;
+  filter.event_id = id;
   auto games = (*store)->games(filter);
   if (!games) return games.failure();
   Json table = standings_json(*games);
   table["event_id"] = id;
-  if (info->kind == "sprt") {
+  if (info->kind == storage::EventKind::Sprt) {
     auto config = config_from_spec(info->spec);
     if (config && config->sprt)
       table["sprt"] =
@@ -493,7 +506,7 @@ void publish_dirty(Core& core) {
   auto store = core.reads->get();
   if (!store) return;
   for (std::int64_t id : due) {
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     if (!info) continue;
     const auto t0 = SteadyClock::now();
     auto standings = event_standings(core, id);

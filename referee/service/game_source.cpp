@@ -58,7 +58,7 @@ void game_over(Core& core, std::int64_t event, const std::string& event_name, co
                SlotOutcome& out);
 
 GameWatch watch_game(Core& core, const storage::Claim& claim) {
-  const std::int64_t event = claim.tournament_id;
+  const std::int64_t event = claim.event;
   GameWatch watch;
   std::string event_name;
   std::shared_ptr<EventRoster> roster;
@@ -77,19 +77,22 @@ GameWatch watch_game(Core& core, const storage::Claim& claim) {
       rt.started_here = true;
       rt.first_start = SteadyClock::now();
     }
-    was_queued = rt.state == "queued";
+    was_queued = rt.state == storage::EventState::Queued;
     if (was_queued) {
-      rt.state = "running";
+      rt.state = storage::EventState::Running;
       rt.changed = ++core.changes;
     }
     event_name = rt.name;
     roster = rt.roster;
     // Cancelled between the claim and now: the game stops at once.
-    watch.cut = rt.state == "cancelled";
+    watch.cut = rt.state == storage::EventState::Cancelled;
   }
   if (was_queued)
     (void)core.recorder().call<bool>(  // a failure reaches the owner loop
-        [&](storage::Store& s) { return s.set_event_state(event, "running", {"queued"}); });
+        [&](storage::Store& s) {
+          return storage::work_queue::set_event_state(s, event, storage::EventState::Running,
+                                                      {storage::EventState::Queued});
+        });
 
   auto live = std::make_shared<LiveGame>();
   live->event = event;
@@ -104,7 +107,7 @@ GameWatch watch_game(Core& core, const storage::Claim& claim) {
     }
     if (!core.stream.has_subscribers()) return;
     storage::GameRecord shown = rec;
-    shown.tournament = event_name;
+    shown.event = event_name;
     shown.started_at = now_iso();
     Json data = game_summary(shown);
     data["position"] = live->state ? Json(live->state->to_string()) : Json(nullptr);
@@ -166,7 +169,7 @@ void game_over(Core& core, std::int64_t event, const std::string& event_name, co
         out.record.reason + ")");
   if (!core.stream.has_subscribers()) return;
   storage::GameRecord shown = out.record;
-  shown.tournament = event_name;
+  shown.event = event_name;
   shown.finished_at = now_iso();
   if (out.kind == Kind::Lost) shown.termination = "lost-claim";
   Json data = game_summary(shown);

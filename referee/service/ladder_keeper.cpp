@@ -25,6 +25,8 @@
 #include "ratings/ratings.h"
 #include "service/core.h"
 #include "service/ladder.h"
+#include "storage/engine_registry.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -92,10 +94,10 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   config.tc = core.options.ladder_tc;
   config.openings.random_plies = core.options.ladder_random_plies;
   storage::NewEventOptions options;
-  options.kind = "ladder";
-  options.state = "running";
+  options.kind = storage::EventKind::Ladder;
+  options.state = storage::EventState::Running;
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return s.open_event(config.name, event_spec(config), "", {}, options);
+    return storage::work_queue::open_event(s, config.name, event_spec(config), "", {}, options);
   });
   if (!row) return row.failure();
   {
@@ -104,9 +106,9 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   }
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto info = (*store)->event(row->id);
+  auto info = storage::work_queue::event(**store, row->id);
   if (!info) return info.failure();
-  if (info->kind != "ladder")
+  if (info->kind != storage::EventKind::Ladder)
     return Error{"an event named \"" + config.name + "\" exists and is not a ladder"};
   auto rt = runtime_of(core, *info);
   if (!rt) return rt.failure();
@@ -122,7 +124,8 @@ std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentCon
   std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> out;
   std::lock_guard lock(core.mutex);
   for (const auto& [id, rt] : core.events)
-    if (rt.kind == "ladder" && (!running_only || rt.state == "running"))
+    if (rt.kind == storage::EventKind::Ladder &&
+        (!running_only || rt.state == storage::EventState::Running))
       out.emplace_back(id, rt.roster, rt.config);
   return out;
 }
@@ -131,15 +134,17 @@ std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentCon
 void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why) {
   auto store = core.reads->get();
   if (!store) return;
-  auto open = (*store)->open_slots(id);
+  auto open = storage::work_queue::open_slots(**store, id);
   if (!open) return;
   std::vector<std::int64_t> slots;
   for (const auto& s : *open)
-    if (s.state == "pending" && std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
+    if (s.state == storage::SlotState::Pending &&
+        std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
       slots.push_back(s.slot);
   if (slots.empty()) return;
   // A failure reaches Core::fail (on_failure).
-  (void)core.recorder().call<int>([&](storage::Store& s) { return s.skip_slots(id, slots, why); });
+  (void)core.recorder().call<int>(
+      [&](storage::Store& s) { return storage::work_queue::skip_slots(s, id, slots, why); });
 }
 
 }  // namespace
@@ -151,7 +156,7 @@ std::string ladder_name(const std::string& canonical_game) {
 Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto all = (*store)->engines();
+  auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
   std::vector<TournamentEngine> out;
   for (const auto& e : *all)
@@ -261,11 +266,11 @@ Reply register_engine(Core& core, const Json& body) {
     return error_reply(400, "request body: " + valid.error());
 
   auto stored = core.recorder().call<storage::RegisteredEngine>(
-      [&](storage::Store& s) { return s.register_engine(e); });
-  if (!stored) return error_reply(503, "storage: " + stored.error());
+      [&](storage::Store& s) { return storage::engine_registry::register_engine(s, e); });
+  if (!stored) return error_reply(http_status(stored.kind()), "storage: " + stored.error());
   for (const auto& game : e.games) {
     auto id = ensure_ladder(core, game);
-    if (!id) return error_reply(503, "ladder for " + game + ": " + id.error());
+    if (!id) return error_reply(http_status(id.kind()), "ladder for " + game + ": " + id.error());
   }
   // Join the ladders of its games (again, when re-registered); leave the others.
   for (auto& [id, roster, config] : ladders(core, false)) {
@@ -293,13 +298,13 @@ Reply register_engine(Core& core, const Json& body) {
 }
 
 Reply retire_engine(Core& core, const std::string& name) {
-  auto changed =
-      core.recorder().call<bool>([&](storage::Store& s) { return s.retire_engine(name); });
-  if (!changed) return error_reply(503, "storage: " + changed.error());
+  auto changed = core.recorder().call<bool>(
+      [&](storage::Store& s) { return storage::engine_registry::retire_engine(s, name); });
+  if (!changed) return error_reply(http_status(changed.kind()), "storage: " + changed.error());
   auto store = core.reads->get();
-  if (!store) return error_reply(503, "storage: " + store.error());
-  auto all = (*store)->engines();
-  if (!all) return error_reply(503, "storage: " + all.error());
+  if (!store) return error_reply(http_status(store.kind()), "storage: " + store.error());
+  auto all = storage::engine_registry::engines(**store);
+  if (!all) return error_reply(http_status(all.kind()), "storage: " + all.error());
   const storage::RegisteredEngine* found = nullptr;
   for (const auto& e : *all)
     if (e.name == name && !e.registered_at.empty()) found = &e;
@@ -327,12 +332,12 @@ void top_up_ladders(Core& core) {
   for (auto& [id, roster, config] : ladders(core, true)) {
     auto store = core.reads->get();
     if (!store) return;
-    auto open = (*store)->open_slots(id);
+    auto open = storage::work_queue::open_slots(**store, id);
     if (!open) continue;
     int pending = 0;
     std::map<EnginePair, int> open_pairs;
     for (const auto& s : *open) {
-      pending += s.state == "pending";
+      pending += s.state == storage::SlotState::Pending;
       if (s.seats.size() == 2) ++open_pairs[std::minmax(s.seats[0], s.seats[1])];
     }
     if (pending >= reserve) continue;
@@ -342,7 +347,7 @@ void top_up_ladders(Core& core) {
       if (!excluded.count(n)) active.push_back(n);
     if (active.size() < 2) continue;
     storage::GameFilter filter;
-    filter.tournament_id = id;
+    filter.event_id = id;
     auto finished = (*store)->games(filter);
     if (!finished) continue;
     std::vector<ratings::RatedGame> rated;
@@ -367,7 +372,7 @@ void top_up_ladders(Core& core) {
       }
       entrants.push_back(e);
     }
-    auto info = (*store)->event(id);
+    auto info = storage::work_queue::event(**store, id);
     if (!info) continue;
     auto game = games::make_game(config.games.front());
     if (!game) continue;
@@ -393,8 +398,10 @@ void top_up_ladders(Core& core) {
       ++serial;
     }
     if (add.empty()) continue;
-    auto appended = core.recorder().call<std::vector<std::int64_t>>(
-        [&, event = id](storage::Store& s) { return s.append_slots(event, add); });
+    auto appended =
+        core.recorder().call<std::vector<std::int64_t>>([&, event = id](storage::Store& s) {
+          return storage::work_queue::append_slots(s, event, add);
+        });
     if (!appended) {
       core.log->error("ladder " + std::to_string(id) + ": " + appended.error());
       continue;
@@ -414,16 +421,16 @@ Json ladders_json(Core& core) {
   auto store = core.reads->get();
   if (!store) return {{"ladders", out}};
   storage::EventQuery query;
-  query.kind = "ladder";
+  query.kind = storage::EventKind::Ladder;
   query.limit = 10000;
-  auto list = (*store)->events(query);
+  auto list = storage::work_queue::events(**store, query);
   if (!list) return {{"ladders", out}};
   for (const auto& info : list->events) {
     Json summary = summary_of(core, info);
     auto standings = event_standings(core, info.id);
     Json entry = {{"id", info.id},
                   {"game", summary["games"].empty() ? Json(nullptr) : summary["games"][0]},
-                  {"state", info.state},
+                  {"state", storage::to_text(info.state)},
                   {"engines", summary["engines"]},
                   {"standings", standings ? (*standings)["tables"] : Json::array()},
                   {"summary", summary}};
@@ -435,7 +442,7 @@ Json ladders_json(Core& core) {
 Expected<Json> engines_json(Core& core) {
   auto store = core.reads->get();
   if (!store) return store.failure();
-  auto all = (*store)->engines();
+  auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
   Json out = Json::array();
   for (const auto& e : *all) out.push_back(engine_json(e));

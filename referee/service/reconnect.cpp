@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "service/core.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 
@@ -30,7 +31,7 @@ std::optional<storage::Store> reopen_store(const std::string& db, Log& log,
 
 void release_lost_owner(storage::Store& store, std::int64_t owner, Log& log) {
   if (owner == 0) return;
-  if (Status released = store.stop_owner(owner); !released)
+  if (Status released = storage::work_queue::stop_owner(store, owner); !released)
     log.warning(released.error());  // its leases expire instead
 }
 

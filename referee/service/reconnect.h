@@ -1,5 +1,5 @@
 // Opening the database again after its connection to the server was lost, for the daemon and the
-// workers (storage::is_connection_lost tells such a failure from the others, which stop them).
+// workers (its ErrorKind::Unavailable tells such a failure from the others, which stop them).
 //
 // Decisions:
 // - A new Store, not a repaired one: a new connection with its statements prepared again, and
@@ -30,7 +30,7 @@ std::optional<storage::Store> reopen_store(const std::string& db, Log& log,
 // Whether a failure is a lost connection to the database server: worth a new connection, where
 // any other failure stops the daemon or the worker.
 inline bool lost_connection(const Error& error) {
-  return error.kind == ErrorKind::Unavailable || storage::is_connection_lost(error.message);
+  return error.kind == ErrorKind::Unavailable;
 }
 
 // On a new connection: releases the claims of the owner whose connection was lost (0: none).

@@ -7,7 +7,7 @@ namespace referee::service {
 std::vector<std::int64_t> claim_order(const std::vector<EventLoad>& events) {
   std::vector<const EventLoad*> open;
   for (const auto& e : events) {
-    if (e.state != "queued" && e.state != "running") continue;
+    if (e.state != storage::EventState::Queued && e.state != storage::EventState::Running) continue;
     if (e.out_of_work) continue;
     if (e.cap > 0 && e.running >= e.cap) continue;
     open.push_back(&e);

@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "storage/states.h"
+
 namespace referee::service {
 
 struct EventLoad {
   std::int64_t id = 0;
-  std::string state;  // queued | running | paused | cancelled | finished
+  storage::EventState state = storage::EventState::Queued;
   int priority = 0;
   int running = 0;           // games of the event this daemon plays now
   int cap = 0;               // most games at once (0 = no cap)

@@ -9,8 +9,26 @@
 #include "ratings/ratings.h"
 #include "ratings/report.h"
 #include "service/log.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
+
+int http_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Invalid:
+      return 400;
+    case ErrorKind::NotFound:
+      return 404;
+    case ErrorKind::Conflict:
+      return 409;
+    case ErrorKind::Unavailable:
+    case ErrorKind::Full:
+      return 503;
+    case ErrorKind::Io:
+      return 500;
+  }
+  return 500;
+}
 
 namespace {
 
@@ -23,7 +41,8 @@ Json or_null(const std::string& text) {
 }
 
 bool finished(const storage::GameRecord& g) {
-  return g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty();
+  return g.status == storage::GameStatus::Finished && g.ranks.size() == g.players.size() &&
+         !g.players.empty();
 }
 
 // One standings table from a rating report: every group's ratings, in group order.
@@ -83,12 +102,12 @@ std::string result_text(const std::vector<int>& ranks) {
 
 Json game_summary(const storage::GameRecord& g) {
   return {{"id", g.id},
-          {"event_id", g.tournament_id ? Json(*g.tournament_id) : Json(nullptr)},
-          {"event", or_null(g.tournament)},
+          {"event_id", g.event_id ? Json(*g.event_id) : Json(nullptr)},
+          {"event", or_null(g.event)},
           {"slot", g.slot},
           {"game", g.game},
           {"players", g.players},
-          {"status", g.status},
+          {"status", storage::to_text(g.status)},
           {"result", result_text(g.ranks)},
           {"ranks", g.ranks},
           {"scores", g.scores},
@@ -114,7 +133,7 @@ Json worker_json(const storage::OwnerStatus& o, std::int64_t now_ms) {
           {"name", o.info.name},
           {"host", o.info.host},
           {"pid", o.info.pid},
-          {"kind", o.info.kind},
+          {"kind", storage::to_text(o.info.kind)},
           {"state", o.state(now_ms)},
           {"started_at", iso_utc(o.started_at_ms, false)},
           {"heartbeat_at", iso_utc(o.heartbeat_at_ms, true)},
@@ -163,8 +182,8 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
       total > 0 ? static_cast<double>(e.done + e.skipped) / static_cast<double>(total) : 0.0;
   return {{"id", e.id},
           {"name", e.name},
-          {"kind", e.kind},
-          {"state", e.state},
+          {"kind", storage::to_text(e.kind)},
+          {"state", storage::to_text(e.state)},
           {"priority", e.priority},
           {"games", games},
           {"engines", engines},
@@ -174,7 +193,7 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
           {"running", e.claimed},
           {"skipped", e.skipped},
           {"pending", e.pending},
-          {"progress", e.kind != "ladder" ? Json(progress) : Json(nullptr)},
+          {"progress", e.kind != storage::EventKind::Ladder ? Json(progress) : Json(nullptr)},
           {"eta_s", extras.eta_s ? Json(std::round(*extras.eta_s)) : Json(nullptr)},
           {"created_at", or_null(e.created_at)},
           {"started_at", or_null(e.started_at)},

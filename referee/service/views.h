@@ -19,6 +19,7 @@
 
 #include "games/game.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 

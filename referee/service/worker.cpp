@@ -20,7 +20,8 @@ constexpr std::size_t kIdleSessions = 4;  // per game thread: it serves many eve
 int open_events(Core& core) {
   std::lock_guard lock(core.mutex);
   int open = 0;
-  for (const auto& [id, rt] : core.events) open += rt.state == "queued" || rt.state == "running";
+  for (const auto& [id, rt] : core.events)
+    open += rt.state == storage::EventState::Queued || rt.state == storage::EventState::Running;
   return open;
 }
 
@@ -36,9 +37,10 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
                  " games scheduled; an event holds at most " + std::to_string(kMaxScheduledGames)};
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
-  options.state = "queued";
-  auto row = store.open_event(config->name, spec, schedule_fingerprint(*config),
-                              slot_records(*config, *schedule), options);
+  options.state = storage::EventState::Queued;
+  auto row =
+      storage::work_queue::open_event(store, config->name, spec, schedule_fingerprint(*config),
+                                      slot_records(*config, *schedule), options);
   if (!row) return row.failure();
   if (!row->created) {
     const std::string changes =
@@ -92,7 +94,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     settings.info.name = name;
     settings.info.host = engines::host_name();
     settings.info.pid = engines::process_id();
-    settings.info.kind = "worker";
+    settings.info.kind = storage::OwnerKind::Worker;
     settings.info.lease_ms = options.lease_ms;
     settings.threads = std::max(1, options.concurrency);
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);

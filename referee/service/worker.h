@@ -20,7 +20,7 @@
 //   queued or running event is left (scripts and tests). --queue FILE queues a tournament file's
 //   event first (no daemon needed: the database is the queue).
 // - Ladders are not topped up by workers (the daemon does it); their slots are played like any.
-// - A lost connection to a database server (storage::is_connection_lost: a restart, a network
+// - A lost connection to a database server (ErrorKind::Unavailable: a restart, a network
 //   cut): the games in hand are interrupted at once, the worker logs it, opens a new Store with a
 //   backoff (0.5 s doubling to 10 s, until the server answers or a signal), releases the lost
 //   owner's claims (their slots are replayed; the half-played games are kept as interrupted by
@@ -36,6 +36,7 @@
 #include "engines/interrupt.h"
 #include "service/log.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace referee::service {
 

@@ -71,6 +71,15 @@ inline std::string writers_lock(Backend b) {
   return b == Backend::SQLite ? std::string() : "SELECT pg_advisory_xact_lock(7351847)";
 }
 
+// The names of the database's own tables (not the backend's), in name order: one column.
+inline std::string table_names(Backend b) {
+  if (b == Backend::SQLite)
+    return "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%'"
+           " ESCAPE '\\' ORDER BY name";
+  return "SELECT CAST(table_name AS text) FROM information_schema.tables WHERE"
+         " table_schema = current_schema() ORDER BY 1";
+}
+
 // The key column of a table of its own ids.
 inline std::string id_column(Backend b) {
   return b == Backend::SQLite ? "id INTEGER PRIMARY KEY"

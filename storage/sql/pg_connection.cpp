@@ -38,6 +38,20 @@ std::string first_line(const char* text) {
   return s;
 }
 
+// What a SQLSTATE means to the caller: 53100 (disk full) Full; a lost connection (class 08, the
+// server shutting down 57P01-57P03, a broken socket) and too many connections (53300)
+// Unavailable; integrity violations (class 23) and serialization failures (40001, 40P01)
+// Conflict; data exceptions (class 22) Invalid; anything else Io.
+ErrorKind kind_of_sqlstate(const std::string& code, bool connection_bad) {
+  if (connection_bad || code.rfind("57P0", 0) == 0 || code.rfind("08", 0) == 0)
+    return ErrorKind::Unavailable;
+  if (code == "53100") return ErrorKind::Full;
+  if (code == "53300") return ErrorKind::Unavailable;
+  if (code.rfind("23", 0) == 0 || code == "40001" || code == "40P01") return ErrorKind::Conflict;
+  if (code.rfind("22", 0) == 0) return ErrorKind::Invalid;
+  return ErrorKind::Io;
+}
+
 // Throws unless the result is a success.
 void check(PGconn* conn, const PGresult* r) {
   const ExecStatusType status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
@@ -50,7 +64,7 @@ void check(PGconn* conn, const PGresult* r) {
   if (PQstatus(conn) == CONNECTION_BAD || code.rfind("57P0", 0) == 0 || code.rfind("08", 0) == 0)
     message = std::string(kConnectionLost) + ": " + message;
   if (message.rfind("ERROR:  ", 0) == 0) message = message.substr(8);
-  throw Failure(message, state ? state : "");
+  throw Failure(message, code, kind_of_sqlstate(code, PQstatus(conn) == CONNECTION_BAD));
 }
 
 class PgConnection;
@@ -340,21 +354,24 @@ std::string server_timeouts(PGconn* conn) {
 Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
   const std::string name = redact_url(url);
   PGconn* conn = PQconnectdb(with_default_timeouts(url).c_str());
-  if (!conn) return Error{name + ": cannot connect: out of memory"};
+  if (!conn) return Error{name + ": cannot connect: out of memory", ErrorKind::Unavailable};
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string why = PQerrorMessage(conn);
     PQfinish(conn);
     for (char& c : why)
       if (c == '\n' || c == '\t') c = ' ';
     while (!why.empty() && why.back() == ' ') why.pop_back();
+    // Only the words differ: every failure to connect is Unavailable but a missing database
+    // (NotFound) and a URL that cannot work (Invalid).
     std::string kind = "cannot connect";
+    ErrorKind error_kind = ErrorKind::Unavailable;
     if (why.find("password authentication failed") != std::string::npos ||
         why.find("no password supplied") != std::string::npos ||
         why.find("authentication failed") != std::string::npos)
       kind = "authentication failed";
     else if (why.find("database") != std::string::npos &&
              why.find("does not exist") != std::string::npos)
-      kind = "the database does not exist";
+      kind = "the database does not exist", error_kind = ErrorKind::NotFound;
     else if (why.find("Connection refused") != std::string::npos ||
              why.find("No such file or directory") != std::string::npos ||
              why.find("could not translate host name") != std::string::npos ||
@@ -363,8 +380,8 @@ Expected<std::unique_ptr<Connection>> open_postgres(const std::string& url) {
              why.find("No route to host") != std::string::npos)
       kind = "the server is unreachable";
     else if (why.find("invalid") != std::string::npos || why.find("missing") != std::string::npos)
-      kind = "bad database URL";
-    return Error{name + ": " + kind + " (" + why + ")"};
+      kind = "bad database URL", error_kind = ErrorKind::Invalid;
+    return Error{name + ": " + kind + " (" + why + ")", error_kind};
   }
   PQsetNoticeProcessor(conn, quiet, nullptr);
   // Best effort: a server that refuses (older than 12: no tcp_user_timeout) keeps its own.

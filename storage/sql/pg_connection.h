@@ -27,7 +27,7 @@
 //   the claims of the vanished client (FOR UPDATE SKIP LOCKED) could not be taken over and a
 //   claim that updates its game would wait. Unix sockets ignore all of these.
 // - The connection is not re-established here: a lost one fails every statement with "the
-//   connection to the server was lost: ..." (is_connection_lost); its owner opens a new one.
+//   connection to the server was lost: ..." and the kind Unavailable; its owner opens a new one.
 #pragma once
 
 #include <memory>

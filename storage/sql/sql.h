@@ -7,8 +7,11 @@
 // - SQL text is written once, in SQLite's spelling of parameters (`?` or `?N`); the PostgreSQL
 //   connection rewrites them to `$N` (rewrite_placeholders). What truly differs between the two
 //   dialects is asked of dialect.h, never tested with `if (postgres)` outside storage/.
-// - Errors are exceptions inside storage/ (sql::Failure, or SQLite::Exception on SQLite); every
-//   Store method catches them and returns one line naming the database.
+// - Errors are exceptions inside storage/, always sql::Failure, with the ErrorKind the backend's
+//   code means (SQLITE_FULL and PostgreSQL's 53100 are Full, a lost server connection is
+//   Unavailable, ...): each connection decides it from its own codes (sqlite_connection.cpp,
+//   pg_connection.cpp), so nothing above the layer looks at SQLite's or PostgreSQL's codes. Every
+//   storage function catches them and returns one line naming the database, with that kind.
 // - Statements cached by the connection (cached()) are prepared once and come back reset with no
 //   bindings; release_cached() resets every cached statement used since the last call, so a
 //   half-read SELECT never keeps a read snapshot open (SQLite) or a result in memory (PostgreSQL).
@@ -28,6 +31,8 @@
 #include <string_view>
 #include <utility>
 
+#include "base/expected.h"
+
 namespace referee::storage::sql {
 
 enum class Backend { SQLite, PostgreSQL };
@@ -41,12 +46,21 @@ constexpr int kFetchRows = 1000;
 // is gone (the server restarted, the network cut it): its owner must open a new connection.
 constexpr std::string_view kConnectionLost = "the connection to the server was lost";
 
-// A database error of the PostgreSQL connection (SQLite's are SQLite::Exception).
+// A database error of either connection.
 struct Failure : std::runtime_error {
-  Failure(const std::string& what, std::string state)
-      : std::runtime_error(what), sqlstate(std::move(state)) {}
+  Failure(const std::string& what, std::string state, ErrorKind error_kind = ErrorKind::Io,
+          int sqlite_code = 0)
+      : std::runtime_error(what), sqlstate(std::move(state)), kind(error_kind), code(sqlite_code) {}
   std::string sqlstate;  // PostgreSQL's five-character code; "" when not from the server
+  ErrorKind kind;        // what the caller can do about it (base/expected.h)
+  int code;              // SQLite's primary result code (SQLITE_BUSY, ...); 0 on PostgreSQL
 };
+
+// The kind of any exception thrown inside storage/: a Failure's own, Io for anything else.
+inline ErrorKind kind_of(const std::exception& e) {
+  if (const auto* f = dynamic_cast<const Failure*>(&e)) return f->kind;
+  return ErrorKind::Io;
+}
 
 struct Counters {
   std::int64_t statements = 0;    // statements executed (each execution once)

@@ -8,13 +8,50 @@
 
 #include <SQLiteCpp/Exception.h>
 
+#include <unistd.h>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <mutex>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace referee::storage::sql {
 
 namespace {
+
+// What a SQLite result code means to the caller (base/expected.h).
+ErrorKind kind_of_code(int code) {
+  switch (code & 0xff) {
+    case SQLITE_FULL:
+      return ErrorKind::Full;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return ErrorKind::Unavailable;
+    case SQLITE_CONSTRAINT:
+      return ErrorKind::Conflict;
+    case SQLITE_TOOBIG:
+    case SQLITE_MISMATCH:
+    case SQLITE_RANGE:
+      return ErrorKind::Invalid;
+    default:  // I/O, permissions, a damaged file, SQL errors of a file that is not ours
+      return ErrorKind::Io;
+  }
+}
+
+Failure failure(const char* what, int code) {
+  return Failure(what, "", kind_of_code(code), code & 0xff);
+}
+
+Failure failure(const SQLite::Exception& e) {
+  return failure(e.what(), e.getErrorCode());
+}
+
+Failure failure(sqlite3* db, int rc) {
+  return failure(SQLite::Exception(db, rc));
+}
 
 class SqliteStatement final : public Statement {
  public:
@@ -22,8 +59,9 @@ class SqliteStatement final : public Statement {
     const int rc =
         sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()) + 1, &statement_, nullptr);
     if (rc != SQLITE_OK) {
+      Failure error = failure(db, rc);
       sqlite3_finalize(statement_);
-      throw SQLite::Exception(db, rc);
+      throw error;
     }
   }
   ~SqliteStatement() override { sqlite3_finalize(statement_); }
@@ -85,10 +123,10 @@ class SqliteStatement final : public Statement {
     if (owner_.depth() == 0) ++owner_.counters.transactions;
   }
   void check(int rc) {
-    if (rc != SQLITE_OK) throw SQLite::Exception(db_, rc);
+    if (rc != SQLITE_OK) throw failure(db_, rc);
   }
   [[noreturn]] void throw_error(int rc) {
-    SQLite::Exception e(db_, rc);
+    Failure e = failure(db_, rc);
     sqlite3_reset(statement_);
     started_ = false;
     throw e;
@@ -102,14 +140,18 @@ class SqliteStatement final : public Statement {
 class SqliteConnection final : public Connection {
  public:
   SqliteConnection(const std::string& name, int flags, int busy_timeout_ms)
-      : db_(name, flags, busy_timeout_ms) {}
+      : db_(opened(name, flags, busy_timeout_ms)) {}
   ~SqliteConnection() override {
     cache_.clear();  // statements before the database
   }
   Backend backend() const override { return Backend::SQLite; }
   void exec(const std::string& sql) override {
     ++counters.statements;
-    db_.exec(sql);
+    try {
+      db_.exec(sql);
+    } catch (const SQLite::Exception& e) {
+      throw failure(e);
+    }
   }
   std::unique_ptr<Statement> prepare(const std::string& sql) override {
     return std::make_unique<SqliteStatement>(db_.getHandle(), sql, *this);
@@ -129,6 +171,13 @@ class SqliteConnection final : public Connection {
   SQLite::Database& db() { return db_; }
 
  private:
+  static SQLite::Database opened(const std::string& name, int flags, int busy_timeout_ms) {
+    try {
+      return SQLite::Database(name, flags, busy_timeout_ms);
+    } catch (const SQLite::Exception& e) {
+      throw failure(e);
+    }
+  }
   SQLite::Database db_;
   std::map<std::string, std::unique_ptr<SqliteStatement>> cache_;
   std::vector<SqliteStatement*> used_;
@@ -155,6 +204,155 @@ std::unique_ptr<Connection> open_sqlite(const std::string& name, int flags, int 
 
 SQLite::Database& sqlite_database(Connection& connection) {
   return static_cast<SqliteConnection&>(connection).db();
+}
+
+Error file_error(const std::string& path, const Failure& e) {
+  switch (e.code) {
+    case SQLITE_NOTADB:
+      return Error{path + " is not a SQLite database (or is encrypted)", e.kind};
+    case SQLITE_CORRUPT:
+      return Error{path + " is corrupt (" + e.what() + "); nothing was written to it", e.kind};
+    case SQLITE_CANTOPEN:
+      return Error{"cannot open " + path + " (" + e.what() + ")", e.kind};
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+      return Error{path + " is not writable (" + e.what() + ")", e.kind};
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return Error{path + " is locked by another process (" + e.what() + ")", e.kind};
+    default:
+      return Error{path + ": " + e.what(), e.kind};
+  }
+}
+
+Expected<std::unique_ptr<Connection>> open_sqlite_file(
+    const std::string& path, long max_page_count, int busy_timeout_ms,
+    const std::function<Status(Connection&, bool existed)>& prepare) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path file(path);
+  fs::path dir = file.parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::exists(dir, ec))
+    return Error{"cannot create " + path + ": directory " + dir.string() + " does not exist",
+                 ErrorKind::NotFound};
+  if (!fs::is_directory(dir, ec))
+    return Error{"cannot create " + path + ": " + dir.string() + " is not a directory",
+                 ErrorKind::Invalid};
+  const bool existed = fs::exists(file, ec);
+  if (!existed && ::access(dir.c_str(), W_OK) != 0)
+    return Error{"cannot create " + path + ": directory " + dir.string() + " is not writable",
+                 ErrorKind::Io};
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+  for (;;) {
+    try {
+      auto connection =
+          open_sqlite(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE, busy_timeout_ms);
+      Status ready = prepare(*connection, existed);
+      if (!ready) return ready.failure();
+      if (max_page_count > 0)
+        connection->exec("PRAGMA max_page_count = " + std::to_string(max_page_count));
+      return connection;
+    } catch (const Failure& e) {
+      const bool busy = e.code == SQLITE_BUSY || e.code == SQLITE_LOCKED;
+      if (!busy || std::chrono::steady_clock::now() >= give_up) return file_error(path, e);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } catch (const std::exception& e) {
+      return Error{path + ": " + e.what(), ErrorKind::Io};
+    }
+  }
+}
+
+// Read-only: SQLITE_OPEN_READONLY, so the database file is never created or changed. Where the
+// file or its directory is not writable and there is no write-ahead log to read, SQLite cannot
+// create the -shm file a WAL reader needs: the file is then opened `immutable` (no locks, no
+// -shm), which is safe because nobody can be writing it (a writer would need that directory). A
+// -wal with frames in a read-only directory is read through SQLite's read-only WAL support, which
+// needs its -shm file there too. In a writable directory the open is a plain read-only one, safe
+// beside a running tournament: SQLite then creates the -wal (empty) and -shm side files of a WAL
+// database when they are missing, and leaves them (a read-only connection cannot checkpoint and
+// delete them; the next read-write connection's close does). `immutable` would avoid them but is
+// wrong there: a writer may start during the read, and an immutable reader takes no locks.
+Expected<std::unique_ptr<Connection>> open_sqlite_read_only(
+    const std::string& path, int busy_timeout_ms, const std::function<Status(Connection&)>& check) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return Error{"no database " + path, ErrorKind::NotFound};
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const bool writable = ::access(dir.c_str(), W_OK) == 0 && ::access(path.c_str(), W_OK) == 0;
+  const auto wal_size = fs::file_size(path + "-wal", ec);
+  const bool has_wal = !ec && wal_size > 0;
+  const bool immutable = !writable && !has_wal;
+  if (!writable && has_wal && !fs::exists(path + "-shm", ec))
+    return Error{path + ": its write-ahead log " + path +
+                     "-wal cannot be read without its -shm file in a read-only directory (copy "
+                     "the files to a writable directory)",
+                 ErrorKind::Io};
+  try {
+    std::string open_name = path;
+    // No SQLite mutex: a connection is never shared between threads, and a reader steps millions
+    // of rows (the mutex was 5 % of `referee ratings` on a million games).
+    int flags = SQLite::OPEN_READONLY | SQLite::OPEN_NOMUTEX;
+    if (immutable) {
+      open_name = "file:";
+      for (char c : fs::absolute(path).string()) {
+        if (c == '%' || c == '?' || c == '#') {
+          char buf[4];
+          std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+          open_name += buf;
+        } else {
+          open_name += c;
+        }
+      }
+      open_name += "?immutable=1";
+      flags |= SQLite::OPEN_URI;
+    }
+    auto connection = open_sqlite(open_name, flags, busy_timeout_ms);
+    Status ready = check(*connection);
+    if (!ready) return ready.failure();
+    return connection;
+  } catch (const Failure& e) {
+    return file_error(path, e);
+  } catch (const std::exception& e) {
+    return Error{path + ": " + e.what(), ErrorKind::Io};
+  }
+}
+
+Status sqlite_quick_check(Connection& connection, const std::string& path) {
+  Query q(connection, "PRAGMA quick_check(1)");
+  const std::string first = q.step() ? q.text(0) : "no answer";
+  if (first != "ok")
+    return Error{path + " is corrupt (quick_check: " + first + "); nothing was written to it",
+                 ErrorKind::Io};
+  return Ok{};
+}
+
+Status sqlite_configure_writer(Connection& connection, const std::string& path) {
+  {
+    Query q(connection, "PRAGMA journal_mode = WAL");
+    q.step();
+    const std::string mode = q.text(0);
+    if (mode != "wal")
+      return Error{path + ": cannot switch to WAL mode (journal mode is " + mode + ")",
+                   ErrorKind::Io};
+  }
+  connection.exec("PRAGMA synchronous = NORMAL");
+  connection.exec(
+      "PRAGMA cache_size = -512");  // 512 KiB: the referee writes far more than it rereads
+  connection.exec("PRAGMA foreign_keys = ON");
+  return Ok{};
+}
+
+std::vector<std::string> integrity_check(Connection& connection, int max) {
+  Query q(connection, "PRAGMA integrity_check(" + std::to_string(max) + ")");
+  std::vector<std::string> out;
+  while (q.step()) {
+    std::string line = q.text(0);
+    if (line != "ok") out.push_back(std::move(line));
+  }
+  return out;
 }
 
 }  // namespace referee::storage::sql

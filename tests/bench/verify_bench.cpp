@@ -54,8 +54,8 @@ Status fill(const std::string& db, long games) {
                                   static_cast<std::uint64_t>(k) + 1, 4);
     storage::ImportedGame in{made.record, made.moves};
     in.game.id = k + 1;
-    in.game.tournament_id = k / per_event + 1;
-    in.game.tournament = "bench " + std::to_string(k / per_event + 1);
+    in.game.event_id = k / per_event + 1;
+    in.game.event = "bench " + std::to_string(k / per_event + 1);
     in.game.slot = k % per_event;
     in.game.started_at = in.game.finished_at = started_at(k);
     if (in.game.termination == "normal") in.game.termination = "rules";  // the current word

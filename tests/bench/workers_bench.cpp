@@ -31,6 +31,7 @@
 #include "event/schedule.h"
 #include "service/worker.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 namespace {
 
@@ -86,7 +87,7 @@ void games_per_second(const std::string& db_base, const std::string& dir, int ga
   std::int64_t done = 0, total = 0, plies = 0;
   while (Clock::now() - start < std::chrono::minutes(10)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto info = store->event(row->id);
+    auto info = referee::storage::work_queue::event(*store, row->id);
     if (!info) continue;
     done = info->done;
     total = info->total();
@@ -96,7 +97,7 @@ void games_per_second(const std::string& db_base, const std::string& dir, int ga
   for (pid_t p : pids) ::kill(p, SIGTERM);
   for (pid_t p : pids) ::waitpid(p, nullptr, 0);
   st::GameFilter f;
-  f.tournament_id = row->id;
+  f.event_id = row->id;
   if (auto list = store->games(f))
     for (const auto& g : *list) plies += g.plies;
   std::printf("  %d worker%s: %lld games in %.2f s = %.1f games/s, %.0f plies/s\n", workers,
@@ -116,7 +117,8 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
     std::fprintf(stderr, "%s\n", row.error().c_str());
     std::exit(1);
   }
-  auto owner = store->register_owner({"bench", "here", 1, "worker", 30000});
+  auto owner = referee::storage::work_queue::register_owner(
+      *store, {"bench", "here", 1, referee::storage::OwnerKind::Worker, 30000});
   if (!owner) std::exit(1);
   struct Cost {
     const char* what;
@@ -138,10 +140,12 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
   const int kPlies = 60;
   for (int i = 0; i < claims; ++i) {
     std::vector<st::Claim> got;
-    measure(claim, [&] { got = *store->claim_slots(*owner, row->id, 1, 30000, {}); });
+    measure(claim, [&] {
+      got = *referee::storage::work_queue::claim_slots(*store, *owner, row->id, 1, 30000, {});
+    });
     if (got.empty()) break;
     st::GameRecord g;
-    g.tournament_id = row->id;
+    g.event_id = row->id;
     g.slot = got[0].slot.slot;
     g.game = got[0].slot.game;
     g.players = got[0].slot.seats;
@@ -172,13 +176,16 @@ void claim_costs(const std::string& db_base, const std::string& dir, int claims,
         kPlies);
     // A finished game (the results table's triggers run as for a real one); the moves are not
     // a legal game: this database is thrown away.
-    g.status = "finished";
+    g.status = referee::storage::GameStatus::Finished;
     g.ranks = {1, 2};
     g.scores = {25, 23};
     g.termination = "maxplies";
     g.plies = kPlies;
-    measure(finish, [&] { (void)store->finish_claimed(id, g, *owner); });
-    if (i % 8 == 0) measure(renew, [&] { (void)store->renew_claims(*owner, 30000); });
+    measure(finish,
+            [&] { (void)referee::storage::work_queue::finish_claimed(*store, id, g, *owner); });
+    if (i % 8 == 0)
+      measure(renew,
+              [&] { (void)referee::storage::work_queue::renew_claims(*store, *owner, 30000); });
   }
   std::printf(
       "\nDatabase cost per call on the worker's path (%s, %d games, %d plies a game, "

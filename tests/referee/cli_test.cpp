@@ -952,7 +952,7 @@ TEST_CASE("cli: ratings, export and verify read a read-only file in a read-only 
       SQLite::Database sql(db, SQLite::OPEN_READWRITE);
       sqlite3_db_config(sql.getHandle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
       sql.exec("PRAGMA wal_autocheckpoint = 0");
-      sql.exec("UPDATE tournaments SET name = 'renamed in the log'");
+      sql.exec("UPDATE events SET name = 'renamed in the log'");
     }
     CHECK(std::filesystem::exists(db + "-wal") == with_wal);
     for (const auto& e : std::filesystem::directory_iterator(ro)) ::chmod(e.path().c_str(), 0444);

@@ -13,6 +13,7 @@
 #include "storage/game_query.h"
 #include "storage/results.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -32,14 +33,15 @@ void write_random_archive(const std::string& path, std::uint64_t seed) {
   for (int t = 0; t < 4; ++t) {
     std::optional<std::int64_t> tid;
     if (t > 0) {
-      auto id = store->open_tournament("t" + std::to_string(t), "{}");
+      auto id =
+          referee::storage::work_queue::open_tournament(*store, "t" + std::to_string(t), "{}");
       REQUIRE(id.ok());
       tid = *id;
     }
     std::vector<storage::GameRecord> scheduled;
     for (std::int64_t slot = 0; slot < 120; slot += 2) {
       storage::GameRecord g;
-      g.tournament_id = tid;
+      g.event_id = tid;
       g.game = games[rng() % 2];
       g.opening = {std::to_string(rng() % 3)};  // few openings: sets with many games
       g.time_control = "10+0.1";
@@ -72,7 +74,8 @@ void write_random_archive(const std::string& path, std::uint64_t seed) {
                      : r == 0              ? std::vector<int>{1, 2}
                      : r == 1              ? std::vector<int>{2, 1}
                                            : std::vector<int>{1, 1};
-      result.status = rng() % 15 == 0 ? "unfinished" : "finished";
+      result.status = rng() % 15 == 0 ? referee::storage::GameStatus::Unfinished
+                                      : referee::storage::GameStatus::Finished;
       result.termination = "rules";
       result.finished_at = "2026-05-01T12:00:00Z";
       auto finished = store->finish_game(*id, result);

@@ -11,6 +11,7 @@
 #include "games/game.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using rtest::contains;
@@ -39,13 +40,13 @@ std::size_t count_of(const std::string& text, const std::string& piece) {
 void write_db(const std::string& db) {
   auto store = referee::storage::Store::open(db);
   REQUIRE(store.ok());
-  auto rr = store->open_tournament("rr", "{}");
-  auto three = store->open_tournament("three", "{}");
+  auto rr = referee::storage::work_queue::open_tournament(*store, "rr", "{}");
+  auto three = referee::storage::work_queue::open_tournament(*store, "three", "{}");
   REQUIRE(rr.ok());
   REQUIRE(three.ok());
   auto put = [&](storage_test::MadeGame made, std::int64_t tournament, std::int64_t slot,
                  const std::string& finished_at) {
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store->begin_game(made.record);
     REQUIRE(id.ok());
@@ -265,7 +266,8 @@ TEST_CASE("export cli: --min-games keeps the games of the engines each game's ra
       auto id = store->begin_game(g);
       REQUIRE(id.ok());
       referee::storage::GameRecord result;
-      result.status = ranks.empty() ? "unfinished" : "finished";
+      result.status = ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                    : referee::storage::GameStatus::Finished;
       result.ranks = std::move(ranks);
       result.termination = result.ranks.empty() ? "interrupted" : "rules";
       result.finished_at = "2026-05-01T12:00:00Z";

@@ -27,7 +27,7 @@ StoredGame stored_game(int plies, int opening) {
   g.record.game = "awale";
   g.record.players = {"north", "south"};
   g.record.time_control = "10+0.5";
-  g.record.status = "finished";
+  g.record.status = referee::storage::GameStatus::Finished;
   auto rules = referee::games::make_game("awale");
   REQUIRE(rules);
   auto state = rules->initial_state();

@@ -15,6 +15,7 @@
 #include "storage/backends.h"
 #include "storage/game_maker.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using rtest::contains;
@@ -30,13 +31,14 @@ using storage_test::random_game;
 void write_db(const std::string& db, std::uint64_t seed) {
   auto store = referee::storage::Store::open(db);
   REQUIRE(store.ok());
-  auto rr = store->open_tournament("rr", "{}");
-  auto three = store->open_tournament("three-" + std::to_string(seed), "{}");
+  auto rr = referee::storage::work_queue::open_tournament(*store, "rr", "{}");
+  auto three =
+      referee::storage::work_queue::open_tournament(*store, "three-" + std::to_string(seed), "{}");
   REQUIRE(rr.ok());
   REQUIRE(three.ok());
   auto put = [&](MadeGame made, std::optional<std::int64_t> tournament, std::int64_t slot,
                  const std::string& status) {
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store->begin_game(made.record);
     REQUIRE(id.ok());
@@ -48,7 +50,7 @@ void write_db(const std::string& db, std::uint64_t seed) {
     }
     if (status == "running") return;
     if (status == "unfinished") {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.ranks.clear();
       made.record.scores.clear();
       made.record.termination = "interrupted";
@@ -243,7 +245,8 @@ TEST_CASE("import: games of an event this database schedules are refused, nothin
     referee::storage::SlotRecord slot;
     slot.game = "awale";
     slot.seats = {"A", "B"};
-    REQUIRE(store->open_event("rr", "{}", "fingerprint", {slot}).ok());
+    REQUIRE(
+        referee::storage::work_queue::open_event(*store, "rr", "{}", "fingerprint", {slot}).ok());
   }
   auto r = import_file(file, live);
   INFO(r.err);

@@ -83,7 +83,8 @@ Status replay(const std::string& spec, const MatchResult& r, const std::string& 
   storage::GameRecord rec;
   rec.game = game_of(spec).canonical();
   rec.start_position = start;
-  rec.status = r.finished ? "finished" : "unfinished";
+  rec.status = r.finished ? referee::storage::GameStatus::Finished
+                          : referee::storage::GameStatus::Unfinished;
   rec.termination = r.termination;
   rec.ranks = r.ranks;
   return replay_check(rec, r.moves);

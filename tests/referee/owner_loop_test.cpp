@@ -12,6 +12,7 @@
 #include "referee/event/owner_loop.h"
 #include "referee/event/sprt_event.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 #include "tests/storage/backends.h"
 
@@ -75,8 +76,8 @@ WorkSource one_event(std::int64_t event, std::shared_ptr<EventRoster> roster,
   return source;
 }
 
-std::int64_t slots_in(storage::Store& store, std::int64_t event, const std::string& state) {
-  auto all = store.slots(event);
+std::int64_t slots_in(storage::Store& store, std::int64_t event, storage::SlotState state) {
+  auto all = storage::work_queue::slots(store, event);
   REQUIRE(all);
   std::int64_t n = 0;
   for (const auto& s : *all) n += s.state == state;
@@ -134,7 +135,7 @@ TEST_CASE("owner loop: the games of an event are played once each, then the thre
   rtest::TempDir dir;
   auto store = storage::Store::open(dir.file("x.db"));
   REQUIRE(store);
-  auto ev = store->open_event("e", "{}", "", slots_of(6));
+  auto ev = storage::work_queue::open_event(*store, "e", "{}", "", slots_of(6));
   REQUIRE(ev);
   auto loop = OwnerLoop::start(*store, settings_of(2));
   REQUIRE(loop);
@@ -147,7 +148,7 @@ TEST_CASE("owner loop: the games of an event are played once each, then the thre
   CHECK((*loop)->totals().round_trips > 0);
   auto again = storage::Store::open(dir.file("x.db"));
   REQUIRE(again);
-  CHECK(slots_in(*again, ev->id, "done") == 6);
+  CHECK(slots_in(*again, ev->id, storage::SlotState::Done) == 6);
 }
 
 TEST_CASE("owner loop: slots appended while it runs are played once woken") {
@@ -155,8 +156,8 @@ TEST_CASE("owner loop: slots appended while it runs are played once woken") {
   auto store = storage::Store::open(dir.file("x.db"));
   REQUIRE(store);
   storage::NewEventOptions ladder;
-  ladder.kind = "ladder";
-  auto ev = store->open_event("ladder", "{}", "", {}, ladder);
+  ladder.kind = storage::EventKind::Ladder;
+  auto ev = storage::work_queue::open_event(*store, "ladder", "{}", "", {}, ladder);
   REQUIRE(ev);
   auto loop = OwnerLoop::start(*store, settings_of(1, 60000));
   REQUIRE(loop);
@@ -169,7 +170,7 @@ TEST_CASE("owner loop: slots appended while it runs are played once woken") {
   CHECK(done.load() == 0);
   // The idle wait of a 60 s lease is 500 ms; the wake makes it look at once.
   auto appended = owner.recorder().call<std::vector<std::int64_t>>(
-      [&](storage::Store& s) { return s.append_slots(ev->id, slots_of(2)); });
+      [&](storage::Store& s) { return storage::work_queue::append_slots(s, ev->id, slots_of(2)); });
   REQUIRE(appended);
   owner.wake();
   for (int i = 0; i < 600 && done.load() < 2; ++i) std::this_thread::sleep_for(milliseconds(50));
@@ -182,7 +183,7 @@ TEST_CASE("owner loop: a drain lets games finish, then interrupts them and relea
   rtest::TempDir dir;
   auto store = storage::Store::open(dir.file("x.db"));
   REQUIRE(store);
-  auto ev = store->open_event("e", "{}", "", slots_of(2));
+  auto ev = storage::work_queue::open_event(*store, "e", "{}", "", slots_of(2));
   REQUIRE(ev);
   auto loop = OwnerLoop::start(*store, settings_of(2, 60000));
   REQUIRE(loop);
@@ -200,7 +201,8 @@ TEST_CASE("owner loop: a drain lets games finish, then interrupts them and relea
   REQUIRE(owner.stop());
   auto again = storage::Store::open(dir.file("x.db"));
   REQUIRE(again);
-  CHECK(slots_in(*again, ev->id, "pending") == 2);  // released, played by the next owner
+  CHECK(slots_in(*again, ev->id, storage::SlotState::Pending) ==
+        2);  // released, played by the next owner
   storage::GameFilter f;
   f.finished_only = false;
   auto games = again->games(f);
@@ -216,7 +218,8 @@ TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
   {
     auto store = storage::Store::open(dir.file("x.db"));
     REQUIRE(store);
-    auto ev = store->open_event("e", "{}", "", slots_of(40, "awale:maxplies=60"));
+    auto ev =
+        storage::work_queue::open_event(*store, "e", "{}", "", slots_of(40, "awale:maxplies=60"));
     REQUIRE(ev);
     event = ev->id;
   }
@@ -238,5 +241,6 @@ TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
   REQUIRE(owner.failed());
   CHECK(owner.draining());
   CHECK_FALSE(owner.failure().message.empty());
+  CHECK(owner.failure().kind == ErrorKind::Full);  // a full disk, not a lost connection
   (void)owner.stop();
 }

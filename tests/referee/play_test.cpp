@@ -360,7 +360,7 @@ TEST_CASE("play: the game is stored with its moves as played", "[play][storage]"
   CHECK(rec->game == game_of("awale").canonical());
   CHECK(rec->start_position == kP0);
   CHECK(rec->players == std::vector<std::string>{"human", "human"});
-  CHECK(rec->status == "finished");
+  CHECK(rec->status == referee::storage::GameStatus::Finished);
   CHECK(rec->termination == "rules");
   CHECK(rec->ranks == std::vector<int>{2, 1});
   CHECK(rec->scores == std::vector<double>{21, 27});
@@ -382,7 +382,7 @@ TEST_CASE("play: the game is stored with its moves as played", "[play][storage]"
   auto r2 = run(cut, "3\n11\n");
   auto rec2 = store->game(r2.result.game_id);
   REQUIRE(rec2.ok());
-  CHECK(rec2->status == "unfinished");
+  CHECK(rec2->status == referee::storage::GameStatus::Unfinished);
   CHECK(rec2->termination == "interrupted");
   CHECK(rec2->plies == 2);
   auto moves2 = store->moves(r2.result.game_id);
@@ -395,7 +395,7 @@ TEST_CASE("play: the game is stored with its moves as played", "[play][storage]"
   auto r3 = run(agreed, "0\n");
   auto rec3 = store->game(r3.result.game_id);
   REQUIRE(rec3.ok());
-  CHECK(rec3->status == "finished");
+  CHECK(rec3->status == referee::storage::GameStatus::Finished);
   CHECK(rec3->termination == "agreement");
   CHECK(rec3->ranks == std::vector<int>{1, 1});
 }
@@ -414,7 +414,7 @@ TEST_CASE("play: an engine game is stored under the engine's name", "[play][stor
   REQUIRE(rec.ok());
   CHECK(rec->players == std::vector<std::string>{"human", "random_engine"});
   CHECK(rec->time_control == "movetime=200");
-  CHECK(rec->status == "finished");
+  CHECK(rec->status == referee::storage::GameStatus::Finished);
   CHECK(rec->ranks == std::vector<int>{2, 1});
   auto moves = store->moves(r.result.game_id);
   REQUIRE(moves.ok());

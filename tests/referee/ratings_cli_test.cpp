@@ -7,6 +7,7 @@
 
 #include "games/game.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using rtest::contains;
@@ -28,10 +29,10 @@ void write_games(const std::string& db, const std::vector<Stored>& games) {
   REQUIRE(store.ok());
   REQUIRE(store->begin_batch().ok());
   for (const auto& s : games) {
-    auto tid = store->open_tournament(s.tournament, "{}");
+    auto tid = referee::storage::work_queue::open_tournament(*store, s.tournament, "{}");
     REQUIRE(tid.ok());
     referee::storage::GameRecord g;
-    g.tournament_id = *tid;
+    g.event_id = *tid;
     g.slot = s.slot;
     g.game = referee::games::make_game(s.game)->canonical();
     g.opening = s.opening;

@@ -33,14 +33,14 @@ GameRecord record(const Spec& s) {
   static std::int64_t next_id = 1;
   GameRecord g;
   g.id = next_id++;
-  g.tournament = s.tournament;
-  if (!s.tournament.empty()) g.tournament_id = static_cast<std::int64_t>(s.tournament.size());
+  g.event = s.tournament;
+  if (!s.tournament.empty()) g.event_id = static_cast<std::int64_t>(s.tournament.size());
   g.slot = s.slot;
   g.game = s.game;
   g.opening = s.opening;
   g.players = s.players;
   g.ranks = s.ranks;
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.termination = "rules";
   g.finished_at = s.finished_at;
   g.time_control = s.tc;
@@ -193,7 +193,7 @@ TEST_CASE("report: one table per canonical game string, and all games when there
   all.push_back(record({{"A", "B", "C"}, {1, 2, 3}, -1, "oware:players=3"}));
   all.push_back(record({{"A", "B"}, {1, 2}, -1, "awale:grandslam=illegal"}));
   GameRecord unfinished = record({{"A", "B"}, {}, -1, "kalaha"});
-  unfinished.status = "unfinished";
+  unfinished.status = referee::storage::GameStatus::Unfinished;
   all.push_back(unfinished);
   const auto tables = ratings::tables_by_game(pointers(all), 0);
   REQUIRE(tables.size() == 4);

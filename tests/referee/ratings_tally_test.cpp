@@ -14,6 +14,7 @@
 #include "storage/game_query.h"
 #include "storage/results.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -135,13 +136,13 @@ TEST_CASE("ratings: reports from the database's counts equal reports from the re
   const auto db = dir.file("t.db");
   auto store = storage::Store::open(db);
   REQUIRE(store.ok());
-  auto t = store->open_tournament("ev", "{}");
+  auto t = referee::storage::work_queue::open_tournament(*store, "ev", "{}");
   REQUIRE(t.ok());
   REQUIRE(store->begin_batch().ok());
   std::int64_t slot = 0;
   for (const auto& g : fixture()) {
     storage::GameRecord r;
-    r.tournament_id = *t;
+    r.event_id = *t;
     r.slot = slot++;
     r.game = games::make_game(g.variant == "g2" ? "awale" : "oware:players=3")->canonical();
     r.players = g.players;

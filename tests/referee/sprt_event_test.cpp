@@ -25,6 +25,7 @@
 #include "referee/ratings/format_util.h"
 #include "referee/ratings/sprt_games.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -78,7 +79,7 @@ std::vector<storage::GameRecord> finished_games(const TournamentConfig& c) {
 std::vector<storage::SlotRecord> slots_of(const TournamentConfig& c) {
   auto store = storage::Store::open(c.database);
   REQUIRE(store.ok());
-  auto slots = store->slots(1);
+  auto slots = referee::storage::work_queue::slots(*store, 1);
   REQUIRE(slots.ok());
   return *slots;
 }
@@ -117,9 +118,9 @@ TEST_CASE("sprt event: a much stronger engine is accepted early (H1), the rest s
   // Every slot left is skipped with the decision as its reason; none is pending.
   int skipped = 0;
   for (const auto& slot : slots_of(c)) {
-    CHECK(slot.state != "pending");
-    CHECK(slot.state != "claimed");
-    if (slot.state == "skipped") {
+    CHECK(slot.state != referee::storage::SlotState::Pending);
+    CHECK(slot.state != referee::storage::SlotState::Claimed);
+    if (slot.state == referee::storage::SlotState::Skipped) {
       ++skipped;
       CHECK(slot.reason == "sprt: " + verdict);
     }
@@ -204,7 +205,8 @@ TEST_CASE("sprt event: equal engines never accept H1, undecided, the event plays
   if (s.sprt_decided()) {
     CHECK(s.sprt->tally.state.decision == ratings::SprtDecision::kAcceptH0);
     for (const auto& slot : slots_of(c))
-      if (slot.state == "skipped") CHECK(contains(slot.reason, "sprt: H0 accepted, LLR "));
+      if (slot.state == referee::storage::SlotState::Skipped)
+        CHECK(contains(slot.reason, "sprt: H0 accepted, LLR "));
   } else {
     CHECK(s.complete());
     CHECK(s.played == 16);
@@ -249,14 +251,14 @@ TEST_CASE("sprt event: a stopped run resumes the test, a kill before the skip is
   {
     SQLite::Database db(c.database, SQLite::OPEN_READWRITE);
     db.exec("UPDATE slots SET state = 'pending', reason = '' WHERE state = 'skipped'");
-    db.exec("UPDATE tournaments SET state = 'running'");
+    db.exec("UPDATE events SET state = 'running'");
   }
   const auto resumed = run(c);
   CHECK(resumed.played == 0);
   REQUIRE(resumed.sprt_decided());
   CHECK(resumed.sprt->tally.state.llr == llr);
   CHECK(finished_games(c).size() == stored.size());
-  for (const auto& slot : slots_of(c)) CHECK(slot.state != "pending");
+  for (const auto& slot : slots_of(c)) CHECK(slot.state != referee::storage::SlotState::Pending);
 }
 
 TEST_CASE("sprt event: the sprt table is read, stored with the event and validated") {

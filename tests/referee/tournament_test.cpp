@@ -21,6 +21,7 @@
 #include "referee/event/tournament.h"
 #include "referee/match/replay.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
@@ -88,8 +89,8 @@ void check_database(const TournamentConfig& c, std::size_t expected_finished) {
   REQUIRE(schedule.ok());
   std::map<std::int64_t, int> finished_per_slot;
   for (const auto& g : *games) {
-    INFO("game " << g.id << " slot " << g.slot << " " << g.status << " " << g.termination << ": "
-                 << g.reason);
+    INFO("game " << g.id << " slot " << g.slot << " " << referee::storage::to_text(g.status) << " "
+                 << g.termination << ": " << g.reason);
     REQUIRE(g.slot >= 0);
     REQUIRE(g.slot < static_cast<std::int64_t>(schedule->size()));
     const Slot& slot = (*schedule)[static_cast<std::size_t>(g.slot)];
@@ -103,7 +104,7 @@ void check_database(const TournamentConfig& c, std::size_t expected_finished) {
     INFO((st ? std::string() : st.error()));
     CHECK(st.ok());
     CHECK(storage::verify_game(g, *moves).ok());
-    if (g.status == "finished") {
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       CHECK(g.ranks.size() == slot.seats.size());
       CHECK(g.plies == static_cast<std::int64_t>(moves->size()));
@@ -149,7 +150,7 @@ TEST_CASE("tournament: a double round robin stores every game, a second run play
   for (const auto& g : games) {
     CHECK(g.termination == "maxplies");
     CHECK(g.time_control == "10+0.1");
-    CHECK(g.tournament == "event");
+    CHECK(g.event == "event");
   }
   // The exchanged lines are stored with each game.
   auto store = storage::Store::open(c.database);
@@ -230,7 +231,7 @@ TEST_CASE("tournament: a stopped run is completed by the next one") {
   auto after_stop = stored(c, false);
   int unfinished = 0;
   for (const auto& g : after_stop) {
-    if (g.status == "unfinished") {
+    if (g.status == referee::storage::GameStatus::Unfinished) {
       ++unfinished;
       CHECK(g.termination == "interrupted");
     }
@@ -254,16 +255,17 @@ TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as
     // A process claims slot 0 with a short lease, begins its game, and is killed.
     auto store = storage::Store::open(c.database);
     REQUIRE(store.ok());
-    auto event = store->open_event(c.name, event_spec(c), schedule_fingerprint(c),
-                                   slot_records(c, *schedule));
+    auto event = referee::storage::work_queue::open_event(
+        *store, c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule));
     REQUIRE(event.ok());
-    auto owner = store->register_owner({"killed", "host", 1, "tournament"});
+    auto owner = referee::storage::work_queue::register_owner(
+        *store, {"killed", "host", 1, referee::storage::OwnerKind::Tournament});
     REQUIRE(owner.ok());
-    auto claims = store->claim_slots(*owner, event->id, 1, 300, {});
+    auto claims = referee::storage::work_queue::claim_slots(*store, *owner, event->id, 1, 300, {});
     REQUIRE(claims.ok());
     REQUIRE(claims->size() == 1);
     storage::GameRecord rec;
-    rec.tournament_id = event->id;
+    rec.event_id = event->id;
     rec.slot = 0;
     rec.game = (*schedule)[0].game;
     rec.players = {"m0", "m1"};
@@ -284,7 +286,7 @@ TEST_CASE("tournament: a claim left by a killed run expires, its game is kept as
   REQUIRE(games.size() == 3);
   int closed = 0;
   for (const auto& g : games)
-    if (g.status == "unfinished") {
+    if (g.status == referee::storage::GameStatus::Unfinished) {
       ++closed;
       CHECK(g.slot == 0);
       CHECK(g.termination == "interrupted");
@@ -508,10 +510,9 @@ TEST_CASE("tournament: a full disk stops the event, the next run completes it ex
     auto store = storage::Store::open(c.database);
     REQUIRE(store.ok());
     auto schedule = make_schedule(c);
-    REQUIRE(
-        store
-            ->open_event(c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule))
-            .ok());
+    REQUIRE(referee::storage::work_queue::open_event(
+                *store, c.name, event_spec(c), schedule_fingerprint(c), slot_records(c, *schedule))
+                .ok());
     SQLite::Database sql(c.database, SQLite::OPEN_READONLY);
     pages = sql.execAndGet("PRAGMA page_count").getInt();
   }

@@ -9,10 +9,11 @@
 #include <set>
 
 #include "storage/backends.h"
+#include "storage/database.h"
 #include "storage/game_maker.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
+#include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
 
 using referee::storage::Store;
@@ -52,14 +53,14 @@ struct Archive {
 // running, an unfinished and a finished awale game.
 Archive write_archive(Store& store) {
   Archive a;
-  auto rr = store.open_tournament("rr", "{}");
-  auto other = store.open_tournament("other", "{}");
+  auto rr = referee::storage::work_queue::open_tournament(store, "rr", "{}");
+  auto other = referee::storage::work_queue::open_tournament(store, "other", "{}");
   REQUIRE(rr.ok());
   REQUIRE(other.ok());
   auto put = [&](const std::string& game, std::optional<std::int64_t> tournament, std::int64_t slot,
                  const std::string& status, std::uint64_t seed) {
     auto made = storage_test::random_game(game, {"A", "B"}, seed, 2);
-    made.record.tournament_id = tournament;
+    made.record.event_id = tournament;
     made.record.slot = slot;
     auto id = store.begin_game(made.record);
     REQUIRE(id.ok());
@@ -69,7 +70,7 @@ Archive write_archive(Store& store) {
     ++a.games;
     if (status == "running") return *id;
     if (status == "unfinished") {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.ranks.clear();
       made.record.scores.clear();
       made.record.termination = "interrupted";
@@ -90,8 +91,8 @@ Archive write_archive(Store& store) {
 
 // Replaces ply 3 of a game with a move that no rule allows.
 void tamper(Store& store, std::int64_t game) {
-  referee::storage::StoreAccess::db(store).exec(
-      "UPDATE moves SET move = '99' WHERE game_id = " + std::to_string(game) + " AND ply = 3");
+  store.connection().exec("UPDATE moves SET move = '99' WHERE game_id = " + std::to_string(game) +
+                          " AND ply = 3");
 }
 
 std::string integrity_line(const std::string& backend) {
@@ -206,8 +207,8 @@ TEST_CASE("verify: a whole archive, a tampered move in a streamed pass, the part
       {
         auto store = Store::open(db);
         REQUIRE(store.ok());
-        referee::storage::StoreAccess::db(*store).exec("DELETE FROM game_players WHERE game_id = " +
-                                                       std::to_string(a.lonely));
+        store->connection().exec("DELETE FROM game_players WHERE game_id = " +
+                                 std::to_string(a.lonely));
       }
       auto lonely = verify_cmd({}, db);
       CHECK(lonely.status == 1);

@@ -37,6 +37,7 @@
 #include "storage/pg_server.h"
 #include "storage/sql/pg_connection.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/netns.h"
 #include "tests/service/worker_process.h"
@@ -358,8 +359,8 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   rtest::write_text(dir.file("second.toml"), cut_event("second", 10, pids, 20));
   const std::int64_t second = stest::queue_file(db, dir.file("second.toml"));
   const std::string finished_events =
-      "SELECT count(*) FROM tournaments WHERE state = 'finished' AND id IN (" +
-      std::to_string(first) + ", " + std::to_string(second) + ")";
+      "SELECT count(*) FROM events WHERE state = 'finished' AND id IN (" + std::to_string(first) +
+      ", " + std::to_string(second) + ")";
   {
     INFO(cut_one.err() << workers[1]->err());
     REQUIRE(wait_until([&] { return sql_int(finished_events) == 2; }, 120));
@@ -379,19 +380,19 @@ TEST_CASE("netcut: a worker cut silently mid-game stops, is taken over, reconnec
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
   for (const std::int64_t event : {first, second}) {
-    auto info = store->event(event);
+    auto info = referee::storage::work_queue::event(*store, event);
     REQUIRE(info);
-    CHECK(info->state == "finished");
+    CHECK(info->state == referee::storage::EventState::Finished);
     CHECK(info->done == info->total());
     referee::storage::GameFilter all;
-    all.tournament_id = event;
+    all.event_id = event;
     all.finished_only = false;
     auto games = store->games(all);
     REQUIRE(games);
     std::map<std::int64_t, int> finished_per_slot;
     for (const auto& g : *games) {
-      CHECK(g.status != "running");
-      if (g.status == "finished") ++finished_per_slot[g.slot];
+      CHECK(g.status != referee::storage::GameStatus::Running);
+      if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
     }
     CHECK(static_cast<std::int64_t>(finished_per_slot.size()) == info->total());
     for (const auto& [slot, n] : finished_per_slot) {
@@ -574,21 +575,21 @@ TEST_CASE("netcut: the daemon cut from its database answers 503 while away, then
 
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == info->total());
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
   std::map<std::int64_t, int> finished_per_slot;
   int unfinished = 0;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") ++finished_per_slot[g.slot];
-    unfinished += g.status == "unfinished";
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
+    unfinished += g.status == referee::storage::GameStatus::Unfinished;
   }
   CHECK(static_cast<std::int64_t>(finished_per_slot.size()) == info->total());
   for (const auto& [slot, n] : finished_per_slot) CHECK(n == 1);

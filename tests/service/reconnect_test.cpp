@@ -18,6 +18,7 @@
 #include "referee/service/worker.h"
 #include "storage/backends.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/worker_process.h"
 
@@ -41,7 +42,7 @@ std::string event_toml(const std::string& name, int cycles, int plies, int slow_
 std::int64_t done_slots(const std::string& db, std::int64_t event) {
   auto store = referee::storage::Store::open(db, {true});
   if (!store) return 0;
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   return info ? info->done : 0;
 }
 
@@ -92,20 +93,20 @@ TEST_CASE("worker: the PostgreSQL server restarts mid-event: the worker reconnec
 
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == 60);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
   std::map<std::int64_t, int> finished_per_slot;
   std::set<std::optional<std::int64_t>> owners;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") {
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       owners.insert(g.owner);
     }
@@ -192,14 +193,14 @@ TEST_CASE("serve: the PostgreSQL server restarts: the daemon reconnects on the s
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
   std::map<std::int64_t, int> finished_per_slot;
   for (const auto& g : *games) {
-    CHECK(g.status != "running");
-    if (g.status == "finished") ++finished_per_slot[g.slot];
+    CHECK(g.status != referee::storage::GameStatus::Running);
+    if (g.status == referee::storage::GameStatus::Finished) ++finished_per_slot[g.slot];
   }
   CHECK(finished_per_slot.size() == 40);
   for (const auto& [slot, n] : finished_per_slot) {

@@ -10,6 +10,8 @@
 #include <set>
 
 #include "storage/backends.h"
+#include "storage/sql/pg_connection.h"
+#include "storage/store.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/worker_process.h"
 
@@ -160,4 +162,57 @@ TEST_CASE("serve on PostgreSQL shows two workers and their live games, standings
   INFO(listed << "\nworker 1: " << workers[0]->err() << "\nworker 2: " << workers[1]->err());
   CHECK(stopped);
   CHECK(daemon.signal_and_wait(SIGTERM) == 0);
+}
+
+// A read whose connection to the server was lost is the server's failure (503, with the kind
+// Unavailable), never a missing game (404): the daemon's read connections are cut from the
+// server's side while it serves, and the game it served just before is asked for again.
+TEST_CASE("serve on PostgreSQL: a lost connection while loading a game is 503, not 404") {
+  storage_test::PgServer& pg = storage_test::PgServer::get();
+  if (!pg.available()) {
+    if (storage_test::PgServer::required()) FAIL(pg.reason());
+    WARN("SKIPPED on PostgreSQL: " + pg.reason());
+    return;
+  }
+  namespace st = referee::storage;
+  TempDir dir;
+  const std::string db = pg.new_database();
+  const std::size_t start = db.find("@/") + 2;  // postgresql://referee@/NAME?host=...
+  const std::string name = db.substr(start, db.find('?') - start);
+  std::int64_t game = 0;
+  {
+    auto store = st::Store::open(db);
+    REQUIRE(store);
+    st::GameRecord g;
+    g.game = "awale";
+    g.players = {"a", "b"};
+    auto id = store->begin_game(g);
+    REQUIRE(id);
+    game = *id;
+  }
+  stest::Daemon daemon(dir, {"--db", db, "-c", "1"});
+  REQUIRE(daemon.ready());
+  auto client = daemon.client();
+  const std::string path = "/api/games/" + std::to_string(game);
+  auto before = client.Get(path);
+  REQUIRE(before);
+  REQUIRE(before->status == 200);  // a read connection is open and pooled
+  auto admin = st::sql::open_postgres(pg.url("postgres"));
+  REQUIRE(admin);
+  (*admin)->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + name +
+                 "'");
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (;;) {
+    st::sql::Query left(**admin, "SELECT count(*) FROM pg_stat_activity WHERE datname = ?");
+    left.bind(1, name);
+    REQUIRE(left.step());
+    if (left.int64(0) == 0) break;
+    REQUIRE(std::chrono::steady_clock::now() < until);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  auto during = client.Get(path);
+  REQUIRE(during);
+  INFO(during->status << " " << during->body);
+  CHECK(during->status == 503);
+  CHECK(during->body.find("no game") == std::string::npos);
 }

@@ -31,7 +31,7 @@ EventLoad load(std::int64_t id, int priority, int running, std::uint64_t served,
   e.priority = priority;
   e.running = running;
   e.served = served;
-  e.state = state;
+  e.state = *referee::storage::event_state_from_text(state);
   return e;
 }
 
@@ -42,7 +42,7 @@ referee::storage::GameRecord game(const std::string& a, const std::string& b, in
   g.game = name;
   g.players = {a, b};
   g.ranks = {ra, rb};
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.termination = termination;
   return g;
 }
@@ -287,7 +287,7 @@ TEST_CASE("views: results, standings with error bars, crosstable and termination
       game("a", "b", 1, 1, "normal", awale_game), game("a", "c", 1, 2, "time", awale_game),
       game("c", "a", 1, 2, "normal", awale_game), game("c", "b", 1, 2, "normal", "oware")};
   games.push_back(game("a", "b", 0, 0, "normal", awale_game));
-  games.back().status = "running";
+  games.back().status = referee::storage::GameStatus::Running;
   games.back().ranks.clear();
   auto standings = standings_json(games);
   CHECK(standings["confidence"] == 95);

@@ -30,6 +30,7 @@
 #include "storage/backends.h"
 #include "storage/sql/pg_connection.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 #include "tests/service/daemon_util.h"
 #include "tests/service/netns.h"
 #include "tests/service/worker_process.h"
@@ -135,7 +136,7 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   auto done_slots = [&] {
     auto store = referee::storage::Store::open(db, {true});
     if (!store) return std::int64_t{0};
-    auto info = store->event(event);
+    auto info = referee::storage::work_queue::event(*store, event);
     return info ? info->done : std::int64_t{0};
   };
   // Worker i's present process has a game the database shows running. A game may start and
@@ -144,7 +145,7 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   auto playing = [&](std::size_t i) {
     auto store = referee::storage::Store::open(db, {true});
     if (!store) return false;
-    auto owners = store->owners(0, 100);
+    auto owners = referee::storage::work_queue::owners(*store, 0, 100);
     if (!owners) return false;
     for (const auto& o : *owners)
       if (o.info.name == "w" + std::to_string(i) && o.started_at_ms >= started_ms[i] &&
@@ -187,13 +188,13 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
 
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
-  auto info = store->event(event);
+  auto info = referee::storage::work_queue::event(*store, event);
   REQUIRE(info);
-  CHECK(info->state == "finished");
+  CHECK(info->state == referee::storage::EventState::Finished);
   CHECK(info->done == 500);
   CHECK(info->total() == 500);
   referee::storage::GameFilter all;
-  all.tournament_id = event;
+  all.event_id = event;
   all.finished_only = false;
   auto games = store->games(all);
   REQUIRE(games);
@@ -201,14 +202,14 @@ void kill_and_restart_proof(const std::string& db, const Placement& place) {
   std::set<std::optional<std::int64_t>> owners;
   int interrupted = 0;
   for (const auto& g : *games) {
-    if (g.status == "finished") {
+    if (g.status == referee::storage::GameStatus::Finished) {
       ++finished_per_slot[g.slot];
       owners.insert(g.owner);
     } else {
-      CHECK(g.status == "unfinished");
+      CHECK(g.status == referee::storage::GameStatus::Unfinished);
       interrupted += g.termination == "interrupted";
     }
-    CHECK(g.status != "running");
+    CHECK(g.status != referee::storage::GameStatus::Running);
   }
   CHECK(finished_per_slot.size() == 500);
   for (const auto& [slot, n] : finished_per_slot) {
@@ -316,10 +317,10 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   auto store = referee::storage::Store::open(db, {true});
   REQUIRE(store);
   referee::storage::EventQuery q;
-  auto list = store->events(q);
+  auto list = referee::storage::work_queue::events(*store, q);
   REQUIRE(list);
   REQUIRE(list->events.size() == 1);
-  CHECK(list->events[0].state == "finished");
+  CHECK(list->events[0].state == referee::storage::EventState::Finished);
   CHECK(list->events[0].done == 4);
 }
 
@@ -404,7 +405,9 @@ TEST_CASE("worker: an engine whose binary differs from its pin is never claimed 
   WorkerProcess w(dir.file("w"), {"--db", db, "--idle-max", "1", "--name", "pinner"});
   auto done = [&] {
     auto store = referee::storage::Store::open(db, {true});
-    return store && store->event(event) ? store->event(event)->done : std::int64_t{0};
+    return store && referee::storage::work_queue::event(*store, event)
+               ? referee::storage::work_queue::event(*store, event)->done
+               : std::int64_t{0};
   };
   // Round robin of 3 engines, both seatings: m1-m2 (2 games) can be played, m0's 4 cannot.
   REQUIRE(wait_until([&] { return done() == 2; }, 60));
@@ -415,12 +418,12 @@ TEST_CASE("worker: an engine whose binary differs from its pin is never claimed 
   {
     auto store = referee::storage::Store::open(db, {true});
     REQUIRE(store);
-    auto info = store->event(event);
+    auto info = referee::storage::work_queue::event(*store, event);
     REQUIRE(info);
     CHECK(info->done == 2);
     CHECK(info->pending == 4);
     referee::storage::GameFilter all;
-    all.tournament_id = event;
+    all.event_id = event;
     all.finished_only = false;
     auto games = store->games(all);
     REQUIRE(games);

@@ -14,6 +14,7 @@
 #include "storage/sql/pg_connection.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using storage_test::PgServer;
@@ -26,14 +27,14 @@ using storage_test::open_ok;
 // The same random games (a tournament of two engines, one game of three players outside it, one
 // unfinished) recorded into `store`.
 void record_games(Store& store) {
-  const auto t = store.open_tournament("cup", "{}");
+  const auto t = work_queue::open_tournament(store, "cup", "{}");
   REQUIRE(t.ok());
   for (int i = 0; i < 6; ++i) {
     auto made = storage_test::random_game(
         i % 2 ? "kalaha" : "awale",
         i % 2 ? std::vector<std::string>{"a", "b"} : std::vector<std::string>{"b", "a"},
         static_cast<std::uint64_t>(i + 1), i % 3);
-    made.record.tournament_id = *t;
+    made.record.event_id = *t;
     made.record.slot = 5 - i;  // schedule order differs from id order
     auto id = store.begin_game(made.record);
     REQUIRE(id.ok());
@@ -41,7 +42,7 @@ void record_games(Store& store) {
     for (const auto& m : made.moves) REQUIRE(store.add_move(*id, m).ok());
     REQUIRE(store.commit_batch().ok());
     if (i == 4) {
-      made.record.status = "unfinished";
+      made.record.status = referee::storage::GameStatus::Unfinished;
       made.record.termination = "interrupted";
     }
     REQUIRE(store.finish_game(*id, made.record).ok());

@@ -16,6 +16,7 @@
 #include "storage/backends.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -43,13 +44,13 @@ std::vector<SlotRecord> slots_of(int n) {
 }
 
 std::int64_t event_of(Store& store, int slots, const std::string& name = "ev") {
-  auto row = store.open_event(name, "{\"spec\":1}", "{}", slots_of(slots));
+  auto row = work_queue::open_event(store, name, "{\"spec\":1}", "{}", slots_of(slots));
   REQUIRE(row.ok());
   return row->id;
 }
 
 std::int64_t owner_of(Store& store, const std::string& name) {
-  auto id = store.register_owner({name, "host", 42, "tournament"});
+  auto id = work_queue::register_owner(store, {name, "host", 42, OwnerKind::Tournament});
   REQUIRE(id.ok());
   return *id;
 }
@@ -57,7 +58,7 @@ std::int64_t owner_of(Store& store, const std::string& name) {
 // Begins the game of a claim with `plies` moves recorded.
 std::int64_t begin(Store& store, const Claim& c, std::int64_t owner, int plies = 1) {
   GameRecord g;
-  g.tournament_id = c.tournament_id;
+  g.event_id = c.event;
   g.slot = c.slot.slot;
   g.game = c.slot.game;
   g.players = c.slot.seats;
@@ -71,7 +72,7 @@ std::int64_t begin(Store& store, const Claim& c, std::int64_t owner, int plies =
 
 GameRecord won(int plies = 1) {
   GameRecord r;
-  r.status = "finished";
+  r.status = referee::storage::GameStatus::Finished;
   r.ranks = {1, 2};
   r.termination = "rules";
   r.reason = "rules";
@@ -80,9 +81,9 @@ GameRecord won(int plies = 1) {
 }
 
 std::string slot_state(Store& store, std::int64_t event, std::int64_t slot) {
-  auto all = store.slots(event);
+  auto all = work_queue::slots(store, event);
   REQUIRE(all.ok());
-  return (*all)[static_cast<std::size_t>(slot)].state;
+  return to_text((*all)[static_cast<std::size_t>(slot)].state);
 }
 
 }  // namespace
@@ -90,30 +91,29 @@ std::string slot_state(Store& store, std::int64_t event, std::int64_t slot) {
 TEST_CASE("claims: an event is created once with its slots, reopening returns it unchanged") {
   storage_test::TempDir dir;
   Store store = open_ok(dir.file("c.db"));
-  auto first = store.open_event("ev", "{\"a\":1}", "{}", slots_of(6));
+  auto first = work_queue::open_event(store, "ev", "{\"a\":1}", "{}", slots_of(6));
   REQUIRE(first.ok());
   CHECK(first->created);
-  CHECK(first->state == "running");
-  auto again = store.open_event("ev", "{\"a\":2}", "{}", slots_of(9));
+  CHECK(first->state == referee::storage::EventState::Running);
+  auto again = work_queue::open_event(store, "ev", "{\"a\":2}", "{}", slots_of(9));
   REQUIRE(again.ok());
   CHECK_FALSE(again->created);
   CHECK(again->id == first->id);
   CHECK(again->spec == "{\"a\":1}");  // the caller compares and refuses
-  auto slots = store.slots(first->id);
+  auto slots = work_queue::slots(store, first->id);
   REQUIRE(slots.ok());
   REQUIRE(slots->size() == 6);
   CHECK((*slots)[1].seats == std::vector<std::string>{"b", "a"});
   CHECK((*slots)[3].pair == 1);
   CHECK((*slots)[5].opening == std::vector<std::string>{"3"});
-  for (const auto& s : *slots) CHECK(s.state == "pending");
-  CHECK_FALSE(store.open_event("", "{}", "{}", {}).ok());
+  for (const auto& s : *slots) CHECK(s.state == referee::storage::SlotState::Pending);
+  CHECK_FALSE(work_queue::open_event(store, "", "{}", "{}", {}).ok());
   // An empty schedule is finished at once.
-  auto empty = store.open_event("empty", "{}", "{}", {});
+  auto empty = work_queue::open_event(store, "empty", "{}", "{}", {});
   REQUIRE(empty.ok());
-  CHECK(empty->state == "finished");
+  CHECK(empty->state == referee::storage::EventState::Finished);
   SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
-  CHECK(sql.execAndGet("SELECT state FROM tournaments WHERE name = 'empty'").getString() ==
-        "finished");
+  CHECK(sql.execAndGet("SELECT state FROM events WHERE name = 'empty'").getString() == "finished");
 }
 
 TEST_CASE("claims: owners take distinct slots in schedule order, excluded engines left alone") {
@@ -122,8 +122,8 @@ TEST_CASE("claims: owners take distinct slots in schedule order, excluded engine
       Store store = open_ok(dir_db.url());
       const auto event = event_of(store, 6);
       const auto a = owner_of(store, "a"), b = owner_of(store, "b");
-      auto c1 = store.claim_slots(a, event, 2, 60000, {});
-      auto c2 = store.claim_slots(b, event, 1, 60000, {});
+      auto c1 = work_queue::claim_slots(store, a, event, 2, 60000, {});
+      auto c2 = work_queue::claim_slots(store, b, event, 1, 60000, {});
       REQUIRE(c1.ok());
       REQUIRE(c2.ok());
       REQUIRE(c1->size() == 2);
@@ -134,20 +134,20 @@ TEST_CASE("claims: owners take distinct slots in schedule order, excluded engine
       CHECK((*c2)[0].slot.attempts == 1);
       CHECK((*c2)[0].slot.owner == b);
       // Slots 3 (b, c), 4 (a, b) and 5 (b, a): without engine a, only slot 3.
-      auto without_a = store.claim_slots(b, event, 10, 60000, {"a"});
+      auto without_a = work_queue::claim_slots(store, b, event, 10, 60000, {"a"});
       REQUIRE(without_a.ok());
       REQUIRE(without_a->size() == 1);
       CHECK((*without_a)[0].slot.slot == 3);
-      auto counts = store.slot_counts(event, b);
+      auto counts = work_queue::slot_counts(store, event, b);
       REQUIRE(counts.ok());
       CHECK(counts->claimed_mine == 2);
       CHECK(counts->claimed_others == 2);
       CHECK(counts->pending == 2);
       CHECK(counts->total() == 6);
-      auto rest = store.claim_slots(b, std::nullopt, 10, 60000, {});  // any event
+      auto rest = work_queue::claim_slots(store, b, std::nullopt, 10, 60000, {});  // any event
       REQUIRE(rest.ok());
       CHECK(rest->size() == 2);
-      CHECK(store.claim_slots(a, event, 10, 60000, {})->empty());
+      CHECK(work_queue::claim_slots(store, a, event, 10, 60000, {})->empty());
     }
 }
 
@@ -157,12 +157,12 @@ TEST_CASE("claims: an expired lease is taken over, the late finish is kept unfin
       Store store = open_ok(dir_db.url());
       const auto event = event_of(store, 2);
       const auto dead = owner_of(store, "dead"), alive = owner_of(store, "alive");
-      auto mine = store.claim_slots(dead, event, 1, 1, {});  // a 1 ms lease
+      auto mine = work_queue::claim_slots(store, dead, event, 1, 1, {});  // a 1 ms lease
       REQUIRE(mine.ok());
       REQUIRE(mine->size() == 1);
       const auto late_game = begin(store, mine->front(), dead);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      auto taken = store.claim_slots(alive, event, 1, 60000, {});
+      auto taken = work_queue::claim_slots(store, alive, event, 1, 60000, {});
       REQUIRE(taken.ok());
       REQUIRE(taken->size() == 1);
       CHECK(taken->front().slot.slot == 0);
@@ -170,20 +170,20 @@ TEST_CASE("claims: an expired lease is taken over, the late finish is kept unfin
       // The game of the expired claim is closed as interrupted when the slot is taken.
       auto closed = store.game(late_game);
       REQUIRE(closed.ok());
-      CHECK(closed->status == "unfinished");
+      CHECK(closed->status == referee::storage::GameStatus::Unfinished);
       CHECK(closed->termination == "interrupted");
       // The old owner ends its game: not done, not rated.
-      auto end = store.finish_claimed(late_game, won(), dead);
+      auto end = work_queue::finish_claimed(store, late_game, won(), dead);
       REQUIRE(end.ok());
       CHECK(*end == ClaimEnd::Lost);
       auto lost = store.game(late_game);
-      CHECK(lost->status == "unfinished");
+      CHECK(lost->status == referee::storage::GameStatus::Unfinished);
       CHECK(lost->termination == "lost-claim");
       CHECK(lost->ranks.empty());
       CHECK(slot_state(store, event, 0) == "claimed");
       // The new owner finishes it.
       const auto game = begin(store, taken->front(), alive);
-      auto done = store.finish_claimed(game, won(), alive);
+      auto done = work_queue::finish_claimed(store, game, won(), alive);
       REQUIRE(done.ok());
       CHECK(*done == ClaimEnd::Done);
       CHECK(slot_state(store, event, 0) == "done");
@@ -197,20 +197,20 @@ TEST_CASE("claims: renewed leases are not taken, stopping an owner releases its 
       Store store = open_ok(dir_db.url());
       const auto event = event_of(store, 3);
       const auto a = owner_of(store, "a"), b = owner_of(store, "b");
-      REQUIRE(store.claim_slots(a, event, 2, 100, {})->size() == 2);
-      auto renewed = store.renew_claims(a, 60000);
+      REQUIRE(work_queue::claim_slots(store, a, event, 2, 100, {})->size() == 2);
+      auto renewed = work_queue::renew_claims(store, a, 60000);
       REQUIRE(renewed.ok());
       CHECK(*renewed == 2);
       std::this_thread::sleep_for(std::chrono::milliseconds(150));
-      auto other = store.claim_slots(b, event, 5, 60000, {});
+      auto other = work_queue::claim_slots(store, b, event, 5, 60000, {});
       REQUIRE(other.ok());
       REQUIRE(other->size() == 1);
       CHECK(other->front().slot.slot == 2);
-      REQUIRE(store.stop_owner(a).ok());
+      REQUIRE(work_queue::stop_owner(store, a).ok());
       CHECK(slot_state(store, event, 0) == "pending");
       CHECK(slot_state(store, event, 1) == "pending");
       CHECK(slot_state(store, event, 2) == "claimed");
-      CHECK(*store.renew_claims(a, 60000) == 0);
+      CHECK(*work_queue::renew_claims(store, a, 60000) == 0);
     }
 }
 
@@ -220,21 +220,21 @@ TEST_CASE("claims: an interrupted game releases its slot, a released slot is cla
       Store store = open_ok(dir_db.url());
       const auto event = event_of(store, 1);
       const auto a = owner_of(store, "a");
-      auto c = store.claim_slots(a, event, 1, 60000, {});
+      auto c = work_queue::claim_slots(store, a, event, 1, 60000, {});
       REQUIRE(c->size() == 1);
       const auto game = begin(store, c->front(), a);
       GameRecord stop;
-      stop.status = "unfinished";
+      stop.status = referee::storage::GameStatus::Unfinished;
       stop.termination = "interrupted";
       stop.reason = "Ctrl-C";
-      auto end = store.finish_claimed(game, stop, a);
+      auto end = work_queue::finish_claimed(store, game, stop, a);
       REQUIRE(end.ok());
       CHECK(*end == ClaimEnd::Released);
       CHECK(slot_state(store, event, 0) == "pending");
-      auto again = store.claim_slots(a, event, 1, 60000, {});
+      auto again = work_queue::claim_slots(store, a, event, 1, 60000, {});
       REQUIRE(again->size() == 1);
       CHECK(again->front().slot.attempts == 2);
-      REQUIRE(store.release_slot(event, 0, a).ok());
+      REQUIRE(work_queue::release_slot(store, event, 0, a).ok());
       CHECK(slot_state(store, event, 0) == "pending");
     }
 }
@@ -244,19 +244,20 @@ TEST_CASE("claims: skipped slots keep their reason and are never claimed") {
   Store store = open_ok(dir.file("c.db"));
   const auto event = event_of(store, 3);
   const auto a = owner_of(store, "a");
-  auto c = store.claim_slots(a, event, 1, 60000, {});
+  auto c = work_queue::claim_slots(store, a, event, 1, 60000, {});
   const auto game = begin(store, c->front(), a);
-  REQUIRE(*store.finish_claimed(game, won(), a) == ClaimEnd::Done);
-  auto skipped = store.skip_slots(event, {0, 1, 2}, "engine 'c' does not declare awale");
+  REQUIRE(*work_queue::finish_claimed(store, game, won(), a) == ClaimEnd::Done);
+  auto skipped =
+      work_queue::skip_slots(store, event, {0, 1, 2}, "engine 'c' does not declare awale");
   REQUIRE(skipped.ok());
   CHECK(*skipped == 2);  // the done slot stays done
-  auto all = store.slots(event);
-  CHECK((*all)[0].state == "done");
-  CHECK((*all)[1].state == "skipped");
+  auto all = work_queue::slots(store, event);
+  CHECK((*all)[0].state == referee::storage::SlotState::Done);
+  CHECK((*all)[1].state == referee::storage::SlotState::Skipped);
   CHECK((*all)[2].reason == "engine 'c' does not declare awale");
-  CHECK(store.claim_slots(a, event, 5, 60000, {})->empty());
+  CHECK(work_queue::claim_slots(store, a, event, 5, 60000, {})->empty());
   SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
-  CHECK(sql.execAndGet("SELECT state FROM tournaments").getString() == "finished");
+  CHECK(sql.execAndGet("SELECT state FROM events").getString() == "finished");
 }
 
 TEST_CASE("claims: a finish without every move stored is refused, a second finish is impossible") {
@@ -266,14 +267,14 @@ TEST_CASE("claims: a finish without every move stored is refused, a second finis
       Store store = open_ok(path);
       const auto event = event_of(store, 1);
       const auto a = owner_of(store, "a");
-      auto c = store.claim_slots(a, event, 1, 60000, {});
+      auto c = work_queue::claim_slots(store, a, event, 1, 60000, {});
       const auto game = begin(store, c->front(), a, 2);
-      auto short_of_moves = store.finish_claimed(game, won(3), a);
+      auto short_of_moves = work_queue::finish_claimed(store, game, won(3), a);
       REQUIRE_FALSE(short_of_moves.ok());
       CHECK(short_of_moves.error() == path + ": cannot finish game " + std::to_string(game) +
                                           ": 2 of its 3 moves are stored");
       CHECK(slot_state(store, event, 0) == "claimed");
-      REQUIRE(*store.finish_claimed(game, won(2), a) == ClaimEnd::Done);
+      REQUIRE(*work_queue::finish_claimed(store, game, won(2), a) == ClaimEnd::Done);
       // Whatever the code does, the database holds one finished game per slot.
       const auto second = begin(store, c->front(), a);
       auto twice = store.finish_game(second, won());
@@ -281,7 +282,7 @@ TEST_CASE("claims: a finish without every move stored is refused, a second finis
       // SQLite: "UNIQUE constraint failed"; PostgreSQL: "violates unique constraint".
       CHECK((twice.error().find("UNIQUE") != std::string::npos ||
              twice.error().find("unique constraint") != std::string::npos));
-      CHECK(store.game(second)->status == "running");
+      CHECK(store.game(second)->status == referee::storage::GameStatus::Running);
       auto not_in_event = store.begin_game([] {
         GameRecord g;
         g.game = kGame;
@@ -289,7 +290,7 @@ TEST_CASE("claims: a finish without every move stored is refused, a second finis
         return g;
       }());
       REQUIRE(not_in_event.ok());
-      auto outside = store.finish_claimed(*not_in_event, won(0), a);
+      auto outside = work_queue::finish_claimed(store, *not_in_event, won(0), a);
       REQUIRE_FALSE(outside.ok());
       CHECK(outside.error().find("belongs to no slot") != std::string::npos);
     }
@@ -317,22 +318,23 @@ TEST_CASE("claims: threads with their own connections claim every slot exactly o
             errors[static_cast<std::size_t>(t)] = store.error();
             return;
           }
-          auto owner = store->register_owner({"t", "host", t, "worker"});
+          auto owner = work_queue::register_owner(
+              *store, {"t", "host", t, referee::storage::OwnerKind::Worker});
           start.arrive_and_wait();
           while (owner) {
-            auto c = store->claim_slots(*owner, event, 1, 60000, {});
+            auto c = work_queue::claim_slots(*store, *owner, event, 1, 60000, {});
             if (!c) {
               errors[static_cast<std::size_t>(t)] = c.error();
               return;
             }
             if (c->empty()) return;
             GameRecord g;
-            g.tournament_id = event;
+            g.event_id = event;
             g.slot = c->front().slot.slot;
             g.game = kGame;
             g.players = c->front().slot.seats;
             auto id = store->begin_game(g);
-            auto end = id ? store->finish_claimed(*id, won(0), *owner)
+            auto end = id ? work_queue::finish_claimed(*store, *id, won(0), *owner)
                           : referee::Expected<ClaimEnd>(id.failure());
             if (!end || *end != ClaimEnd::Done) {
               errors[static_cast<std::size_t>(t)] = end ? "not done" : end.error();
@@ -364,21 +366,22 @@ TEST_CASE("claims: the last two slots finished at once by two owners finish the 
   const auto event = event_of(a_store, 3);
   const auto a = owner_of(a_store, "a"), b = owner_of(b_store, "b");
   // A first game makes its result kind: a second new one would wait for the first's commit.
-  auto first = a_store.claim_slots(a, event, 1, 60000, {});
-  REQUIRE(*a_store.finish_claimed(begin(a_store, first->front(), a), won(), a) == ClaimEnd::Done);
-  auto a_claim = a_store.claim_slots(a, event, 1, 60000, {});
-  auto b_claim = b_store.claim_slots(b, event, 1, 60000, {});
+  auto first = work_queue::claim_slots(a_store, a, event, 1, 60000, {});
+  REQUIRE(*work_queue::finish_claimed(a_store, begin(a_store, first->front(), a), won(), a) ==
+          ClaimEnd::Done);
+  auto a_claim = work_queue::claim_slots(a_store, a, event, 1, 60000, {});
+  auto b_claim = work_queue::claim_slots(b_store, b, event, 1, 60000, {});
   REQUIRE(a_claim->size() == 1);
   REQUIRE(b_claim->size() == 1);
   const auto a_game = begin(a_store, a_claim->front(), a);
   const auto b_game = begin(b_store, b_claim->front(), b);
 
   REQUIRE(a_store.begin_batch().ok());
-  REQUIRE(*a_store.finish_claimed(a_game, won(), a) == ClaimEnd::Done);
+  REQUIRE(*work_queue::finish_claimed(a_store, a_game, won(), a) == ClaimEnd::Done);
   std::promise<std::string> b_done;
   auto b_result = b_done.get_future();
   std::thread b_thread([&] {
-    auto end = b_store.finish_claimed(b_game, won(), b);
+    auto end = work_queue::finish_claimed(b_store, b_game, won(), b);
     b_done.set_value(!end ? end.error() : *end == ClaimEnd::Done ? "done" : "not done");
   });
   // b ends its slot while a's is still uncommitted (a bound: b may wait for a on some backend).
@@ -386,7 +389,7 @@ TEST_CASE("claims: the last two slots finished at once by two owners finish the 
   REQUIRE(a_store.commit_batch().ok());
   b_thread.join();
   CHECK(b_result.get() == "done");
-  CHECK(a_store.event(event)->state == "finished");
+  CHECK(work_queue::event(a_store, event)->state == referee::storage::EventState::Finished);
 }
 
 TEST_CASE("claims: an event left running with every slot done is finished by the next claim") {
@@ -396,16 +399,17 @@ TEST_CASE("claims: an event left running with every slot done is finished by the
   Store store = open_ok(path);
   const auto event = event_of(store, 1);
   const auto a = owner_of(store, "a");
-  auto claim = store.claim_slots(a, event, 1, 60000, {});
-  REQUIRE(*store.finish_claimed(begin(store, claim->front(), a), won(), a) == ClaimEnd::Done);
-  REQUIRE(store.event(event)->state == "finished");
+  auto claim = work_queue::claim_slots(store, a, event, 1, 60000, {});
+  REQUIRE(*work_queue::finish_claimed(store, begin(store, claim->front(), a), won(), a) ==
+          ClaimEnd::Done);
+  REQUIRE(work_queue::event(store, event)->state == referee::storage::EventState::Finished);
   {
     SQLite::Database sql(path, SQLite::OPEN_READWRITE);
-    sql.exec("UPDATE tournaments SET state = 'running', finished_at = ''");
+    sql.exec("UPDATE events SET state = 'running', finished_at = ''");
   }
-  REQUIRE(store.event(event)->state == "running");
-  auto none = store.claim_slots(a, std::nullopt, 4, 60000, {});
+  REQUIRE(work_queue::event(store, event)->state == referee::storage::EventState::Running);
+  auto none = work_queue::claim_slots(store, a, std::nullopt, 4, 60000, {});
   REQUIRE(none.ok());
   CHECK(none->empty());
-  CHECK(store.event(event)->state == "finished");
+  CHECK(work_queue::event(store, event)->state == referee::storage::EventState::Finished);
 }

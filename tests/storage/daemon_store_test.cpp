@@ -9,9 +9,11 @@
 #include <catch2/catch.hpp>
 
 #include "storage/backends.h"
+#include "storage/engine_registry.h"
 #include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -37,22 +39,22 @@ std::vector<SlotRecord> slots_of(int n, const std::string& a = "a", const std::s
 // Claims the next slot of `event` and finishes its game with `ranks` (seat order).
 std::int64_t play_one(Store& store, std::int64_t event, std::int64_t owner,
                       std::vector<int> ranks) {
-  auto claims = store.claim_slots(owner, event, 1, 60000, {});
+  auto claims = work_queue::claim_slots(store, owner, event, 1, 60000, {});
   REQUIRE(claims.ok());
   REQUIRE(claims->size() == 1);
   GameRecord g;
-  g.tournament_id = event;
+  g.event_id = event;
   g.slot = claims->front().slot.slot;
   g.game = kGame;
   g.players = claims->front().slot.seats;
   auto id = store.begin_game(g);
   REQUIRE(id.ok());
   GameRecord result;
-  result.status = "finished";
+  result.status = referee::storage::GameStatus::Finished;
   result.ranks = std::move(ranks);
   result.termination = "normal";
   result.plies = 0;
-  auto end = store.finish_claimed(*id, result, owner);
+  auto end = work_queue::finish_claimed(store, *id, result, owner);
   REQUIRE(end.ok());
   REQUIRE(*end == ClaimEnd::Done);
   return *id;
@@ -65,33 +67,35 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
       NewEventOptions queued;
-      queued.state = "queued";
+      queued.state = referee::storage::EventState::Queued;
       queued.priority = 5;
-      auto first = store.open_event("first", "{}", "", slots_of(4), queued);
+      auto first = work_queue::open_event(store, "first", "{}", "", slots_of(4), queued);
       REQUIRE(first.ok());
-      CHECK(first->state == "queued");
+      CHECK(first->state == referee::storage::EventState::Queued);
       CHECK(first->priority == 5);
       NewEventOptions ladder;
-      ladder.kind = "ladder";
-      auto standing = store.open_event("ladder awale", "{}", "", {}, ladder);
+      ladder.kind = EventKind::Ladder;
+      auto standing = work_queue::open_event(store, "ladder awale", "{}", "", {}, ladder);
       REQUIRE(standing.ok());
-      CHECK(standing->state == "running");  // no slots, yet not finished: a ladder
-      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      CHECK(standing->state ==
+            referee::storage::EventState::Running);  // no slots, yet not finished: a ladder
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       REQUIRE(owner.ok());
       play_one(store, first->id, *owner, {1, 2});
-      auto claimed = store.claim_slots(*owner, first->id, 1, 60000, {});
+      auto claimed = work_queue::claim_slots(store, *owner, first->id, 1, 60000, {});
       REQUIRE(claimed.ok());
 
-      auto all = store.events({});
+      auto all = work_queue::events(store, {});
       REQUIRE(all.ok());
       REQUIRE(all->total == 2);
       REQUIRE(all->events.size() == 2);
       CHECK(all->events[0].name == "ladder awale");
-      CHECK(all->events[0].kind == "ladder");
+      CHECK(all->events[0].kind == referee::storage::EventKind::Ladder);
       const EventInfo& e = all->events[1];
       CHECK(e.name == "first");
-      CHECK(e.kind == "tournament");
-      CHECK(e.state == "queued");
+      CHECK(e.kind == EventKind::Tournament);
+      CHECK(e.state == referee::storage::EventState::Queued);
       CHECK(e.priority == 5);
       CHECK(e.done == 1);
       CHECK(e.claimed == 1);
@@ -103,23 +107,23 @@ TEST_CASE("daemon store: events are listed newest first with their progress, by 
       CHECK(e.finished_at.empty());
 
       EventQuery by_kind;
-      by_kind.kind = "ladder";
-      CHECK(store.events(by_kind)->total == 1);
+      by_kind.kind = EventKind::Ladder;
+      CHECK(work_queue::events(store, by_kind)->total == 1);
       EventQuery by_state;
-      by_state.states = {"queued", "paused"};
-      auto queued_only = store.events(by_state);
+      by_state.states = {EventState::Queued, EventState::Paused};
+      auto queued_only = work_queue::events(store, by_state);
       REQUIRE(queued_only->events.size() == 1);
       CHECK(queued_only->events[0].name == "first");
       EventQuery page;
       page.limit = 1;
       page.offset = 1;
-      auto second_page = store.events(page);
+      auto second_page = work_queue::events(store, page);
       CHECK(second_page->total == 2);
       REQUIRE(second_page->events.size() == 1);
       CHECK(second_page->events[0].name == "first");
 
-      CHECK(store.event(e.id)->done == 1);
-      auto missing = store.event(999);
+      CHECK(work_queue::event(store, e.id)->done == 1);
+      auto missing = work_queue::event(store, 999);
       REQUIRE_FALSE(missing.ok());
       CHECK(missing.error().find("no event 999") != std::string::npos);
     }
@@ -129,23 +133,31 @@ TEST_CASE("daemon store: states change only from the allowed ones, paused events
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
-      auto ev = store.open_event("ev", "{}", "", slots_of(2));
+      auto ev = work_queue::open_event(store, "ev", "{}", "", slots_of(2));
       REQUIRE(ev.ok());
-      auto owner = store.register_owner({"serve", "host", 1, "serve"});
-      REQUIRE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));
-      CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->empty());
-      CHECK(store.claim_slots(*owner, std::nullopt, 1, 60000, {})->empty());
-      CHECK_FALSE(*store.set_event_state(ev->id, "paused", {"queued", "running"}));  // already
-      REQUIRE(*store.set_event_state(ev->id, "running", {"paused"}));
-      CHECK(store.claim_slots(*owner, ev->id, 1, 60000, {})->size() == 1);
-      REQUIRE(*store.set_event_state(ev->id, "cancelled", {"queued", "running", "paused"}));
-      auto info = store.event(ev->id);
-      CHECK(info->state == "cancelled");
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
+      REQUIRE(*work_queue::set_event_state(store, ev->id, EventState::Paused,
+                                           {EventState::Queued, EventState::Running}));
+      CHECK(work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {})->empty());
+      CHECK(work_queue::claim_slots(store, *owner, std::nullopt, 1, 60000, {})->empty());
+      CHECK_FALSE(
+          *work_queue::set_event_state(store, ev->id, EventState::Paused,
+                                       {EventState::Queued, EventState::Running}));  // already
+      REQUIRE(
+          *work_queue::set_event_state(store, ev->id, EventState::Running, {EventState::Paused}));
+      CHECK(work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {})->size() == 1);
+      REQUIRE(*work_queue::set_event_state(
+          store, ev->id, EventState::Cancelled,
+          {EventState::Queued, EventState::Running, EventState::Paused}));
+      auto info = work_queue::event(store, ev->id);
+      CHECK(info->state == referee::storage::EventState::Cancelled);
       CHECK_FALSE(info->finished_at.empty());
-      CHECK_FALSE(*store.set_event_state(ev->id, "running", {"paused"}));
-      REQUIRE(store.set_event_priority(ev->id, -3).ok());
-      CHECK(store.event(ev->id)->priority == -3);
-      CHECK_FALSE(store.set_event_priority(4242, 1).ok());
+      CHECK_FALSE(
+          *work_queue::set_event_state(store, ev->id, EventState::Running, {EventState::Paused}));
+      REQUIRE(work_queue::set_event_priority(store, ev->id, -3).ok());
+      CHECK(work_queue::event(store, ev->id)->priority == -3);
+      CHECK_FALSE(work_queue::set_event_priority(store, 4242, 1).ok());
     }
 }
 
@@ -153,22 +165,24 @@ TEST_CASE("daemon store: a cancelled tournament stays cancelled when its last ga
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
-      auto ev = store.open_event("ev", "{}", "", slots_of(1));
-      auto owner = store.register_owner({"serve", "host", 1, "serve"});
-      auto claims = store.claim_slots(*owner, ev->id, 1, 60000, {});
+      auto ev = work_queue::open_event(store, "ev", "{}", "", slots_of(1));
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
+      auto claims = work_queue::claim_slots(store, *owner, ev->id, 1, 60000, {});
       REQUIRE(claims->size() == 1);
-      REQUIRE(*store.set_event_state(ev->id, "cancelled", {"running"}));
+      REQUIRE(*work_queue::set_event_state(store, ev->id, EventState::Cancelled,
+                                           {EventState::Running}));
       GameRecord g;
-      g.tournament_id = ev->id;
+      g.event_id = ev->id;
       g.slot = 0;
       g.game = kGame;
       g.players = {"a", "b"};
       auto id = store.begin_game(g);
       GameRecord result;
-      result.status = "finished";
+      result.status = referee::storage::GameStatus::Finished;
       result.ranks = {1, 2};
-      REQUIRE(*store.finish_claimed(*id, result, *owner) == ClaimEnd::Done);
-      CHECK(store.event(ev->id)->state == "cancelled");
+      REQUIRE(*work_queue::finish_claimed(store, *id, result, *owner) == ClaimEnd::Done);
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Cancelled);
     }
 }
 
@@ -177,26 +191,27 @@ TEST_CASE("daemon store: a ladder takes appended slots and never finishes by its
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
       NewEventOptions ladder;
-      ladder.kind = "ladder";
-      auto ev = store.open_event("ladder awale", "{}", "", {}, ladder);
+      ladder.kind = EventKind::Ladder;
+      auto ev = work_queue::open_event(store, "ladder awale", "{}", "", {}, ladder);
       REQUIRE(ev.ok());
-      auto numbers = store.append_slots(ev->id, slots_of(2, "x", "y"));
+      auto numbers = work_queue::append_slots(store, ev->id, slots_of(2, "x", "y"));
       REQUIRE(numbers.ok());
       CHECK(*numbers == std::vector<std::int64_t>{0, 1});
-      numbers = store.append_slots(ev->id, slots_of(2, "x", "z"));
+      numbers = work_queue::append_slots(store, ev->id, slots_of(2, "x", "z"));
       CHECK(*numbers == std::vector<std::int64_t>{2, 3});
-      auto open = store.open_slots(ev->id);
+      auto open = work_queue::open_slots(store, ev->id);
       REQUIRE(open->size() == 4);
       CHECK((*open)[2].seats == std::vector<std::string>{"x", "z"});
-      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       for (int i = 0; i < 4; ++i) play_one(store, ev->id, *owner, {1, 2});
-      CHECK(store.open_slots(ev->id)->empty());
-      CHECK(store.event(ev->id)->state == "running");
-      CHECK(store.event(ev->id)->done == 4);
+      CHECK(work_queue::open_slots(store, ev->id)->empty());
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Running);
+      CHECK(work_queue::event(store, ev->id)->done == 4);
       // A skipped slot does not finish it either.
-      REQUIRE(store.append_slots(ev->id, slots_of(1)));
-      CHECK(*store.skip_slots(ev->id, {4}, "engine 'a' retired") == 1);
-      CHECK(store.event(ev->id)->state == "running");
+      REQUIRE(work_queue::append_slots(store, ev->id, slots_of(1)));
+      CHECK(*work_queue::skip_slots(store, ev->id, {4}, "engine 'a' retired") == 1);
+      CHECK(work_queue::event(store, ev->id)->state == referee::storage::EventState::Running);
     }
 }
 
@@ -204,9 +219,10 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       auto store = open_ok(dir_db.url());
-      auto one = store.open_event("one", "{}", "", slots_of(4, "a", "b"));
-      auto two = store.open_event("two", "{}", "", slots_of(2, "a", "c"));
-      auto owner = store.register_owner({"serve", "host", 1, "serve"});
+      auto one = work_queue::open_event(store, "one", "{}", "", slots_of(4, "a", "b"));
+      auto two = work_queue::open_event(store, "two", "{}", "", slots_of(2, "a", "c"));
+      auto owner = work_queue::register_owner(
+          store, {"serve", "host", 1, referee::storage::OwnerKind::Serve});
       // one: a-b 1-0, b-a 1-0 (b wins), a-b draw, b-a 0-1 (a wins); two: a-c 1-0, c-a 1/2.
       std::vector<std::int64_t> ids;
       ids.push_back(play_one(store, one->id, *owner, {1, 2}));
@@ -244,7 +260,7 @@ TEST_CASE("daemon store: pages of games by event, engine, game, result and statu
       REQUIRE(wins->games.size() == 1);
       CHECK(wins->games[0].id == ids[3]);
       q = {};
-      q.status = "running";
+      q.status = referee::storage::GameStatus::Running;
       CHECK(store.game_page(q)->total == 1);
       q = {};
       q.game_prefix = "oware";
@@ -290,7 +306,7 @@ TEST_CASE("daemon store: engines registered, re-registered and retired") {
       e.options = {{"Hash", "16"}};
       e.games = {kGame};
       e.settings = "{\"protocol0\":true}";
-      auto stored = store.register_engine(e);
+      auto stored = engine_registry::register_engine(store, e);
       REQUIRE(stored.ok());
       CHECK(stored->command == "/usr/bin/bot");
       CHECK(stored->args == std::vector<std::string>{"--fast"});
@@ -300,16 +316,16 @@ TEST_CASE("daemon store: engines registered, re-registered and retired") {
       CHECK_FALSE(stored->registered_at.empty());
       CHECK(stored->retired_at.empty());
 
-      CHECK(*store.retire_engine("bot"));
-      CHECK_FALSE(*store.retire_engine("bot"));     // already retired
-      CHECK_FALSE(*store.retire_engine("nobody"));  // not registered
+      CHECK(*engine_registry::retire_engine(store, "bot"));
+      CHECK_FALSE(*engine_registry::retire_engine(store, "bot"));     // already retired
+      CHECK_FALSE(*engine_registry::retire_engine(store, "nobody"));  // not registered
       // An engine known from games only is not registered and cannot be retired.
       GameRecord g;
       g.game = kGame;
       g.players = {"bot", "other"};
       REQUIRE(store.begin_game(g).ok());
-      CHECK_FALSE(*store.retire_engine("other"));
-      auto all = store.engines();
+      CHECK_FALSE(*engine_registry::retire_engine(store, "other"));
+      auto all = engine_registry::engines(store);
       REQUIRE(all.ok());
       REQUIRE(all->size() == 2);
       CHECK((*all)[0].name == "bot");
@@ -319,12 +335,12 @@ TEST_CASE("daemon store: engines registered, re-registered and retired") {
       CHECK((*all)[1].finished_games == 0);
 
       e.command = "/opt/bot2";
-      auto again = store.register_engine(e);
+      auto again = engine_registry::register_engine(store, e);
       REQUIRE(again.ok());
       CHECK(again->command == "/opt/bot2");
       CHECK(again->retired_at.empty());  // registering again brings it back
       RegisteredEngine nameless;
-      CHECK_FALSE(store.register_engine(nameless).ok());
+      CHECK_FALSE(engine_registry::register_engine(store, nameless).ok());
     }
 }
 
@@ -341,11 +357,11 @@ TEST_CASE("migration: a v3 file gains kinds and engine registrations, its events
     db.exec("INSERT INTO engines (name, command) VALUES ('e', 'prog')");
   }
   auto store = open_ok(path);
-  auto events = store.events({});
+  auto events = work_queue::events(store, {});
   REQUIRE(events->events.size() == 1);
-  CHECK(events->events[0].kind == "tournament");
-  CHECK(events->events[0].state == "running");
-  auto engines = store.engines();
+  CHECK(events->events[0].kind == EventKind::Tournament);
+  CHECK(events->events[0].state == referee::storage::EventState::Running);
+  auto engines = engine_registry::engines(store);
   REQUIRE(engines->size() == 1);
   CHECK(engines->front().command == "prog");
   CHECK(engines->front().registered_at.empty());

@@ -28,14 +28,14 @@ MoveRecord mv(int ply, int player, std::string move, long time_ms, long clock_ms
 GameRecord decisive() {
   GameRecord g;
   g.id = 1;
-  g.tournament_id = 3;
-  g.tournament = "rr";
+  g.event_id = 3;
+  g.event = "rr";
   g.slot = 0;
   g.game = kAwale;
   g.opening = {"3"};
   g.players = {"alpha", "beta"};
   g.time_control = "10+0.1";
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.ranks = {1, 2};
   g.scores = {30, 18};
   g.termination = "rules";
@@ -57,7 +57,7 @@ GameRecord drawn() {
   g.game = kAwale;
   g.start_position = "5,4,0,5,5,5/5,4,0,5,5,5:0,0:1:2:2";
   g.players = {"say \"hi\"", "back\\slash"};
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.ranks = {1, 1};
   g.scores = {24, 24};
   g.termination = "repetition";
@@ -67,11 +67,11 @@ GameRecord drawn() {
 GameRecord three_players() {
   GameRecord g;
   g.id = 3;
-  g.tournament = "multi";
+  g.event = "multi";
   g.slot = 4;
   g.game = "oware:players=3";
   g.players = {"a", "b", "c"};
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.ranks = {2, 1, 2};
   g.termination = "rules";
   g.started_at = "2024-06-02T00:00:00Z";
@@ -154,7 +154,7 @@ TEST_CASE("export: PGN with the seven-tag roster, variant tags, movers, clocks a
   GameRecord unfinished = decisive();
   unfinished.id = 5;
   unfinished.ranks.clear();
-  unfinished.status = "unfinished";
+  unfinished.status = referee::storage::GameStatus::Unfinished;
   unfinished.termination = "interrupted";
   unfinished.reason = "";
   unfinished.plies = 1;
@@ -319,8 +319,8 @@ TEST_CASE("export: [Termination] in PGN's words, the details naming the engine")
   };
   for (const auto& c : cases) {
     GameRecord g = decisive();
-    g.status = c.status;
-    if (c.status != "finished") g.ranks.clear();
+    g.status = *game_status_from_text(c.status);
+    if (g.status != GameStatus::Finished) g.ranks.clear();
     g.termination = c.termination;
     g.reason = c.reason;
     INFO(c.termination << ": " << c.reason);
@@ -341,7 +341,7 @@ TEST_CASE("export: every PGN game parses: seven-tag roster first, result tag = r
     for (int k = 0; k < 3; ++k) {
       auto made = storage_test::random_game(name, {"eng-a", "eng \"b\""}, seed++, k);
       made.record.id = static_cast<std::int64_t>(games.size() + 1);
-      made.record.tournament = "sweep";
+      made.record.event = "sweep";
       made.record.slot = static_cast<std::int64_t>(games.size());
       games.push_back(made.record);
       moves.push_back(made.moves);

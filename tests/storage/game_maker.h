@@ -63,7 +63,7 @@ inline MadeGame random_game(const std::string& game, std::vector<std::string> pl
     out.moves.push_back(std::move(m));
   }
   const auto outcome = state.outcome();
-  g.status = "finished";
+  g.status = referee::storage::GameStatus::Finished;
   g.ranks = outcome.ranks;
   g.scores = outcome.scores;
   g.termination = outcome.reason == "rules" ? "normal" : outcome.reason;

@@ -7,6 +7,7 @@
 #include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -107,7 +108,7 @@ TEST_CASE("migration: v2 events keep their games, slots finished twice keep the 
   CHECK((*games)[1].id == 3);
   auto dup = store->game(2);
   REQUIRE(dup.ok());
-  CHECK(dup->status == "unfinished");
+  CHECK(dup->status == referee::storage::GameStatus::Unfinished);
   CHECK(dup->termination == "duplicate");
   CHECK(dup->reason == "slot 0 was already finished by game 1");
 
@@ -118,33 +119,34 @@ TEST_CASE("migration: v2 events keep their games, slots finished twice keep the 
     slots[static_cast<std::size_t>(i)].seats = {"a", "b"};
   }
   // A changed file: the v2 fingerprint differs, nothing is adopted (the runner refuses).
-  auto changed = store->open_event("old", "{\"spec\":1}", "{\"fp\":2}", slots);
+  auto changed = work_queue::open_event(*store, "old", "{\"spec\":1}", "{\"fp\":2}", slots);
   REQUIRE(changed.ok());
   CHECK(changed->spec.empty());
-  CHECK(store->slots(changed->id)->empty());
+  CHECK(work_queue::slots(*store, changed->id)->empty());
   // The same file: the event is adopted, its finished slots done.
-  auto adopted = store->open_event("old", "{\"spec\":1}", "{\"fp\":1}", slots);
+  auto adopted = work_queue::open_event(*store, "old", "{\"spec\":1}", "{\"fp\":1}", slots);
   REQUIRE(adopted.ok());
   CHECK_FALSE(adopted->created);
   CHECK(adopted->spec == "{\"spec\":1}");
-  auto rows = store->slots(adopted->id);
+  auto rows = work_queue::slots(*store, adopted->id);
   REQUIRE(rows.ok());
   REQUIRE(rows->size() == 4);
-  CHECK((*rows)[0].state == "done");
-  CHECK((*rows)[1].state == "done");
-  CHECK((*rows)[2].state == "pending");
-  CHECK((*rows)[3].state == "pending");
+  CHECK((*rows)[0].state == referee::storage::SlotState::Done);
+  CHECK((*rows)[1].state == referee::storage::SlotState::Done);
+  CHECK((*rows)[2].state == referee::storage::SlotState::Pending);
+  CHECK((*rows)[3].state == referee::storage::SlotState::Pending);
   SQLite::Database raw(path, SQLite::OPEN_READONLY);
   CHECK(raw.execAndGet("SELECT game_id FROM slots WHERE slot = 0").getInt() == 1);
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   // The game a v2 run left running is closed when its slot is claimed.
-  auto owner = store->register_owner({"t", "h", 1, "tournament"});
-  auto claims = store->claim_slots(*owner, adopted->id, 1, 60000, {});
+  auto owner =
+      work_queue::register_owner(*store, {"t", "h", 1, referee::storage::OwnerKind::Tournament});
+  auto claims = work_queue::claim_slots(*store, *owner, adopted->id, 1, 60000, {});
   REQUIRE(claims.ok());
   REQUIRE(claims->size() == 1);
   CHECK(claims->front().slot.slot == 2);
   auto left = store->game(4);
-  CHECK(left->status == "unfinished");
+  CHECK(left->status == referee::storage::GameStatus::Unfinished);
   CHECK(left->termination == "interrupted");
 }
 
@@ -212,6 +214,7 @@ TEST_CASE("migration: v6 applies on top of version 4 or 5 (other branches' steps
           "'normal')");
     }
     auto store = Store::open(path);
+    INFO((store ? std::string() : store.error()));
     REQUIRE(store.ok());
     SQLite::Database raw(path, SQLite::OPEN_READONLY);
     CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);

@@ -9,13 +9,14 @@
 #include <map>
 
 #include "storage/backends.h"
+#include "storage/database.h"
 #include "storage/game_maker.h"
 #include "storage/old_schema.h"
 #include "storage/results.h"
 #include "storage/schema.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -79,7 +80,7 @@ void insert_game(sql::Connection& db, std::int64_t id, const storage_test::MadeG
 }
 
 std::string text_of(Store& store, const std::string& query) {
-  sql::Query q(StoreAccess::db(store), query);
+  sql::Query q(store.connection(), query);
   REQUIRE(q.step());
   return q.text(0);
 }
@@ -131,18 +132,19 @@ TEST_CASE("migration: a v6 database with an event's games reaches the current ve
       CHECK(text_of(store, "SELECT version FROM schema_version") == std::to_string(kSchemaVersion));
 
       // The event, its slots and the owner.
-      auto event = store.event(1);
+      auto event = work_queue::event(store, 1);
       REQUIRE(event.ok());
       CHECK(event->name == "old event");
-      CHECK(event->state == "running");
+      CHECK(event->state == referee::storage::EventState::Running);
       CHECK(event->priority == 3);
       CHECK(event->spec == "{\"v\":6}");
-      auto slots = store.slots(1);
+      auto slots = work_queue::slots(store, 1);
       REQUIRE(slots.ok());
       REQUIRE(slots->size() == 5);
-      const std::vector<std::string> states = {"done", "done", "done", "claimed", "pending"};
+      const std::vector<SlotState> states = {SlotState::Done, SlotState::Done, SlotState::Done,
+                                             SlotState::Claimed, SlotState::Pending};
       for (std::size_t i = 0; i < 5; ++i) CHECK((*slots)[i].state == states[i]);
-      auto owners = store.owners(3600 * 1000, 10);
+      auto owners = work_queue::owners(store, 3600 * 1000, 10);
       REQUIRE(owners.ok());
       REQUIRE(owners->size() == 1);
       CHECK(owners->front().info.host == "host1");
@@ -163,10 +165,10 @@ TEST_CASE("migration: a v6 database with an event's games reaches the current ve
         CHECK(g->slot == id - 1);
         CHECK(g->engine_hashes.empty());
         if (id == 4) {
-          CHECK(g->status == "running");
+          CHECK(g->status == referee::storage::GameStatus::Running);
           continue;
         }
-        CHECK(g->status == "finished");
+        CHECK(g->status == referee::storage::GameStatus::Finished);
         CHECK(g->termination == v6_termination(want.record));
         CHECK(g->ranks == want.record.ranks);
         CHECK(g->scores == want.record.scores);

@@ -42,6 +42,7 @@ inline std::unique_ptr<referee::storage::sql::Connection> database_at(const std:
   for (const Migration& m : migrations()) {
     if (m.version > version || (server && m.version <= kPostgresBaseline)) continue;
     db->exec(server && !m.postgres.empty() ? m.postgres : m.sql);
+    if (!server && m.sqlite_after) m.sqlite_after(*db);
   }
   db->exec("INSERT INTO schema_version VALUES (" + std::to_string(version) + ")");
   return db;

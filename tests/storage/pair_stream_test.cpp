@@ -6,6 +6,7 @@
 #include "storage/game_stream.h"
 #include "storage/pair_stream.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using referee::Ok;
@@ -26,9 +27,9 @@ void store_all(Store& store, const std::vector<Spec>& specs) {
   for (const auto& s : specs) {
     GameRecord g;
     if (!s.tournament.empty()) {
-      auto tid = store.open_tournament(s.tournament, "{}");
+      auto tid = work_queue::open_tournament(store, s.tournament, "{}");
       REQUIRE(tid.ok());
-      g.tournament_id = *tid;
+      g.event_id = *tid;
     }
     g.slot = s.slot;
     g.game = "awale";
@@ -40,7 +41,8 @@ void store_all(Store& store, const std::vector<Spec>& specs) {
     REQUIRE(id.ok());
     GameRecord result;
     result.ranks = s.ranks;
-    result.status = s.ranks.empty() ? "unfinished" : "finished";
+    result.status = s.ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                    : referee::storage::GameStatus::Finished;
     result.termination = s.ranks.empty() ? "interrupted" : "rules";
     result.finished_at = "2026-05-01T12:00:00Z";
     REQUIRE(store.finish_game(*id, result).ok());

@@ -9,12 +9,14 @@
 #include <thread>
 
 #include "storage/backends.h"
+#include "storage/database.h"
+#include "storage/engine_registry.h"
 #include "storage/game_maker.h"
 #include "storage/game_stream.h"
 #include "storage/sql/pg_connection.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -37,7 +39,7 @@ TEST_CASE("sql: a query of many rows reads them all, in order, in chunks on a se
       storage_test::TestDb test_db(backend);
       auto store = Store::open(test_db.url());
       REQUIRE(store);
-      sql::Connection& db = StoreAccess::db(*store);
+      sql::Connection& db = store->connection();
       fill(db);
       const bool server = db.backend() == sql::Backend::PostgreSQL;
 
@@ -140,14 +142,14 @@ TEST_CASE("stream: more games than one chunk of rows come in order on every back
       storage_test::TestDb test_db(backend);
       auto store = Store::open(test_db.url());
       REQUIRE(store);
-      auto t = store->open_tournament("many", "{}");
+      auto t = work_queue::open_tournament(*store, "many", "{}");
       REQUIRE(t);
       const auto made = storage_test::random_game("awale:maxplies=10", {"a", "b"}, 1);
       // 600 games of two seats: 1200 player rows, and far more move rows than one chunk.
       REQUIRE(store->begin_batch());
       for (int slot = 0; slot < 600; ++slot) {
         GameRecord g = made.record;
-        g.tournament_id = *t;
+        g.event_id = *t;
         g.slot = slot;
         auto id = store->begin_game(g);
         REQUIRE(id);
@@ -201,7 +203,7 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
   const std::string url = pg.url(name, "secret_user", "right");
   auto store = Store::open(url);
   REQUIRE(store);
-  REQUIRE(store->upsert_engine(EngineInfo{"before", "", "", ""}));
+  REQUIRE(engine_registry::upsert_engine(*store, EngineInfo{"before", "", "", ""}));
   CHECK_FALSE(store->connection_lost());
   // Every backend of the database is cut from the server's side, as a restart or a network cut
   // would.
@@ -219,14 +221,14 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
-  auto failed = store->upsert_engine(EngineInfo{"during", "", "", ""});
+  auto failed = engine_registry::upsert_engine(*store, EngineInfo{"during", "", "", ""});
   REQUIRE_FALSE(failed);
   INFO(failed.error());
   CHECK(failed.error().find('\n') == std::string::npos);
   CHECK(failed.error().rfind(database_name(url), 0) == 0);  // names the database
   CHECK(database_name(url).find("right") == std::string::npos);
   CHECK(failed.error().find(":right@") == std::string::npos);  // never its password
-  CHECK(is_connection_lost(failed.error()));
+  CHECK(failed.kind() == referee::ErrorKind::Unavailable);
   CHECK(store->connection_lost());
   // Still an error, not a crash, for every later call, reads and batches included.
   CHECK_FALSE(store->games(GameFilter{}));
@@ -239,12 +241,12 @@ TEST_CASE("store: a lost connection to the server is a one-line error, and a new
   auto fresh = Store::open(url);
   REQUIRE(fresh);
   CHECK_FALSE(fresh->connection_lost());
-  auto bad = fresh->upsert_engine(EngineInfo{"", "", "", ""});
+  auto bad = engine_registry::upsert_engine(*fresh, EngineInfo{"", "", "", ""});
   REQUIRE_FALSE(bad);
-  CHECK_FALSE(is_connection_lost(bad.error()));
+  CHECK(bad.kind() == referee::ErrorKind::Invalid);
   // The new connection has its statements prepared again and sees what was committed before.
-  REQUIRE(fresh->upsert_engine(EngineInfo{"after", "", "", ""}));
-  auto engines = fresh->engines();
+  REQUIRE(engine_registry::upsert_engine(*fresh, EngineInfo{"after", "", "", ""}));
+  auto engines = engine_registry::engines(*fresh);
   REQUIRE(engines);
   std::vector<std::string> names;
   for (const auto& e : *engines) names.push_back(e.name);
@@ -271,15 +273,16 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   slot.slot = 0;
   slot.game = "awale";
   slot.seats = {"a", "b"};
-  auto event = store->open_event("lock order", "{\"spec\":1}", "{}", {slot});
+  auto event = work_queue::open_event(*store, "lock order", "{\"spec\":1}", "{}", {slot});
   REQUIRE(event);
-  auto owner = store->register_owner({"w", "host", 1, "worker"});
+  auto owner =
+      work_queue::register_owner(*store, {"w", "host", 1, referee::storage::OwnerKind::Worker});
   REQUIRE(owner);
-  auto claims = store->claim_slots(*owner, event->id, 1, 60000, {});
+  auto claims = work_queue::claim_slots(*store, *owner, event->id, 1, 60000, {});
   REQUIRE(claims);
   REQUIRE(claims->size() == 1);
   GameRecord g;
-  g.tournament_id = event->id;
+  g.event_id = event->id;
   g.slot = 0;
   g.game = "awale";
   g.players = {"a", "b"};
@@ -290,15 +293,15 @@ TEST_CASE("claims: a finish locks its slot before its game (the order a claim ta
   auto other = sql::open_postgres(url);
   REQUIRE(other);
   (*other)->exec("BEGIN");
-  (*other)->exec("SELECT * FROM slots WHERE tournament_id = " + std::to_string(event->id) +
+  (*other)->exec("SELECT * FROM slots WHERE event_id = " + std::to_string(event->id) +
                  " AND slot = 0 FOR UPDATE");
   std::atomic<bool> finished{false};
   referee::Expected<ClaimEnd> end = referee::Error{"not run"};
   std::thread finisher([&] {
     GameRecord result = g;
-    result.status = "unfinished";
+    result.status = referee::storage::GameStatus::Unfinished;
     result.termination = "interrupted";
-    end = store->finish_claimed(*game, result, *owner);
+    end = work_queue::finish_claimed(*store, *game, result, *owner);
     finished = true;
   });
   // The finish waits for the slot, and has not locked the game meanwhile: the other transaction

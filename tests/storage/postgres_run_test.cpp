@@ -13,6 +13,7 @@
 #include "storage/game_maker.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -74,9 +75,9 @@ TEST_CASE("postgres: two tournament processes share one event, verify and export
     if (g.owner) owners.insert(*g.owner);
   }
   CHECK(slots.size() == games->size());  // every slot once
-  auto event_slots = store->slots(games->front().tournament_id.value_or(0));
+  auto event_slots = work_queue::slots(*store, games->front().event_id.value_or(0));
   REQUIRE(event_slots.ok());
-  for (const auto& s : *event_slots) CHECK(s.state == "done");
+  for (const auto& s : *event_slots) CHECK(s.state == referee::storage::SlotState::Done);
 
   auto verify = run(std::string(REFEREE_BIN) + " verify --db '" + url + "' 2>&1");
   CHECK(verify.first == 0);

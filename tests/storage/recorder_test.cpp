@@ -47,7 +47,7 @@ TEST_CASE("recorder: queued moves, logs and results are all committed by flush")
       for (int i = 0; i < 4; ++i) recorder.add_move(*id, move_of(i + 1, i % 2 + 1, moves[i]));
       recorder.add_logs(*id, {LogLine{1, '>', "ugi", 0}, LogLine{1, '<', "ugiok", 1}});
       GameRecord done = game_of("a", "b");
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {1, 2};
       done.scores = {25, 23};
       done.termination = "rules";
@@ -307,7 +307,7 @@ TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games 
       REQUIRE(seen.ok());
       CHECK(*seen / 1000 == 4);
       GameRecord done = game_of("a", "b");
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {2, 1};
       done.scores = {23, 25};
       done.termination = "rules";
@@ -340,7 +340,9 @@ TEST_CASE("recorder: a queued begin gives a stand-in the writer replaces, games 
       auto games = reader.games(all);
       REQUIRE(games.ok());
       REQUIRE(games->size() == 3);
-      for (const auto& g : *games) CHECK(g.status == (g.id == real_a ? "finished" : "running"));
+      for (const auto& g : *games)
+        CHECK(g.status == (g.id == real_a ? referee::storage::GameStatus::Finished
+                                          : referee::storage::GameStatus::Running));
       recorder.forget(a);
       CHECK(recorder.real_id(a) == 0);
     }
@@ -353,7 +355,7 @@ TEST_CASE("recorder: a queued begin that fails is a storage failure, the game's 
   Recorder recorder(open_store(path), std::chrono::milliseconds(2),
                     [&](const referee::Error&) { ++told; });
   GameRecord bad = game_of("a", "b");
-  bad.tournament_id = 999;  // no such tournament: refused by the schema
+  bad.event_id = 999;  // no such tournament: refused by the schema
   const std::int64_t id = recorder.begin_game_queued(bad);
   recorder.add_move(id, move_of(1, 1, "1"));
   recorder.add_logs(id, {LogLine{1, '>', "ugi", 0}});

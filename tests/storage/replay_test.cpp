@@ -8,6 +8,7 @@
 #include "games/game.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee;
 using namespace referee::storage;
@@ -65,7 +66,7 @@ Played random_game(std::uint64_t seed, int opening_plies, bool record_opening, b
   p.record.termination = p.outcome.reason;  // one vocabulary (games/terminations.h)
   p.record.reason = p.outcome.reason;
   p.record.plies = ply;
-  p.record.status = "finished";
+  p.record.status = referee::storage::GameStatus::Finished;
   return p;
 }
 
@@ -75,13 +76,13 @@ TEST_CASE("replay: random awale games stored and read back replay to their recor
   TempDir dir;
   auto store = Store::open(dir.file("referee.db"));
   REQUIRE(store.ok());
-  auto t = store->open_tournament("random", "{}");
+  auto t = work_queue::open_tournament(*store, "random", "{}");
   REQUIRE(t.ok());
   constexpr int kGames = 24;
   std::vector<Played> played;
   for (int i = 0; i < kGames; ++i) {
     Played p = random_game(1000 + i, i % 4, i % 2 == 0, i % 3 == 0);
-    p.record.tournament_id = *t;
+    p.record.event_id = *t;
     p.record.slot = i;
     auto id = store->begin_game(p.record);
     REQUIRE(id.ok());

@@ -16,6 +16,7 @@
 #include "storage/schema.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -47,7 +48,8 @@ Tally tally_of(const ResultSet& r) {
 Tally tally_of(const std::vector<GameRecord>& games) {
   Tally t;
   for (const auto& g : games)
-    if (g.status == "finished" && g.ranks.size() == g.players.size() && !g.players.empty())
+    if (g.status == referee::storage::GameStatus::Finished && g.ranks.size() == g.players.size() &&
+        !g.players.empty())
       ++t[{g.game, g.termination, g.players, g.ranks}];
   return t;
 }
@@ -80,9 +82,9 @@ struct Spec {
 std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
   GameRecord g;
   if (!s.tournament.empty()) {
-    auto t = store.open_tournament(s.tournament, "{}");
+    auto t = work_queue::open_tournament(store, s.tournament, "{}");
     REQUIRE(t.ok());
-    g.tournament_id = *t;
+    g.event_id = *t;
   }
   g.slot = slot;
   g.game = s.game;
@@ -92,7 +94,8 @@ std::int64_t store_game(Store& store, const Spec& s, std::int64_t slot = -1) {
   REQUIRE(id.ok());
   GameRecord result;
   result.ranks = s.ranks;
-  result.status = s.ranks.empty() ? "unfinished" : "finished";
+  result.status = s.ranks.empty() ? referee::storage::GameStatus::Unfinished
+                                  : referee::storage::GameStatus::Finished;
   result.termination = s.termination;
   result.finished_at = s.finished_at;
   REQUIRE(store.finish_game(*id, result).ok());
@@ -253,16 +256,16 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         slots[k].game = kAwale;
         slots[k].seats = {"A", "B"};
       }
-      auto event = store->open_event("ev", "{}", "fp", slots);
+      auto event = work_queue::open_event(*store, "ev", "{}", "fp", slots);
       REQUIRE(event.ok());
-      auto owner = store->register_owner({});
+      auto owner = work_queue::register_owner(*store, {});
       REQUIRE(owner.ok());
-      auto claims = store->claim_slots(*owner, event->id, 3, 60000, {});
+      auto claims = work_queue::claim_slots(*store, *owner, event->id, 3, 60000, {});
       REQUIRE(claims.ok());
       REQUIRE(claims->size() == 3);
       for (const auto& c : *claims) {
         GameRecord g;
-        g.tournament_id = event->id;
+        g.event_id = event->id;
         g.slot = c.slot.slot;
         g.game = kAwale;
         g.players = c.slot.seats;
@@ -271,8 +274,8 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         GameRecord result;
         result.ranks = {1, 2};
         result.termination = "rules";
-        if (c.slot.slot == 2) result.status = "unfinished";
-        REQUIRE(store->finish_claimed(*id, result, *owner).ok());
+        if (c.slot.slot == 2) result.status = referee::storage::GameStatus::Unfinished;
+        REQUIRE(work_queue::finish_claimed(*store, *id, result, *owner).ok());
       }
       GameQuery q;
       q.tournament = "ev";
@@ -349,7 +352,7 @@ TEST_CASE("migration: v3 games are counted into v5 results, demoted duplicates l
   CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
   CHECK(raw.execAndGet("SELECT count(*) FROM results").getInt() == 3);
   if (daemon_v4) {  // the daemon's columns are untouched and its rows still written
-    raw.exec("UPDATE tournaments SET kind = 'ladder' WHERE id = 1");
+    raw.exec("UPDATE events SET kind = 'ladder' WHERE id = 1");
     CHECK(raw.execAndGet("SELECT count(*) FROM engines WHERE retired_at = ''").getInt() == 3);
   }
   // A finish after the migration is counted by the triggers.

@@ -11,8 +11,10 @@
 #include <thread>
 
 #include "storage/backends.h"
+#include "storage/engine_registry.h"
 #include "storage/store.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 using storage_test::read_bytes;
@@ -25,7 +27,7 @@ using storage_test::open_ok;
 
 GameRecord two_player(std::optional<std::int64_t> tournament, std::int64_t slot) {
   GameRecord g;
-  g.tournament_id = tournament;
+  g.event_id = tournament;
   g.slot = slot;
   g.game = "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000";
   g.players = {"alpha", "beta"};
@@ -61,9 +63,10 @@ std::string one_line(const std::string& s) {
 TEST_CASE("store: a game, its moves and logs round-trip") {
   TempDir dir;
   Store store = open_ok(dir.file("referee.db"));
-  auto engine = store.upsert_engine({"alpha", "./alpha --fast", "Alpha 1.0", "A. Author"});
+  auto engine =
+      engine_registry::upsert_engine(store, {"alpha", "./alpha --fast", "Alpha 1.0", "A. Author"});
   REQUIRE(engine.ok());
-  auto tournament = store.open_tournament("rr", "{\"games\":2}");
+  auto tournament = work_queue::open_tournament(store, "rr", "{\"games\":2}");
   REQUIRE(tournament.ok());
   auto id = store.begin_game(two_player(*tournament, 0));
   REQUIRE(id.ok());
@@ -78,14 +81,14 @@ TEST_CASE("store: a game, its moves and logs round-trip") {
   REQUIRE(games->size() == 1);
   const GameRecord& g = games->front();
   CHECK(g.id == *id);
-  CHECK(g.tournament_id == *tournament);
-  CHECK(g.tournament == "rr");
+  CHECK(g.event_id == *tournament);
+  CHECK(g.event == "rr");
   CHECK(g.slot == 0);
   CHECK(g.game == "awale:grandslam=nocapture,first=1,nocapture=100,maxplies=2000");
   CHECK(g.players == std::vector<std::string>{"alpha", "beta"});
   CHECK(g.opening == std::vector<std::string>{"3"});
   CHECK(g.time_control == "10+0.1");
-  CHECK(g.status == "finished");
+  CHECK(g.status == referee::storage::GameStatus::Finished);
   CHECK(g.ranks == std::vector<int>{2, 1});
   CHECK(g.scores == std::vector<double>{10, 38});
   CHECK(g.termination == "rules");
@@ -149,8 +152,8 @@ TEST_CASE("store: data survives closing and reopening, the schema is migrated on
 TEST_CASE("store: engines are upserted, empty fields keep what is known") {
   TempDir dir;
   Store store = open_ok(dir.file("referee.db"));
-  auto first = store.upsert_engine({"alpha", "./alpha", "", ""});
-  auto second = store.upsert_engine({"alpha", "", "Alpha 2", "Someone"});
+  auto first = engine_registry::upsert_engine(store, {"alpha", "./alpha", "", ""});
+  auto second = engine_registry::upsert_engine(store, {"alpha", "", "Alpha 2", "Someone"});
   REQUIRE(first.ok());
   REQUIRE(second.ok());
   CHECK(*first == *second);
@@ -160,23 +163,23 @@ TEST_CASE("store: engines are upserted, empty fields keep what is known") {
   CHECK(q.getColumn(0).getString() == "./alpha");
   CHECK(q.getColumn(1).getString() == "Alpha 2");
   CHECK(q.getColumn(2).getString() == "Someone");
-  CHECK_FALSE(store.upsert_engine({"", "x", "", ""}).ok());
+  CHECK_FALSE(engine_registry::upsert_engine(store, {"", "x", "", ""}).ok());
 }
 
 TEST_CASE("store: a tournament name reused with another configuration is an error") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto a = store.open_tournament("rr", "{\"rounds\":2}");
-      auto b = store.open_tournament("rr", "{\"rounds\":2}");
+      auto a = work_queue::open_tournament(store, "rr", "{\"rounds\":2}");
+      auto b = work_queue::open_tournament(store, "rr", "{\"rounds\":2}");
       REQUIRE(a.ok());
       REQUIRE(b.ok());
       CHECK(*a == *b);
-      auto c = store.open_tournament("rr", "{\"rounds\":3}");
+      auto c = work_queue::open_tournament(store, "rr", "{\"rounds\":3}");
       REQUIRE_FALSE(c.ok());
       CHECK(c.error() ==
             dir_db.url() + ": tournament \"rr\" already exists with a different configuration");
-      CHECK_FALSE(store.open_tournament("", "{}").ok());
+      CHECK_FALSE(work_queue::open_tournament(store, "", "{}").ok());
     }
 }
 
@@ -184,8 +187,8 @@ TEST_CASE("store: resume — finished slots, and close_running turns killed game
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto t = *store.open_tournament("rr", "{}");
-      auto other = *store.open_tournament("other", "{}");
+      auto t = *work_queue::open_tournament(store, "rr", "{}");
+      auto other = *work_queue::open_tournament(store, "other", "{}");
       auto g0 = *store.begin_game(two_player(t, 0));
       auto g1 = *store.begin_game(two_player(t, 1));
       auto g2 = *store.begin_game(two_player(t, 2));
@@ -199,13 +202,13 @@ TEST_CASE("store: resume — finished slots, and close_running turns killed game
       REQUIRE(closed.ok());
       CHECK(*closed == 1);
       auto game1 = *store.game(g1);
-      CHECK(game1.status == "unfinished");
+      CHECK(game1.status == referee::storage::GameStatus::Unfinished);
       CHECK(game1.termination == "interrupted");
       CHECK(game1.reason == "the run stopped before the game ended");
-      CHECK(store.game(g3)->status == "running");
+      CHECK(store.game(g3)->status == referee::storage::GameStatus::Running);
       CHECK(*store.finished_slots(t) == std::vector<std::int64_t>{0, 2});
       CHECK(*store.close_running(std::nullopt) == 1);
-      CHECK(store.game(g3)->status == "unfinished");
+      CHECK(store.game(g3)->status == referee::storage::GameStatus::Unfinished);
       CHECK(*store.close_running(std::nullopt) == 0);
 
       // Slot 1 is replayed and finished: resume now skips it.
@@ -221,12 +224,12 @@ TEST_CASE("store: an interrupted game can be finished as unfinished, without ran
       Store store = open_ok(dir_db.url());
       auto id = *store.begin_game(two_player(std::nullopt, -1));
       GameRecord r;
-      r.status = "unfinished";
+      r.status = referee::storage::GameStatus::Unfinished;
       r.termination = "interrupted";
       r.reason = "Ctrl-C";
       REQUIRE(store.finish_game(id, r).ok());
       auto g = *store.game(id);
-      CHECK(g.status == "unfinished");
+      CHECK(g.status == referee::storage::GameStatus::Unfinished);
       CHECK(g.ranks.empty());
       CHECK(store.games({})->empty());  // finished_only by default
     }
@@ -236,7 +239,7 @@ TEST_CASE("store: filters by tournament, game name and status") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb dir_db(backend);
       Store store = open_ok(dir_db.url());
-      auto t = *store.open_tournament("rr", "{}");
+      auto t = *work_queue::open_tournament(store, "rr", "{}");
       auto a = *store.begin_game(two_player(t, 0));
       GameRecord v1 = two_player(std::nullopt, -1);
       v1.game = "awale-v1:first=1,nocapture=100,maxplies=2000";
@@ -341,7 +344,8 @@ TEST_CASE("store: bad writes are one-line errors naming the file") {
       REQUIRE_FALSE(scores.ok());
       CHECK(scores.error() ==
             path + ": cannot finish game " + std::to_string(id) + ": 3 scores for 2 players");
-      CHECK(store.game(id)->status == "running");  // nothing half-written
+      CHECK(store.game(id)->status ==
+            referee::storage::GameStatus::Running);  // nothing half-written
       auto missing = store.finish_game(id + 50, result({1, 2}, {}));
       REQUIRE_FALSE(missing.ok());
       CHECK(missing.error() ==
@@ -536,7 +540,7 @@ TEST_CASE("store: transcript lines keep microseconds, rows of the old format rea
   std::int64_t id = 0;
   {
     Store store = open_ok(path);
-    REQUIRE(store.upsert_engine({"alpha", "./alpha", "", ""}).ok());
+    REQUIRE(engine_registry::upsert_engine(store, {"alpha", "./alpha", "", ""}).ok());
     auto game = store.begin_game(two_player(std::nullopt, -1));
     REQUIRE(game.ok());
     id = *game;

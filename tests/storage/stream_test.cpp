@@ -8,12 +8,14 @@
 #include <algorithm>
 
 #include "storage/backends.h"
+#include "storage/database.h"
 #include "storage/game_maker.h"
 #include "storage/game_query.h"
 #include "storage/game_stream.h"
+#include "storage/sql/sql.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
 #include "storage/temp_dir.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -23,7 +25,7 @@ std::int64_t store_made(Store& store, const storage_test::MadeGame& made,
                         std::optional<std::int64_t> tournament, std::int64_t slot,
                         bool with_moves = true) {
   GameRecord g = made.record;
-  g.tournament_id = tournament;
+  g.event_id = tournament;
   g.slot = slot;
   auto id = store.begin_game(g);
   REQUIRE(id.ok());
@@ -60,8 +62,8 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
       storage_test::TestDb dir_db(backend);
       auto store = Store::open(dir_db.url());
       REQUIRE(store.ok());
-      auto late = store->open_tournament("late", "{}");
-      auto early = store->open_tournament("early", "{}");
+      auto late = work_queue::open_tournament(*store, "late", "{}");
+      auto early = work_queue::open_tournament(*store, "early", "{}");
       REQUIRE(late.ok());
       REQUIRE(early.ok());
       // Stored out of order: "late" (created first) slots 2, 0, 1; an unscheduled game; "early"
@@ -89,7 +91,7 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
         CHECK(g.ranks == want.record.ranks);
         CHECK(g.scores == want.record.scores);
         CHECK(g.game == want.record.game);
-        CHECK(g.tournament == (k < 2 ? "" : k < 5 ? "late" : "early"));
+        CHECK(g.event == (k < 2 ? "" : k < 5 ? "late" : "early"));
         if (g.id == l0) {
           CHECK(m.empty());
           continue;
@@ -180,8 +182,8 @@ TEST_CASE("stream: games by id, and a game with no player rows is still visited"
       CHECK(has_game(*store, ids[2]).value());
       CHECK_FALSE(has_game(*store, ids[3] + 100).value());
       // A damaged archive: the player rows of a game gone. Verify must still see the game.
-      StoreAccess::db(*store).exec("DELETE FROM game_players WHERE game_id = " +
-                                   std::to_string(ids[2]));
+      store->connection().exec("DELETE FROM game_players WHERE game_id = " +
+                               std::to_string(ids[2]));
       const auto all = stream(*store, GameQuery{});
       REQUIRE(all.size() == 4);
       CHECK(all[2].first.id == ids[2]);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "storage/backends.h"
+#include "storage/old_schema.h"
 #include "storage/transcript_text.h"
 
 using namespace referee::storage;
@@ -191,32 +192,24 @@ TEST_CASE("transcript text: stored and read back through the Store on every back
 TEST_CASE("transcript text: a v8 database is migrated to v9, its rows read the same") {
   storage_test::TempDir dir;
   const auto path = dir.file("v8.db");
-  std::int64_t id = 0;
-  {
-    auto store = Store::open(path);
-    REQUIRE(store.ok());
-    GameRecord g;
-    g.game = "awale";
-    g.players = {"a", "b"};
-    auto game = store->begin_game(g);
-    REQUIRE(game.ok());
-    id = *game;
-  }
+  const std::int64_t id = 1;
   {
     // What a v8 referee wrote: position lines whole.
-    SQLite::Database raw(path, SQLite::OPEN_READWRITE);
-    raw.exec("UPDATE schema_version SET version = 8");
-    raw.exec("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (" + std::to_string(id) +
+    auto v8 = storage_test::database_at(path, 8);
+    v8->exec("INSERT INTO games (id, game) VALUES (1, 'awale')");
+    v8->exec("INSERT INTO engines (name) VALUES ('a'), ('b')");
+    v8->exec("INSERT INTO game_players (game_id, seat, engine) VALUES (1, 1, 'a'), (1, 2, 'b')");
+    v8->exec("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (" + std::to_string(id) +
              ", 1, '0.000 > position startpos moves 1 2 3 4 5 6' || char(10) ||"
              " '1.000 > position startpos moves 1 2 3 4 5 6 7' || char(10))");
   }
   auto store = Store::open(path);
+  INFO((store ? std::string() : store.error()));
   REQUIRE(store.ok());
   auto logs = store->logs(id);
   REQUIRE(logs.ok());
   REQUIRE(logs->size() == 2);
   CHECK((*logs)[1].text == "position startpos moves 1 2 3 4 5 6 7");
   SQLite::Database raw(path);
-  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == 9);
-  CHECK(kSchemaVersion == 9);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
 }

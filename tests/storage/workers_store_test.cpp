@@ -5,11 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "storage/backends.h"
+#include "storage/database.h"
 #include "storage/old_schema.h"
 #include "storage/schema.h"
 #include "storage/sql/sql.h"
 #include "storage/store.h"
-#include "storage/store_access.h"
+#include "storage/work_queue.h"
 
 using namespace referee::storage;
 
@@ -26,7 +27,7 @@ GameRecord two_player_game() {
 
 // The text of the first column of the first row of `query` on the store's own connection.
 std::string text_of(Store& store, const std::string& query) {
-  sql::Query q(StoreAccess::db(store), query);
+  sql::Query q(store.connection(), query);
   REQUIRE(q.step());
   return q.text(0);
 }
@@ -81,11 +82,15 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb db(backend);
       Store store = open_ok(db.url());
-      auto alive = store.register_owner({"w1", "host1", 11, "worker", 60000});
-      auto lost = store.register_owner({"w2", "host2", 12, "worker", -1000});  // already expired
-      auto stopped = store.register_owner({"serve", "host1", 13, "serve", 60000});
+      auto alive = work_queue::register_owner(
+          store, {"w1", "host1", 11, referee::storage::OwnerKind::Worker, 60000});
+      auto lost = work_queue::register_owner(
+          store,
+          {"w2", "host2", 12, referee::storage::OwnerKind::Worker, -1000});  // already expired
+      auto stopped = work_queue::register_owner(
+          store, {"serve", "host1", 13, referee::storage::OwnerKind::Serve, 60000});
       REQUIRE((alive.ok() && lost.ok() && stopped.ok()));
-      REQUIRE(store.stop_owner(*stopped).ok());
+      REQUIRE(work_queue::stop_owner(store, *stopped).ok());
       GameRecord g = two_player_game();
       g.owner = *lost;
       auto running = store.begin_game(g);
@@ -94,13 +99,13 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       auto mine = store.begin_game(g);
       REQUIRE(mine.ok());
       GameRecord done = two_player_game();
-      done.status = "finished";
+      done.status = referee::storage::GameStatus::Finished;
       done.ranks = {1, 2};
       done.scores = {1, 0};
       done.termination = "rules";
       REQUIRE(store.finish_game(*mine, done).ok());  // finished: not running any more
 
-      auto owners = store.owners(3600 * 1000, 100);
+      auto owners = work_queue::owners(store, 3600 * 1000, 100);
       REQUIRE(owners.ok());
       REQUIRE(owners->size() == 3);
       const auto now = now_ms();
@@ -114,20 +119,21 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       CHECK((*owners)[2].id == *alive);
       CHECK((*owners)[2].state(now) == "alive");
       CHECK((*owners)[2].running_games.empty());
-      CHECK((*owners)[2].info.kind == "worker");
+      CHECK((*owners)[2].info.kind == OwnerKind::Worker);
 
       // A heartbeat renews the lease: the lost owner is alive again.
-      REQUIRE(store.renew_claims(*lost, 60000).ok());
-      owners = store.owners(3600 * 1000, 100);
+      REQUIRE(work_queue::renew_claims(store, *lost, 60000).ok());
+      owners = work_queue::owners(store, 3600 * 1000, 100);
       REQUIRE(owners.ok());
       CHECK((*owners)[1].state(now_ms()) == "alive");
       CHECK((*owners)[1].lease_expires_at_ms > now_ms() + 50000);
 
       // Stopped owners older than the window are left out; the limit holds.
-      owners = store.owners(-3600 * 1000, 100);  // a window ending in the future: no stopped owner
+      owners = work_queue::owners(store, -3600 * 1000,
+                                  100);  // a window ending in the future: no stopped owner
       REQUIRE(owners.ok());
       CHECK(owners->size() == 2);
-      owners = store.owners(3600 * 1000, 1);
+      owners = work_queue::owners(store, 3600 * 1000, 1);
       REQUIRE(owners.ok());
       CHECK(owners->size() == 1);
     }
@@ -149,7 +155,7 @@ TEST_CASE("migration: v7 applies on a v6 database: games get no hashes, owners n
       CHECK(text_of(store, "SELECT version FROM schema_version") == std::to_string(kSchemaVersion));
       CHECK(text_of(store, "SELECT engine_hashes FROM games WHERE id = 1") == "[]");
       CHECK(text_of(store, "SELECT lease_expires_at FROM owners WHERE id = 1") == "0");
-      auto owners = store.owners(3600 * 1000, 10);
+      auto owners = work_queue::owners(store, 3600 * 1000, 10);
       REQUIRE(owners.ok());
       REQUIRE(owners->size() == 1);
       CHECK(owners->front().state(now_ms()) == "lost");  // never stopped, no lease: not alive

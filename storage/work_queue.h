@@ -1,0 +1,194 @@
+// The work queue: how any number of processes share the games of the events (design.md §6).
+// Free functions over a Database (database.h says why): `work_queue::claim_slots(store, ...)`.
+//
+// Events, slots and claims:
+// - An event (an `events` row: a tournament, a ladder or an sprt test) is created once with its
+//   whole specification (JSON) and its schedule materialized as `slots` rows, in one transaction.
+// - Every process that plays games registers as an owner (register_owner). A claim is a slot in
+//   state Claimed with its owner and a lease: the time (unix ms) after which anyone may take it.
+//   claim_slots takes pending slots, or claimed ones whose lease expired, in schedule order, in
+//   one write transaction (SQLite: BEGIN IMMEDIATE, so two processes never take the same slot;
+//   PostgreSQL: SELECT ... FOR UPDATE SKIP LOCKED). Taking an expired claim closes the game
+//   its dead owner left running as unfinished/interrupted.
+// - The owner renews its leases on a heartbeat (renew_claims, every lease/4); a killed process
+//   stops renewing, its leases expire, and the slots are played again by whoever claims them.
+// - finish_claimed records a game's end and its slot's new state in one transaction that first
+//   checks the slot is still claimed by this owner. Exactly once: a slot becomes Done only in
+//   that transaction, under the write lock, by the owner holding the claim; an owner whose lease
+//   expired and was taken finds the claim gone and its game is kept unfinished ("lost-claim"),
+//   never rated. A partial unique index (one finished game per event and slot) makes a second
+//   finish impossible whatever the code above does.
+// - An interrupted game releases its slot at once (pending again); a slot that cannot be played
+//   (an engine does not declare the game) is skipped once, with a reason, and never claimed.
+//
+// Errors: NotFound (no such event or game), Conflict (a game that belongs to no slot), Invalid
+// (records that do not fit), and the database's own kinds (database.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/expected.h"
+#include "storage/database.h"
+#include "storage/states.h"
+#include "storage/store.h"
+
+namespace referee::storage {
+
+// One game of an event's schedule, as stored in `slots`.
+struct SlotRecord {
+  std::int64_t slot = 0;
+  std::string game;                  // canonical game string
+  std::vector<std::string> seats;    // engine names by seat
+  std::vector<std::string> opening;  // played by the referee
+  int cycle = 0;
+  int round = 0;
+  int pair = 0;  // the opening group: the slots of one pair are one opening in every seating
+  SlotState state = SlotState::Pending;  // read back only
+  std::string reason;                    // why a slot was skipped (read back only)
+  std::optional<std::int64_t> owner;
+  int attempts = 0;
+};
+
+struct EventRow {
+  std::int64_t id = 0;
+  std::string name;
+  std::string spec;    // the normalized specification (JSON) it was created with
+  std::string config;  // v2: the schedule fingerprint
+  EventState state = EventState::Running;
+  int priority = 0;
+  bool created = false;  // created by this call
+};
+
+// How open_event creates a new event (an existing one keeps what it has).
+struct NewEventOptions {
+  EventKind kind = EventKind::Tournament;
+  EventState state = EventState::Running;  // queued | running | paused
+  int priority = 0;
+};
+
+// An event with its progress, for the daemon's listings.
+struct EventInfo {
+  std::int64_t id = 0;
+  std::string name;
+  EventKind kind = EventKind::Tournament;
+  EventState state = EventState::Running;
+  int priority = 0;
+  std::string spec;
+  std::string created_at, started_at, finished_at, updated_at;   // ISO 8601; "" = not yet
+  std::int64_t pending = 0, claimed = 0, done = 0, skipped = 0;  // slots by state
+  std::int64_t total() const { return pending + claimed + done + skipped; }
+};
+
+struct EventQuery {
+  std::vector<EventState> states;  // empty = any
+  std::optional<EventKind> kind;   // none = any
+  int limit = 100;
+  int offset = 0;
+};
+
+struct EventList {
+  std::vector<EventInfo> events;  // newest first
+  std::int64_t total = 0;         // matching the query, all pages
+};
+
+struct OwnerInfo {
+  std::string name;  // for people: "tournament awale.toml"
+  std::string host;
+  long pid = 0;
+  OwnerKind kind = OwnerKind::Tournament;
+  long lease_ms = 30000;  // how long it counts as alive after a heartbeat (v7)
+};
+
+// An owner as the daemon's workers page shows it (owners()).
+struct OwnerStatus {
+  std::int64_t id = 0;
+  OwnerInfo info;
+  std::int64_t started_at_ms = 0, heartbeat_at_ms = 0;  // Unix ms
+  std::int64_t lease_expires_at_ms = 0;  // v7: last heartbeat + its lease (0 before v7's writes)
+  std::optional<std::int64_t> stopped_at_ms;
+  std::vector<std::int64_t> running_games;  // its games with status "running", by id
+  // stopped (stopped_at set) | alive (its lease runs) | lost (neither: killed, or hung)
+  std::string state(std::int64_t now_ms) const {
+    if (stopped_at_ms) return "stopped";
+    return lease_expires_at_ms > now_ms ? "alive" : "lost";
+  }
+};
+
+struct Claim {
+  std::int64_t event = 0;
+  SlotRecord slot;  // attempts counts this one
+};
+
+struct SlotCounts {
+  std::int64_t pending = 0, claimed_mine = 0, claimed_others = 0, done = 0, skipped = 0;
+  std::int64_t total() const { return pending + claimed_mine + claimed_others + done + skipped; }
+};
+
+enum class ClaimEnd {
+  Done,      // the game finished and its slot is done
+  Released,  // the game did not finish (interrupted): the slot is pending again
+  Lost,      // the claim had been taken by another owner: game kept unfinished ("lost-claim")
+};
+
+namespace work_queue {
+
+// ---- Events ----
+// Creates the event with its slots, or returns the existing one of that name unchanged (the
+// caller compares `spec`). A v2 event (no spec yet) whose `config` fingerprint matches is
+// adopted: its spec is set and its slots materialized, finished ones done.
+Expected<EventRow> open_event(Database& db, const std::string& name, const std::string& spec,
+                              const std::string& config, const std::vector<SlotRecord>& slots,
+                              const NewEventOptions& options = {});
+// Creates the event of a v2 tournament file with no schedule stored (games recorded, slots
+// not), or returns the existing one; a name reused with a different config is Conflict.
+Expected<std::int64_t> open_tournament(Database& db, const std::string& name,
+                                       const std::string& config);
+Expected<EventList> events(Database& db, const EventQuery& query);
+Expected<EventInfo> event(Database& db, std::int64_t id);  // NotFound "no event N"
+// Sets the event's state when it is one of `from`; returns whether it changed (NotFound when
+// there is no such event). Marking a tournament finished is left to the slots.
+Expected<bool> set_event_state(Database& db, std::int64_t id, EventState state,
+                               const std::vector<EventState>& from);
+Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotFound
+
+// ---- Slots ----
+// Appends slots to a standing event (ladder, sprt) after its last one; their `slot` fields are
+// ignored and the numbers given are returned.
+Expected<std::vector<std::int64_t>> append_slots(Database& db, std::int64_t event,
+                                                 const std::vector<SlotRecord>& slots);
+Expected<std::vector<SlotRecord>> slots(Database& db, std::int64_t event);
+// The event's pending and claimed slots, in order.
+Expected<std::vector<SlotRecord>> open_slots(Database& db, std::int64_t event);
+Expected<SlotCounts> slot_counts(Database& db, std::int64_t event, std::int64_t owner);
+// Slots that will not be played (an engine does not declare the game): skipped with a reason,
+// unless already done. Returns how many changed.
+Expected<int> skip_slots(Database& db, std::int64_t event, const std::vector<std::int64_t>& slots,
+                         const std::string& reason);
+
+// ---- Owners, claims and leases ----
+Expected<std::int64_t> register_owner(Database& db, const OwnerInfo& owner);
+// The owners that are not stopped, and those stopped in the last `stopped_within_ms`, newest
+// first, at most `limit`, each with its running games.
+Expected<std::vector<OwnerStatus>> owners(Database& db, std::int64_t stopped_within_ms, int limit);
+// The owner stops: its claims are released, stopped_at is set.
+Status stop_owner(Database& db, std::int64_t owner);
+// Up to `max` slots of the event (or of any running event), pending or with an expired lease,
+// in schedule order, none with an engine of `exclude_engines`; they become claimed by `owner`
+// until now + lease_ms.
+Expected<std::vector<Claim>> claim_slots(Database& db, std::int64_t owner,
+                                         std::optional<std::int64_t> event, int max, long lease_ms,
+                                         const std::vector<std::string>& exclude_engines);
+// Extends every claim of `owner` to now + lease_ms and beats its heartbeat; returns how many.
+Expected<int> renew_claims(Database& db, std::int64_t owner, long lease_ms);
+// Ends a game begun for a claimed slot (see ClaimEnd), in one transaction with the slot.
+// `result` as for Store::finish_game.
+Expected<ClaimEnd> finish_claimed(Database& db, std::int64_t game_id, const GameRecord& result,
+                                  std::int64_t owner);
+// A claimed slot given back without a game (its engine could not start): pending again.
+Status release_slot(Database& db, std::int64_t event, std::int64_t slot, std::int64_t owner);
+
+}  // namespace work_queue
+}  // namespace referee::storage
