@@ -224,6 +224,14 @@ const char* const kV9 = R"sql(
 UPDATE engine_transcripts SET text = text WHERE 1 = 0;
 )sql";
 
+// v10: each seat's time control (a tournament's engines may each have their own `tc`): per game,
+// a JSON array of canonical time controls by seat (storage/store.h: time_controls_json); "[]" for
+// games recorded before, whose seats all had the game's time_control. Self-contained: one column
+// on v1's games, the same text on both backends.
+const char* const kV10 = R"sql(
+ALTER TABLE games ADD COLUMN time_controls TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -330,9 +338,9 @@ std::string newer_message(const std::string& path, int version) {
 }  // namespace
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> all = {{1, kV1, ""},          {2, kV2, ""},  {3, kV3, ""},
-                                             {4, kV4, ""},          {5, v5(), ""}, {6, kV6, ""},
-                                             {7, kV7, kV7Postgres}, {8, kV8, ""},  {9, kV9, ""}};
+  static const std::vector<Migration> all = {
+      {1, kV1, ""}, {2, kV2, ""},          {3, kV3, ""}, {4, kV4, ""}, {5, v5(), ""},
+      {6, kV6, ""}, {7, kV7, kV7Postgres}, {8, kV8, ""}, {9, kV9, ""}, {10, kV10, ""}};
   return all;
 }
 

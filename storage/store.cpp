@@ -120,6 +120,14 @@ std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
   return out;
 }
 
+std::string time_controls_json(const std::vector<std::string>& controls) {
+  return to_json(controls);
+}
+
+std::vector<std::string> time_controls_from_json(const std::string& text) {
+  return from_json(text);
+}
+
 namespace {
 
 // The WHERE clause shared by the two queries of games(); ?1 tournament, ?2 name, ?3 finished only,
@@ -182,8 +190,8 @@ struct Store::Impl {
         db().prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game = db().prepare(
         "INSERT INTO games (tournament_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner, engine_hashes)"
-        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)"
+        "time_control, status, started_at, owner, engine_hashes, time_controls)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)"
         " RETURNING id");
     ensure_engine = db().prepare("INSERT INTO engines (name) VALUES (?) ON CONFLICT DO NOTHING");
     insert_player =
@@ -412,6 +420,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(7, game.started_at.empty() ? now_utc() : game.started_at);
     g.bind(8, game.owner);
     g.bind(9, engine_hashes_json(game.engine_hashes));
+    g.bind(10, time_controls_json(game.time_controls));
     std::int64_t id = sql::returning_id(g);
     // Engines first, in name order: concurrent games of the same engines lock their rows in one
     // order (PostgreSQL would otherwise find a deadlock between two such inserts).
@@ -644,13 +653,15 @@ namespace {
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
 std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashes,
-                                   const std::string& where, Bind bind) {
+                                   const std::string& controls, const std::string& where,
+                                   Bind bind) {
   sql::Query g(
       db,
       "SELECT g.id, g.tournament_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
       " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
       " g.finished_at, g.plies, g.owner, " +
-          hashes + " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
+          hashes + ", " + controls +
+          " FROM games g LEFT JOIN tournaments t ON t.id = g.tournament_id" + where +
           " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
@@ -672,6 +683,7 @@ std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashe
     r.plies = g.int64(13);
     if (!g.is_null(14)) r.owner = g.int64(14);
     r.engine_hashes = engine_hashes_from_json(g.text(15));
+    r.time_controls = time_controls_from_json(g.text(16));
     out.push_back(std::move(r));
   }
   sql::Query p(db,
@@ -712,11 +724,12 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
                         sql::Transaction::Kind::Read);  // one snapshot for both queries
     std::vector<GameRecord> out;
     const std::string hashes = StoreAccess::engine_hashes_column(*this);
+    const std::string controls = StoreAccess::time_controls_column(*this);
     if (id) {
-      out = load_games(impl_->db(), hashes, " WHERE g.id = ?1",
+      out = load_games(impl_->db(), hashes, controls, " WHERE g.id = ?1",
                        [&](sql::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(impl_->db(), hashes, kGameWhere, [&](sql::Statement& q) {
+      out = load_games(impl_->db(), hashes, controls, kGameWhere, [&](sql::Statement& q) {
         q.bind(1, filter.tournament_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
@@ -1512,6 +1525,7 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
       page.games = load_games(impl_->db(), StoreAccess::engine_hashes_column(*this),
+                              StoreAccess::time_controls_column(*this),
                               " WHERE " + sql::in_json_ints(impl_->db().backend(), "g.id", "?1"),
                               [&](sql::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());
@@ -1599,6 +1613,12 @@ std::string StoreAccess::engine_hashes_column(Store& store) {
   sql::Query q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
   q.step();
   return q.int64(0) >= 7 ? "g.engine_hashes" : "'[]'";
+}
+
+std::string StoreAccess::time_controls_column(Store& store) {
+  sql::Query q(db(store), "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.step();
+  return q.int64(0) >= 10 ? "g.time_controls" : "'[]'";
 }
 
 sql::Connection& StoreAccess::db(Store& store) {

@@ -16,6 +16,8 @@ struct StoreAccess {
   // The games' engine hashes as a SELECT expression of alias `g`: the column, or '[]' in a file
   // older than v7 opened read-only (not migrated), told by its schema_version.
   static std::string engine_hashes_column(Store& store);
+  // The games' per-seat time controls likewise: the column, or '[]' in a file older than v10.
+  static std::string time_controls_column(Store& store);
   // One line naming the database: "<path>: cannot <doing>: <what>".
   static Error fail(const Store& store, const std::string& doing, const std::exception& e);
 };

@@ -206,6 +206,7 @@ TEST_CASE("transcript text: a v8 database is migrated to v9, its rows read the s
     // What a v8 referee wrote: position lines whole.
     SQLite::Database raw(path, SQLite::OPEN_READWRITE);
     raw.exec("UPDATE schema_version SET version = 8");
+    raw.exec("ALTER TABLE games DROP COLUMN time_controls");  // v10's, not there in v8
     raw.exec("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (" + std::to_string(id) +
              ", 1, '0.000 > position startpos moves 1 2 3 4 5 6' || char(10) ||"
              " '1.000 > position startpos moves 1 2 3 4 5 6 7' || char(10))");
@@ -217,6 +218,5 @@ TEST_CASE("transcript text: a v8 database is migrated to v9, its rows read the s
   REQUIRE(logs->size() == 2);
   CHECK((*logs)[1].text == "position startpos moves 1 2 3 4 5 6 7");
   SQLite::Database raw(path);
-  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == 9);
-  CHECK(kSchemaVersion == 9);
+  CHECK(raw.execAndGet("SELECT version FROM schema_version").getInt() == kSchemaVersion);
 }
