@@ -216,6 +216,12 @@ std::string engine_hashes_column(sql::Connection& db) {
   return q.int64(0) >= 7 ? "g.engine_hashes" : "'[]'";
 }
 
+std::string time_controls_column(sql::Connection& db) {
+  sql::Query q(db, "SELECT coalesce(max(version), 0) FROM schema_version");
+  q.step();
+  return q.int64(0) >= 11 ? "g.time_controls" : "'[]'";
+}
+
 std::string games_by_event_index(sql::Connection& db) {
   if (db.backend() != sql::Backend::SQLite) return "";
   sql::Query q(db, "SELECT coalesce(max(version), 0) FROM schema_version");

@@ -3,7 +3,8 @@
 //
 // JSON Lines is the archive: one object per game with every stored field and every move (ply,
 // mover, move, time used, clock left, engine info, source, the referee's note), in key order;
-// it is the form an archive keeps (and the one an import would read back).
+// it is the form an archive keeps (and the one an import would read back). `time_controls` (by
+// seat) follows `time_control` only when some seat's differs from it.
 //
 // PGN is results first, for Ordo and BayesElo (they read the tags and the result), and readable
 // by people; it does not try to be a chess PGN:
@@ -11,6 +12,10 @@
 //   [GameString] (canonical, with parameters), [SetUp "1"] + [FEN] only when the game did not
 //   start from its standard start, [TimeControl] when set, [Termination], [TerminationDetails],
 //   [PlyCount].
+// - Time controls as cutechess writes them: [TimeControl] when White's and Black's are the same
+//   (the game's time_control, unless the pair of a --pairwise game shares another), else
+//   [WhiteTimeControl] and [BlackTimeControl] in its place. A game of more than two players is
+//   written only as pairs of seats, so White's and Black's tags name each seat of the pair.
 // - Event = the tournament's name ("?" outside one), Site "?", Date from started_at
 //   ("????.??.??" when unknown), Round = schedule slot + 1 ("-" outside a schedule).
 // - [Termination] takes PGN's own values: "normal" (the rules ended it, or a resignation or
@@ -33,8 +38,11 @@
 //   White = seat i, Black = seat j) with [Pairwise "yes"] and no moves, for rating tools.
 // CSV: RFC 4180 (CRLF line ends, fields with a comma, quote, CR or LF quoted, quotes doubled);
 // one row per game with every seat; list fields (opening, players, ranks, scores) are joined with
-// ';' (opening with ' '). With `pairwise`, a game of N > 2 players becomes one row per pair of
-// seats, and a last column `seats` says which ("1;3"; empty for two-player games).
+// ';' (opening with ' '). The header is fixed: `time_control` holds the row's seats' time control
+// when they share one (the game's time_control, for every game whose seats had no other), else
+// one per seat of the row joined with ';' like `players`. With `pairwise`, a game of N > 2 players
+// becomes one row per pair of seats, and a last column `seats` says which ("1;3"; empty for
+// two-player games).
 #include "storage/export.h"
 
 #include <charconv>
@@ -214,7 +222,13 @@ void pgn_tags(std::string& out, const GameRecord& g, std::size_t white, std::siz
     tag("SetUp", "1");
     tag("FEN", g.start_position);
   }
-  if (!g.time_control.empty()) tag("TimeControl", g.time_control);
+  const std::string white_tc = seat_time_control(g, white), black_tc = seat_time_control(g, black);
+  if (white_tc == black_tc) {
+    if (!white_tc.empty()) tag("TimeControl", white_tc);
+  } else {
+    tag("WhiteTimeControl", white_tc);
+    tag("BlackTimeControl", black_tc);
+  }
   tag("Termination", pgn_termination(g));
   const std::string details = g.reason.empty() ? g.termination : reason_with_names(g);
   if (!details.empty()) tag("TerminationDetails", details);
@@ -257,6 +271,7 @@ void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRec
   j["opening"] = g.opening;
   j["players"] = g.players;
   j["time_control"] = g.time_control;
+  if (has_seat_time_controls(g)) j["time_controls"] = g.time_controls;
   j["status"] = to_text(g.status);
   j["ranks"] = g.ranks;
   j["scores"] = g.scores;
@@ -284,6 +299,13 @@ void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRec
   out += '\n';
 }
 
+// The CSV's time control of a row's seats: the one they share, else one per seat.
+std::string time_control_field(const std::vector<std::string>& controls) {
+  for (const auto& c : controls)
+    if (c != controls.front()) return joined(controls, ";");
+  return controls.empty() ? std::string() : controls.front();
+}
+
 const char* const kCsvHeader =
     "id,tournament,slot,game,start_position,opening,players,time_control,status,ranks,scores,"
     "termination,reason,started_at,finished_at,plies";
@@ -291,9 +313,10 @@ const char* const kCsvHeader =
 // One CSV row of the seats `seats` (every seat, or a pair with `pairwise`).
 void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_t>& seats,
              bool pairwise) {
-  std::vector<std::string> players, ranks, scores, seat_numbers;
+  std::vector<std::string> players, controls, ranks, scores, seat_numbers;
   for (std::size_t s : seats) {
     players.push_back(g.players[s]);
+    controls.push_back(seat_time_control(g, s));
     if (s < g.ranks.size()) ranks.push_back(std::to_string(g.ranks[s]));
     if (s < g.scores.size()) scores.push_back(number(g.scores[s]));
     seat_numbers.push_back(std::to_string(s + 1));
@@ -305,7 +328,7 @@ void csv_row(std::string& out, const GameRecord& g, const std::vector<std::size_
                                 g.start_position,
                                 joined(g.opening, " "),
                                 joined(players, ";"),
-                                g.time_control,
+                                time_control_field(controls),
                                 to_text(g.status),
                                 joined(ranks, ";"),
                                 joined(scores, ";"),
@@ -339,6 +362,16 @@ std::string pgn_termination(const GameRecord& g) {
   if (t == "crash" || t == "stall" || t == "nostart" || t == "unsupported") return "abandoned";
   if (t == "adjudication" || t == "adjudicated") return "adjudication";
   return "normal";
+}
+
+std::string seat_time_control(const GameRecord& g, std::size_t seat) {
+  return seat < g.time_controls.size() ? g.time_controls[seat] : g.time_control;
+}
+
+bool has_seat_time_controls(const GameRecord& g) {
+  for (const auto& c : g.time_controls)
+    if (c != g.time_control) return true;
+  return false;
 }
 
 std::string reason_with_names(const GameRecord& g) {

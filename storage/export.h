@@ -59,6 +59,14 @@ std::string export_text(ExportFormat format, const ExportOptions& options,
 // abandoned, adjudication or unterminated.
 std::string pgn_termination(const GameRecord& game);
 
+// Seat `seat`'s (0-based) time control: its own when the game recorded every seat's, else the
+// game's time_control.
+std::string seat_time_control(const GameRecord& game, std::size_t seat);
+
+// Whether some seat's time control differs from the game's time_control: only then do the
+// exports carry the per-seat controls (so archives of games without them are as they were).
+bool has_seat_time_controls(const GameRecord& game);
+
 // The game's reason with the seat that starts it ("p2 lost on time") replaced by the engine's
 // name ("beta lost on time").
 std::string reason_with_names(const GameRecord& game);

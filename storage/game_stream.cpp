@@ -46,7 +46,8 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
                      "SELECT g.id, g.event_id, g.slot, g.game, g.start_position, "
                      "g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at, "
                      "g.finished_at, g.plies, g.owner, p.engine, p.rank, p.score, " +
-                         rows::engine_hashes_column(store.connection()) + " FROM games g" + index +
+                         rows::engine_hashes_column(store.connection()) + ", " +
+                         rows::time_controls_column(store.connection()) + " FROM games g" + index +
                          " LEFT JOIN game_players p ON p.game_id = g.id" + where.sql + order +
                          ", p.seat",
                      sql::Rows::Many);
@@ -117,6 +118,7 @@ Status for_each_game(Store& store, const GameQuery& query, const StreamOptions& 
         g.plies = games.int64(12);
         if (!games.is_null(13)) g.owner = games.int64(13);
         g.engine_hashes = engine_hashes_from_json(games.text(17));
+        g.time_controls = time_controls_from_json(games.text(18));
       }
       if (games.is_null(14)) continue;  // a game with no players (LEFT JOIN): still visited
       g.players.push_back(games.text(14));

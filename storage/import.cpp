@@ -3,6 +3,7 @@
 // with sequences moves them past the largest id after an import).
 #include "storage/import.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -18,9 +19,10 @@ namespace {
 using Json = nlohmann::json;
 
 const std::set<std::string> kGameKeys = {
-    "id",          "tournament_id", "tournament",   "slot",        "game",  "start_position",
-    "opening",     "players",       "time_control", "status",      "ranks", "scores",
-    "termination", "reason",        "started_at",   "finished_at", "plies", "moves"};
+    "id",           "tournament_id", "tournament",   "slot",        "game",  "start_position",
+    "opening",      "players",       "time_control", "status",      "ranks", "scores",
+    "termination",  "reason",        "started_at",   "finished_at", "plies", "moves",
+    "time_controls"};
 const std::set<std::string> kMoveKeys = {"ply",      "player", "move",   "time_ms",
                                          "clock_ms", "info",   "source", "note"};
 
@@ -68,7 +70,31 @@ void only_keys(const Json& j, const std::set<std::string>& known, const std::str
     if (!known.count(it.key())) throw Bad{"unknown key '" + where + it.key() + "'"};
 }
 
-ImportedGame read_record(const Json& j) {
+// The optional per-seat time controls: written by the export only when a seat's differs from
+// time_control, one canonical time control per seat, seat 1's being time_control.
+std::vector<std::string> seat_controls(const Json& j, const GameRecord& g,
+                                       const TimeControlCanon& canonical) {
+  if (!j.contains("time_controls")) return {};
+  std::vector<std::string> out = texts(j, "time_controls");
+  if (out.size() != g.players.size())
+    throw Bad{"'time_controls' must have one time control per player (" +
+              std::to_string(out.size()) + " for " + std::to_string(g.players.size()) + ")"};
+  for (std::size_t s = 0; s < out.size(); ++s) {
+    const std::string seat = "'time_controls' seat " + std::to_string(s + 1) + ": ";
+    auto canon = canonical(out[s]);
+    if (!canon) throw Bad{seat + canon.error()};
+    if (*canon != out[s]) throw Bad{seat + "'" + out[s] + "' is not canonical ('" + *canon + "')"};
+  }
+  if (out.front() != g.time_control)
+    throw Bad{"'time_controls' seat 1 must be 'time_control' ('" + g.time_control + "'), not '" +
+              out.front() + "'"};
+  if (std::all_of(out.begin(), out.end(),
+                  [&](const std::string& c) { return c == g.time_control; }))
+    throw Bad{"'time_controls' is written only when a seat's differs from 'time_control'"};
+  return out;
+}
+
+ImportedGame read_record(const Json& j, const TimeControlCanon& canonical) {
   if (!j.is_object()) throw Bad{"a record must be a JSON object"};
   only_keys(j, kGameKeys, "");
   ImportedGame out;
@@ -96,6 +122,7 @@ ImportedGame read_record(const Json& j) {
   for (const auto& p : g.players)
     if (p.empty()) throw Bad{"a player has no name"};
   g.time_control = text(j, "time_control");
+  g.time_controls = seat_controls(j, g, canonical);
   const std::string status = text(j, "status");
   const auto parsed = game_status_from_text(status);
   if (!parsed) throw Bad{"'status' must be finished, unfinished or running, not '" + status + "'"};
@@ -158,7 +185,8 @@ std::string opening_json(const std::vector<std::string>& opening) {
 
 }  // namespace
 
-Expected<ImportedGame> parse_export_line(const std::string& line) {
+Expected<ImportedGame> parse_export_line(const std::string& line,
+                                         const TimeControlCanon& canonical) {
   Json j;
   try {
     j = Json::parse(line);
@@ -166,7 +194,7 @@ Expected<ImportedGame> parse_export_line(const std::string& line) {
     return Error{std::string("not JSON: ") + e.what()};
   }
   try {
-    ImportedGame g = read_record(j);
+    ImportedGame g = read_record(j, canonical);
     // The rules' verdict, worded without the (source database's) game id.
     if (Status st = verify_game(g.game, g.moves); !st) {
       const std::string prefix = "game " + std::to_string(g.game.id) + ": ";
@@ -212,8 +240,8 @@ struct Importer::Impl {
         next_game_id(db, "SELECT coalesce(max(id), 0) + 1 FROM games"),
         add_game(db,
                  "INSERT INTO games (id, event_id, slot, game, start_position, opening,"
-                 " time_control, status, termination, reason, started_at, finished_at, plies)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                 " time_control, status, termination, reason, started_at, finished_at, plies,"
+                 " time_controls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         add_engine(db, "INSERT INTO engines (name) VALUES (?) ON CONFLICT (name) DO NOTHING"),
         add_player(db,
                    "INSERT INTO game_players (game_id, seat, engine, rank, score)"
@@ -356,6 +384,7 @@ Expected<ImportAdd> Importer::add(const ImportedGame& in) {
     q.bind(11, g.started_at);
     q.bind(12, g.finished_at);
     q.bind(13, g.plies);
+    q.bind(14, time_controls_json(g.time_controls));
     q.exec();
     for (std::size_t seat = 0; seat < g.players.size(); ++seat) {
       s.add_engine.reset();

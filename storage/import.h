@@ -4,7 +4,8 @@
 // - A line is read back only when it is a whole record as the export writes it: every key present
 //   with its type, no unknown key (a file from another program or a newer format is refused, not
 //   guessed at), a canonical game string the rules know, one rank per player for a finished game,
-//   none for the others, and moves that replay through the rules (verify_game).
+//   none for the others, and moves that replay through the rules (verify_game). The per-seat time
+//   controls, when present, are one canonical time control per seat, seat 1's the game's.
 // - Ids are kept when they are free in the database (an export imported into an empty database
 //   exports again byte for byte); a game or tournament whose id is taken gets a new one.
 //   Tournaments are matched by name: games of a tournament already in the database join it.
@@ -19,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,10 +35,17 @@ struct ImportedGame {
   std::vector<MoveRecord> moves;
 };
 
+// The canonical text of a time control, or why the text is not one (the referee's parser,
+// parse_time_control then to_string: storage does not parse time controls itself).
+using TimeControlCanon = std::function<Expected<std::string>(const std::string&)>;
+
 // One line of a JSON Lines export, checked as above (without the database). The error says what
 // is wrong with the line ("missing key 'players'", "ply 7 '3': illegal move ..."); the caller adds
-// the file and line.
-Expected<ImportedGame> parse_export_line(const std::string& line);
+// the file and line. `canonical` checks the per-seat time controls (`time_controls`, present only
+// when a seat's differs from `time_control`: one canonical time control per seat, seat 1's being
+// `time_control`).
+Expected<ImportedGame> parse_export_line(const std::string& line,
+                                         const TimeControlCanon& canonical);
 
 struct ImportAdd {
   bool added = false;   // false: the same game was already there (a duplicate)

@@ -29,6 +29,8 @@ void lock_writers(sql::Connection& db);
 // The games' engine hashes as a SELECT expression of alias `g`: the column, or '[]' in a file
 // older than v7 opened read-only (not migrated), told by its schema_version.
 std::string engine_hashes_column(sql::Connection& db);
+// The games' per-seat time controls likewise: the column, or '[]' in a file older than v11.
+std::string time_controls_column(sql::Connection& db);
 
 // SQLite's INDEXED BY games_by_tournament (the games of an event in slot order), or "" where it
 // cannot be named: a file older than v10 opened read-only is read through a view named `games`

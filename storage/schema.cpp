@@ -268,6 +268,14 @@ BEGIN
 END $$;
 )sql";
 
+// v11: each seat's time control (a tournament's engines may each have their own `tc`): per game,
+// a JSON array of canonical time controls by seat (storage/store.h: time_controls_json); "[]" for
+// games recorded before, whose seats all had the game's time_control. Self-contained: one column
+// on v1's games, the same text on both backends.
+const char* const kV11 = R"sql(
+ALTER TABLE games ADD COLUMN time_controls TEXT NOT NULL DEFAULT '[]';
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -379,7 +387,8 @@ const std::vector<Migration>& migrations() {
       {3, kV3, "", nullptr},          {4, kV4, "", nullptr},
       {5, v5(), "", nullptr},         {6, kV6, "", nullptr},
       {7, kV7, kV7Postgres, nullptr}, {8, kV8, "", nullptr},
-      {9, kV9, "", nullptr},          {10, kV10, kV10Postgres, v10_result_kinds}};
+      {9, kV9, "", nullptr},          {10, kV10, kV10Postgres, v10_result_kinds},
+      {11, kV11, "", nullptr}};
   return all;
 }
 

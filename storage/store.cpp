@@ -46,6 +46,14 @@ std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
   return out;
 }
 
+std::string time_controls_json(const std::vector<std::string>& controls) {
+  return rows::json_strings(controls);
+}
+
+std::vector<std::string> time_controls_from_json(const std::string& text) {
+  return rows::strings_from_json(text);
+}
+
 namespace {
 
 // The WHERE clause shared by the two queries of games(); ?1 tournament, ?2 name, ?3 finished only,
@@ -77,8 +85,8 @@ struct Store::Statements {
         db.prepare("INSERT INTO engine_transcripts (game_id, seat, text) VALUES (?, ?, ?)");
     insert_game = db.prepare(
         "INSERT INTO games (event_id, slot, game, start_position, opening, "
-        "time_control, status, started_at, owner, engine_hashes)"
-        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)"
+        "time_control, status, started_at, owner, engine_hashes, time_controls)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)"
         " RETURNING id");
     ensure_engine = db.prepare("INSERT INTO engines (name) VALUES (?) ON CONFLICT DO NOTHING");
     insert_player = db.prepare("INSERT INTO game_players (game_id, seat, engine) VALUES (?, ?, ?)");
@@ -119,6 +127,7 @@ Expected<std::int64_t> Store::begin_game(const GameRecord& game) {
     g.bind(7, game.started_at.empty() ? rows::now_utc() : game.started_at);
     g.bind(8, game.owner);
     g.bind(9, engine_hashes_json(game.engine_hashes));
+    g.bind(10, time_controls_json(game.time_controls));
     std::int64_t id = sql::returning_id(g);
     // Engines first, in name order: concurrent games of the same engines lock their rows in one
     // order (PostgreSQL would otherwise find a deadlock between two such inserts).
@@ -323,12 +332,14 @@ namespace {
 // `bind` binds the clause's parameters on both queries. Runs inside the caller's read snapshot.
 template <class Bind>
 std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashes,
-                                   const std::string& where, Bind bind) {
+                                   const std::string& controls, const std::string& where,
+                                   Bind bind) {
   sql::Query g(db,
                "SELECT g.id, g.event_id, coalesce(t.name, ''), g.slot, g.game, g.start_position,"
                " g.opening, g.time_control, g.status, g.termination, g.reason, g.started_at,"
                " g.finished_at, g.plies, g.owner, " +
-                   hashes + " FROM games g LEFT JOIN events t ON t.id = g.event_id" + where +
+                   hashes + ", " + controls +
+                   " FROM games g LEFT JOIN events t ON t.id = g.event_id" + where +
                    " ORDER BY g.id");
   bind(g);
   std::vector<GameRecord> out;
@@ -350,6 +361,7 @@ std::vector<GameRecord> load_games(sql::Connection& db, const std::string& hashe
     r.plies = g.int64(13);
     if (!g.is_null(14)) r.owner = g.int64(14);
     r.engine_hashes = engine_hashes_from_json(g.text(15));
+    r.time_controls = time_controls_from_json(g.text(16));
     out.push_back(std::move(r));
   }
   sql::Query p(db,
@@ -390,11 +402,12 @@ Expected<std::vector<GameRecord>> Store::query_games(const GameFilter& filter,
                         sql::Transaction::Kind::Read);  // one snapshot for both queries
     std::vector<GameRecord> out;
     const std::string hashes = rows::engine_hashes_column(connection());
+    const std::string controls = rows::time_controls_column(connection());
     if (id) {
-      out = load_games(connection(), hashes, " WHERE g.id = ?1",
+      out = load_games(connection(), hashes, controls, " WHERE g.id = ?1",
                        [&](sql::Statement& q) { q.bind(1, static_cast<std::int64_t>(*id)); });
     } else {
-      out = load_games(connection(), hashes, kGameWhere, [&](sql::Statement& q) {
+      out = load_games(connection(), hashes, controls, kGameWhere, [&](sql::Statement& q) {
         q.bind(1, filter.event_id);
         q.bind(2, filter.game_prefix);
         q.bind(3, filter.finished_only ? 1 : 0);
@@ -522,6 +535,7 @@ Expected<GamePage> Store::game_page(const GamePageQuery& query) {
     if (!wanted.empty()) {
       const std::string list = nlohmann::json(wanted).dump();
       page.games = load_games(connection(), rows::engine_hashes_column(connection()),
+                              rows::time_controls_column(connection()),
                               " WHERE " + sql::in_json_ints(connection().backend(), "g.id", "?1"),
                               [&](sql::Statement& q) { q.bind(1, list); });
       if (query.newest_first) std::reverse(page.games.begin(), page.games.end());

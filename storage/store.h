@@ -32,6 +32,12 @@ struct EngineHash {
 std::string engine_hashes_json(const std::vector<EngineHash>& hashes);
 std::vector<EngineHash> engine_hashes_from_json(const std::string& text);  // lenient: [] on junk
 
+// Stored form (games.time_controls, schema v11): a JSON array of strings by seat, each the seat's
+// canonical time control (TimeControl::to_string()); "[]" when not recorded (before v11: every
+// seat had the game's time_control).
+std::string time_controls_json(const std::vector<std::string>& controls);
+std::vector<std::string> time_controls_from_json(const std::string& text);  // lenient: [] on junk
+
 struct GameRecord {
   std::int64_t id = 0;
   std::optional<std::int64_t> event_id;
@@ -43,7 +49,10 @@ struct GameRecord {
   // runner may also record them as MoveRecords with source "opening": see move_sequence().
   std::vector<std::string> opening;
   std::vector<std::string> players;  // engine names by seat; index 0 = player 1
-  std::string time_control;          // as configured, e.g. "10+0.1"
+  std::string time_control;          // seat 1's, canonical, e.g. "10+0.1" (what filters test)
+  // Every seat's time control by seat (canonical), as played; empty when not recorded (games
+  // stored before schema v11, and imported games whose seats all had time_control).
+  std::vector<std::string> time_controls;
   GameStatus status = GameStatus::Running;
   std::vector<int> ranks;      // by seat; empty until finished
   std::vector<double> scores;  // by seat (the game's own score)

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "match/time_control.h"
 #include "storage/import.h"
 
 namespace referee::cli {
@@ -42,6 +43,13 @@ Status for_each_line(const std::string& path, Each each) {
   }
   if (in.bad()) return Error{"cannot read '" + path + "'"};
   return Ok{};
+}
+
+// The per-seat time controls of a line are checked by the referee's own parser.
+Expected<std::string> canonical_time_control(const std::string& text) {
+  auto tc = parse_time_control(text);
+  if (!tc) return tc.failure();
+  return tc->to_string();
 }
 
 }  // namespace
@@ -77,7 +85,7 @@ int import_games(const Args& args) {
   // Pass 1: every line checked, nothing written.
   long games = 0;
   Status checked = for_each_line(file, [&](long number, const std::string& line) -> Status {
-    auto g = storage::parse_export_line(line);
+    auto g = storage::parse_export_line(line, canonical_time_control);
     if (!g) return Error{file + ":" + std::to_string(number) + ": " + g.error()};
     ++games;
     return Ok{};
@@ -96,7 +104,7 @@ int import_games(const Args& args) {
   storage::Importer importer(*store);
   long added = 0, duplicates = 0, committed = 0, in_batch = 0, batch_added = 0;
   Status st = for_each_line(file, [&](long number, const std::string& line) -> Status {
-    auto g = storage::parse_export_line(line);
+    auto g = storage::parse_export_line(line, canonical_time_control);
     if (!g) return Error{file + ":" + std::to_string(number) + ": " + g.error()};
     if (in_batch == 0)
       if (Status b = importer.begin(); !b) return b;

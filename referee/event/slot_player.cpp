@@ -294,7 +294,9 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.game = slot.game;
   rec.opening = slot.opening;
   rec.players = slot.seats;
-  rec.time_control = roster.time_control_of(seat_engines.front()).to_string();
+  for (const auto& e : seat_engines)
+    rec.time_controls.push_back(roster.time_control_of(e).to_string());
+  rec.time_control = rec.time_controls.front();  // seat 1's: what the rating filters test
   rec.owner = owner_;
   if (std::any_of(hashes.begin(), hashes.end(),
                   [](const storage::EngineHash& h) { return !h.program.empty(); }))

@@ -141,6 +141,9 @@ class Console {
     for (const auto& seat : setup_.seats) record_.players.push_back(seat.name);
     for (const auto& seat : setup_.seats)
       if (seat.engine) record_.time_control = setup_.tc.to_string();
+    // One control for every seat (console games have one): stored by seat all the same.
+    if (!record_.time_control.empty())
+      record_.time_controls.assign(record_.players.size(), record_.time_control);
     auto id = setup_.store->begin_game(record_);
     if (!id) {
       note_db(id.error());

@@ -1,5 +1,7 @@
 #include "match/ply_view.h"
 
+#include <algorithm>
+
 #include "match/match.h"
 #include "match/time_control.h"
 #include "protocol/messages.h"
@@ -50,14 +52,22 @@ Expected<PlyView> view_at(const storage::GameRecord& game,
   if (!start) return Error{where + ": start position: " + start.error()};
   games::State state = std::move(*start);
 
-  const int players = rules->num_players();
-  auto tc = parse_time_control(game.time_control);
+  // Each seat's own control when the game recorded them (engines with their own tc), else the
+  // game's for every seat; none when one does not parse (a console game without a clock).
+  const auto players = static_cast<std::size_t>(rules->num_players());
   std::vector<TimeControl> tcs;
   std::vector<PlayerClock> clocks;
-  if (tc) {
-    tcs.assign(static_cast<std::size_t>(players), *tc);
-    for (const auto& t : tcs) clocks.emplace_back(t);
+  for (std::size_t s = 0; s < players; ++s) {
+    auto tc = parse_time_control(s < game.time_controls.size() ? game.time_controls[s]
+                                                               : game.time_control);
+    if (!tc) {
+      tcs.clear();
+      break;
+    }
+    tcs.push_back(*tc);
   }
+  for (const auto& t : tcs) clocks.emplace_back(t);
+  const bool timed = !tcs.empty();
   for (int i = 0; i < ply; ++i) {
     const auto idx = static_cast<std::size_t>(i);
     const int mover = state.current_player();
@@ -74,7 +84,7 @@ Expected<PlyView> view_at(const storage::GameRecord& game,
     v.next = moves[static_cast<std::size_t>(ply) - offset];
   const bool referee_move =
       static_cast<std::size_t>(ply) < offset || (v.next && v.next->source != "engine");
-  if (tc && tc->has_clock())
+  if (std::any_of(tcs.begin(), tcs.end(), [](const TimeControl& t) { return t.has_clock(); }))
     for (const auto& c : clocks) v.clocks.push_back(static_cast<long>(c.left().count()));
 
   // The engine to move was asked here unless the referee played the move or the rules had ended
@@ -85,7 +95,8 @@ Expected<PlyView> view_at(const storage::GameRecord& game,
   if (v.asked) {
     std::vector<std::string> played(sequence.begin(), sequence.begin() + ply);
     v.position_line = protocol::format_position(game.start_position, played);
-    if (tc) v.go_line = protocol::format(protocol::RefereeMessage{go_for(v.to_move, clocks, tcs)});
+    if (timed)
+      v.go_line = protocol::format(protocol::RefereeMessage{go_for(v.to_move, clocks, tcs)});
     std::string sent_go;
     if (find_sent(logs, v.to_move, v.position_line, sent_go) && !sent_go.empty()) {
       v.source = PlyView::Source::Transcript;

@@ -81,6 +81,18 @@ TEST_CASE("ply view: the position, each clock replayed from the stored times, th
   CHECK(v->go_line == "go player 2 p1time 10200 p2time 10100 p1inc 500 p2inc 500");
 }
 
+TEST_CASE("ply view: each seat's own time control when the game recorded them") {
+  auto g = stored_game(6, 2);
+  g.record.time_controls = {"10+0.5", "5+0.25"};
+  auto v = referee::view_at(g.record, g.moves, {}, 5);
+  REQUIRE(v.ok());
+  // Plies 3 and 5 were player 1's (300 and 500 ms, +500 ms each), ply 4 player 2's (400, +250).
+  REQUIRE(v->clocks.size() == 2);
+  CHECK(v->clocks[0] == 10000 - 300 + 500);
+  CHECK(v->clocks[1] == 5000 - 400 + 250);
+  CHECK(v->go_line == "go player 2 p1time 10200 p2time 4850 p1inc 500 p2inc 250");
+}
+
 TEST_CASE("ply view: the lines stored in the transcript win, a different rebuilt go is kept") {
   const auto g = stored_game(4, 0);
   std::string position = "position startpos moves";
