@@ -656,7 +656,8 @@ Status set_event_priority(Database& database, std::int64_t id, int priority) {
 }
 
 Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_t event,
-                                                 const std::vector<SlotRecord>& slots) {
+                                                 const std::vector<SlotRecord>& slots,
+                                                 std::optional<std::int64_t> expected_next) {
   try {
     sql::Transaction tx(database.connection());
     rows::lock_writers(database.connection());
@@ -665,6 +666,11 @@ Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_
     last.bind(1, static_cast<std::int64_t>(event));
     last.step();
     std::int64_t next = last.int64(0) + 1;
+    if (expected_next && *expected_next != next)
+      return Error{database.path() + ": event " + std::to_string(event) + " has " +
+                       std::to_string(next) + " games, not " + std::to_string(*expected_next) +
+                       ": another owner added them",
+                   ErrorKind::Conflict};
     std::vector<SlotRecord> numbered = slots;
     std::vector<std::int64_t> out;
     for (auto& s : numbered) {

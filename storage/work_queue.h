@@ -155,10 +155,14 @@ Expected<bool> set_event_state(Database& db, std::int64_t id, EventState state,
 Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotFound
 
 // ---- Slots ----
-// Appends slots to a standing event (ladder, sprt) after its last one; their `slot` fields are
-// ignored and the numbers given are returned.
-Expected<std::vector<std::int64_t>> append_slots(Database& db, std::int64_t event,
-                                                 const std::vector<SlotRecord>& slots);
+// Appends slots to an event after its last one (a ladder's top-up, an sprt's next pairs); their
+// `slot` fields are ignored and the numbers given are returned. With `expected_next` (the number
+// the first would get), only while the event's slots still end just before it, else
+// ErrorKind::Conflict and nothing added: games decided by several owners at once from what they
+// read (a Swiss round, a knockout match's next games) are added exactly once, on one host or many.
+Expected<std::vector<std::int64_t>> append_slots(
+    Database& db, std::int64_t event, const std::vector<SlotRecord>& slots,
+    std::optional<std::int64_t> expected_next = std::nullopt);
 Expected<std::vector<SlotRecord>> slots(Database& db, std::int64_t event);
 // The event's pending and claimed slots, in order.
 Expected<std::vector<SlotRecord>> open_slots(Database& db, std::int64_t event);

@@ -11,8 +11,10 @@
 // stream), and whether a thread with nothing to claim ends (a tournament run is over) or waits.
 // Events whose games are not all known at the start (a ladder's top-ups; a Swiss round or a
 // knockout match that adds its games when the previous ones finish) need nothing more: whoever
-// appends slots calls wake(), and the threads claim them like any; append_slots is one
-// transaction, so games are added exactly once whichever owner (on whichever host) adds them.
+// appends slots calls wake(), and the threads claim them like any. When several owners may decide
+// the same games at once (each sees the round end), they append with the slot number the first
+// should get (work_queue::append_slots' expected_next): one transaction adds them, the others get
+// ErrorKind::Conflict, so the games are added exactly once on one host or many.
 //
 // Decisions, taken once for the three commands:
 // - Commits: every commit_interval(store): 20 ms for a SQLite file (at 2 ms a run of instant
