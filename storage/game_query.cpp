@@ -24,9 +24,9 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
   WhereClause w;
   std::vector<std::string> terms;
   if (q.finished_only) terms.push_back(sql::no_index(b, "g.status") + " = 'finished'");
-  if (q.tournament_id) {
+  if (q.event_id) {
     terms.push_back("g.event_id = ?");
-    w.values.emplace_back(*q.tournament_id);
+    w.values.emplace_back(*q.event_id);
   }
   if (!q.tournament.empty()) {
     terms.push_back("g.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");

@@ -27,7 +27,7 @@
 namespace referee::storage {
 
 struct GameQuery {
-  std::optional<std::int64_t> tournament_id;             // one event by id (a runner's own report)
+  std::optional<std::int64_t> event_id;                  // one event by id (a runner's own report)
   std::string tournament;                                // one event by name; "" = any
   std::optional<std::vector<std::string>> game_strings;  // stored strings; nullopt = any
   std::vector<std::string> engines;

@@ -72,7 +72,7 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
           return Error{store.path() + ": the stored result of game " +
                        std::to_string(rows.int64(0)) + " is damaged"};
         r.id = rows.int64(0);
-        r.tournament_id = rows.is_null(1) ? -1 : rows.int64(1);
+        r.event_id = rows.is_null(1) ? -1 : rows.int64(1);
         r.slot = rows.int64(2);
         r.game = game->second;
         r.start_position = rows.c_str(4);
@@ -97,7 +97,7 @@ Status for_each_two_player_result(Store& store, const GameQuery& query, TwoPlaye
       where.bind(rows);
       while (rows.step()) {
         r.id = rows.int64(0);
-        r.tournament_id = rows.is_null(1) ? -1 : rows.int64(1);
+        r.event_id = rows.is_null(1) ? -1 : rows.int64(1);
         r.slot = rows.int64(2);
         r.game = intern(game_ids, names.games, rows.text(3));
         r.start_position = rows.c_str(4);

@@ -35,7 +35,7 @@ struct TwoPlayerNames {
 
 struct TwoPlayerResult {
   std::int64_t id = 0;
-  std::int64_t tournament_id = -1;  // -1: outside any tournament
+  std::int64_t event_id = -1;  // -1: outside any event
   std::int64_t slot = -1;
   std::uint32_t game = 0;                  // index into TwoPlayerNames::games
   std::string start_position;              // as stored ("" = the game's standard start)

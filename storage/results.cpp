@@ -129,8 +129,8 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     // The kinds the query keeps (game string, termination, time control, tournament).
     std::vector<std::string> kind_terms;
     std::vector<std::string> kind_values;
-    if (query.tournament_id) {
-      kind_terms.push_back("k.event_id = " + std::to_string(*query.tournament_id));
+    if (query.event_id) {
+      kind_terms.push_back("k.event_id = " + std::to_string(*query.event_id));
     }
     if (!query.tournament.empty()) {
       kind_terms.push_back("k.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");

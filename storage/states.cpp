@@ -14,6 +14,7 @@ constexpr std::array<const char*, 5> kEventStates = {"queued", "running", "pause
                                                      "finished"};
 constexpr std::array<const char*, 3> kEventKinds = {"tournament", "ladder", "sprt"};
 constexpr std::array<const char*, 3> kOwnerKinds = {"tournament", "serve", "worker"};
+constexpr std::array<const char*, 3> kOwnerStates = {"stopped", "alive", "lost"};
 constexpr std::array<const char*, 3> kGameStatuses = {"running", "finished", "unfinished"};
 
 template <class Enum, std::size_t N>
@@ -36,6 +37,9 @@ const char* to_text(EventKind kind) {
 }
 const char* to_text(OwnerKind kind) {
   return kOwnerKinds[static_cast<std::size_t>(kind)];
+}
+const char* to_text(OwnerState state) {
+  return kOwnerStates[static_cast<std::size_t>(state)];
 }
 const char* to_text(GameStatus status) {
   return kGameStatuses[static_cast<std::size_t>(status)];

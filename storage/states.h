@@ -23,11 +23,15 @@ enum class EventKind { Tournament, Ladder, Sprt };
 enum class GameStatus { Running, Finished, Unfinished };
 // A process that plays games: `referee tournament`, the daemon (`referee serve`), a worker.
 enum class OwnerKind { Tournament, Serve, Worker };
+// An owner: stopped (it released its claims), alive (its lease runs), or lost (neither: killed,
+// or hung).
+enum class OwnerState { Stopped, Alive, Lost };
 
 const char* to_text(SlotState state);
 const char* to_text(EventState state);
 const char* to_text(EventKind kind);
 const char* to_text(OwnerKind kind);
+const char* to_text(OwnerState state);
 const char* to_text(GameStatus status);
 
 // The value of a word; nullopt for a word that is none of them.

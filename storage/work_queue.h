@@ -111,9 +111,9 @@ struct OwnerStatus {
   std::optional<std::int64_t> stopped_at_ms;
   std::vector<std::int64_t> running_games;  // its games with status "running", by id
   // stopped (stopped_at set) | alive (its lease runs) | lost (neither: killed, or hung)
-  std::string state(std::int64_t now_ms) const {
-    if (stopped_at_ms) return "stopped";
-    return lease_expires_at_ms > now_ms ? "alive" : "lost";
+  OwnerState state(std::int64_t now_ms) const {
+    if (stopped_at_ms) return OwnerState::Stopped;
+    return lease_expires_at_ms > now_ms ? OwnerState::Alive : OwnerState::Lost;
   }
 };
 

@@ -57,7 +57,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool 
   std::string pairs_line;
   if (auto store = storage::Store::open(config.database, again)) {
     storage::GameQuery query;  // the event's results, counted in the database
-    query.tournament_id = summary->tournament_id;
+    query.event_id = summary->event_id;
     if (auto results = storage::aggregate_results(*store, query))
       std::cout << "\n" << ratings::ratings_report(*results);
     // Two engines: their game pairs (an opening with seats swapped), from the first one's side.

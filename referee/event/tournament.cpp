@@ -403,7 +403,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   sh.event = row->id;
   for (std::size_t e = 0; e < config.engines.size(); ++e)
     sh.engine_index[config.engines[e].config.name] = static_cast<int>(e);
-  sh.summary.tournament_id = row->id;
+  sh.summary.event_id = row->id;
   sh.summary.scheduled = counts->total();
   sh.summary.already_done = counts->done;
   sh.two_engines = config.engines.size() == 2;

@@ -63,7 +63,7 @@ struct SprtSummary {
 };
 
 struct RunSummary {
-  std::int64_t tournament_id = 0;
+  std::int64_t event_id = 0;
   std::int64_t scheduled = 0;
   std::int64_t already_done = 0;  // finished before this run
   std::int64_t played = 0;        // finished by this run, committed

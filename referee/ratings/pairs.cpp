@@ -118,12 +118,12 @@ Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery
         if (r.engines[0] == r.engines[1]) return Ok{};
         if (std::max({r.game, r.engines[0], r.engines[1]}) >= (1u << 21))
           return Error{store.path() + ": more than 2^21 engines or game strings to count pairs of"};
-        if (r.tournament_id != tournament) {
+        if (r.event_id != tournament) {
           forget_waiting();  // a tournament's games never pair with another's
-          tournament = r.tournament_id;
+          tournament = r.event_id;
         }
         const bool lo_first = n.engines[r.engines[0]] < n.engines[r.engines[1]];
-        key.tournament = r.tournament_id;
+        key.tournament = r.event_id;
         key.game = r.game;
         key.lo = r.engines[lo_first ? 0 : 1];
         key.hi = r.engines[lo_first ? 1 : 0];

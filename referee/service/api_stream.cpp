@@ -197,7 +197,7 @@ void export_route(Core& core, const Request& req, Response& res) {
         res, prepared.bad_option ? 400 : 503,
         prepared.bad_option ? parameter_words(prepared.error) : "storage: " + prepared.error);
   request.query = std::move(*prepared.query);
-  request.query.tournament_id = event;
+  request.query.event_id = event;
   request.destination = "the HTTP reply";
   auto state = std::make_shared<ExportState>(ExportState{std::move(*store), std::move(request)});
   const char* type = format == "pgn"     ? "application/x-chess-pgn"

@@ -134,7 +134,7 @@ Json worker_json(const storage::OwnerStatus& o, std::int64_t now_ms) {
           {"host", o.info.host},
           {"pid", o.info.pid},
           {"kind", storage::to_text(o.info.kind)},
-          {"state", o.state(now_ms)},
+          {"state", storage::to_text(o.state(now_ms))},
           {"started_at", iso_utc(o.started_at_ms, false)},
           {"heartbeat_at", iso_utc(o.heartbeat_at_ms, true)},
           {"heartbeat_age_s", static_cast<double>(now_ms - o.heartbeat_at_ms) / 1000.0},

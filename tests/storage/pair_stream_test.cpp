@@ -59,9 +59,9 @@ std::vector<Seen> streamed(Store& store, const GameQuery& query) {
   std::vector<Seen> out;
   TwoPlayerNames names;
   Status st = for_each_two_player_result(store, query, names, [&](const TwoPlayerResult& r) {
-    out.push_back({r.id, r.tournament_id, r.slot, names.games.at(r.game), r.start_position,
-                   r.opening, names.engines.at(r.engines[0]), names.engines.at(r.engines[1]),
-                   r.ranks[0], r.ranks[1]});
+    out.push_back({r.id, r.event_id, r.slot, names.games.at(r.game), r.start_position, r.opening,
+                   names.engines.at(r.engines[0]), names.engines.at(r.engines[1]), r.ranks[0],
+                   r.ranks[1]});
     return Status(Ok{});
   });
   REQUIRE(st.ok());

@@ -151,7 +151,7 @@ TEST_CASE("results: counted in SQL, the same as counting the games, for every fi
       };
       add([](GameQuery& q) { q.tournament = "rr"; });
       add([](GameQuery& q) { q.tournament = "nobody"; });
-      add([](GameQuery& q) { q.tournament_id = 1; });
+      add([](GameQuery& q) { q.event_id = 1; });
       add([](GameQuery& q) { q.time_control = "40/60+0"; });
       add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kOware3}; });
       add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kAwale, kOware3}; });

@@ -110,14 +110,14 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       REQUIRE(owners->size() == 3);
       const auto now = now_ms();
       CHECK((*owners)[0].id == *stopped);  // newest first
-      CHECK((*owners)[0].state(now) == "stopped");
+      CHECK((*owners)[0].state(now) == OwnerState::Stopped);
       CHECK((*owners)[1].id == *lost);
-      CHECK((*owners)[1].state(now) == "lost");
+      CHECK((*owners)[1].state(now) == OwnerState::Lost);
       CHECK((*owners)[1].running_games == std::vector<std::int64_t>{*running});
       CHECK((*owners)[1].info.host == "host2");
       CHECK((*owners)[1].info.pid == 12);
       CHECK((*owners)[2].id == *alive);
-      CHECK((*owners)[2].state(now) == "alive");
+      CHECK((*owners)[2].state(now) == OwnerState::Alive);
       CHECK((*owners)[2].running_games.empty());
       CHECK((*owners)[2].info.kind == OwnerKind::Worker);
 
@@ -125,7 +125,7 @@ TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped
       REQUIRE(work_queue::renew_claims(store, *lost, 60000).ok());
       owners = work_queue::owners(store, 3600 * 1000, 100);
       REQUIRE(owners.ok());
-      CHECK((*owners)[1].state(now_ms()) == "alive");
+      CHECK((*owners)[1].state(now_ms()) == OwnerState::Alive);
       CHECK((*owners)[1].lease_expires_at_ms > now_ms() + 50000);
 
       // Stopped owners older than the window are left out; the limit holds.
@@ -158,7 +158,8 @@ TEST_CASE("migration: v7 applies on a v6 database: games get no hashes, owners n
       auto owners = work_queue::owners(store, 3600 * 1000, 10);
       REQUIRE(owners.ok());
       REQUIRE(owners->size() == 1);
-      CHECK(owners->front().state(now_ms()) == "lost");  // never stopped, no lease: not alive
+      CHECK(owners->front().state(now_ms()) ==
+            OwnerState::Lost);  // never stopped, no lease: not alive
       CHECK(owners->front().running_games == std::vector<std::int64_t>{1});
     }
 }
