@@ -104,10 +104,6 @@ std::string Database::integrity_check_name() const {
   return state_->connection->backend() == sql::Backend::SQLite ? "PRAGMA integrity_check" : "";
 }
 
-std::chrono::milliseconds Database::default_commit_interval() const {
-  return std::chrono::milliseconds(state_->connection->backend() == sql::Backend::SQLite ? 2 : 100);
-}
-
 bool Database::connection_lost() const {
   return state_->connection->lost();
 }

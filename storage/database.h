@@ -82,12 +82,6 @@ class Database {
   bool read_only() const;
   // Statements and transactions sent to the database so far (benchmarks, tests).
   RoundTrips round_trips() const;
-  // How often a long-running writer (the daemon's and the workers' Recorder) commits unless told:
-  // 2 ms for a SQLite file (a commit is a local write: moves are durable almost at once), 100 ms
-  // for a server, where every commit is a round trip and a WAL flush shared by every worker: ten
-  // a second per worker (storage/SCALING.md, point 1). Claims, begins and finishes do not wait
-  // for it (the Recorder commits them at once).
-  std::chrono::milliseconds default_commit_interval() const;
   // Whether the connection to the database server is gone (the server restarted, the network cut
   // it): every call fails with the kind ErrorKind::Unavailable, until the owner opens a new
   // Database. Never for a SQLite file.

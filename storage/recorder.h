@@ -1,8 +1,9 @@
-// The tournament's single writer: workers hand it their games, moves and logs; one thread owns
-// the database connection and commits what has arrived every `interval` (kDefaultInterval, 20 ms)
-// in one transaction. One commit per batch instead of one per move keeps the referee's cost per ply
-// low (a commit costs ~100 µs of file-system work here); a move is durable within `interval` of
-// being played, and a killed run loses at most that much of a game that resume replays anyway.
+// An owner's single writer: its game threads hand it their games, moves and logs; one thread owns
+// the database connection and commits what has arrived every `interval` (event/owner_loop.h
+// chooses it) in one transaction. One commit per batch instead of one per move keeps the referee's
+// cost per ply low (a commit costs ~100 µs of file-system work here); a move is durable within
+// `interval` of being played, and a killed run loses at most that much of a game that resume
+// replays anyway.
 //
 // Decisions:
 // - Synchronous calls (call) run alone, in their own transaction, after the writes queued before

@@ -3,7 +3,7 @@
 // database, takes over its Store as the one writer (storage::Recorder), renews its claims on a
 // heartbeat, runs N game threads that claim one slot at a time and play it through a SlotPlayer,
 // and at the end drains (no new claims; the games in hand may finish for a while, then they are
-// interrupted and their slots go back to pending) and releases its claims (Store::stop_owner).
+// interrupted and their slots go back to pending) and releases its claims (work_queue::stop_owner).
 //
 // What differs between the three is given as a WorkSource, a few callbacks run on the game
 // threads: which events to claim from (one event for `tournament`; the scheduler's order for

@@ -1,4 +1,4 @@
-// Plays one claimed slot of an event (storage/store.h: claims): the piece shared by `referee
+// Plays one claimed slot of an event (storage/work_queue.h: claims): the piece shared by `referee
 // tournament`, `serve` and `worker` (event/owner_loop.h). A SlotPlayer belongs to one thread and
 // keeps that thread's engine sessions between games; an EventRoster belongs to one event and is
 // shared by every thread playing it (the engines by name, the failure bookkeeping).

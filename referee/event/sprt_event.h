@@ -11,7 +11,7 @@
 // - When the test decides, every open slot (pending or claimed) is skipped with the reason
 //   "sprt: H1 accepted, LLR 2.95 >= 2.94". Games in progress on them are cut: the runner that
 //   decides interrupts its own, and a game that ends on a skipped slot anywhere is stored
-//   unfinished and not rated (Store::finish_claimed), so the finished games stay the ones the
+//   unfinished and not rated (work_queue::finish_claimed), so the finished games stay the ones the
 //   decision was taken on. Two processes that decide at once skip the same slots with the
 //   same reason.
 #pragma once

@@ -1,5 +1,5 @@
 // Runs a tournament (design.md §5): any number of processes may run the same event on one
-// database at once. The event's schedule lives in the database (storage/store.h: events, slots,
+// database at once. The event's schedule lives in the database (storage/work_queue.h: events, slots,
 // claims); the run is one owner (event/owner_loop.h, as `serve` and `worker` are): each game
 // thread claims one slot at a time, plays it with its own engine sessions and records it through
 // the one writer (storage::Recorder); the heartbeat renews the claims; a killed process's claims

@@ -9,7 +9,7 @@
 // - The worker registers as an owner of kind "worker" (its name, host and pid) and renews its
 //   leases every lease/4 (the owner loop); a worker killed with SIGKILL stops renewing, its leases
 //   expire and whoever claims the slots next keeps the half-played games as interrupted
-//   (Store::claim_slots).
+//   (work_queue::claim_slots).
 // - Events are read again from the database every second while there is work, and with a backoff
 //   up to idle_max_ms while there is none; an event whose claim found nothing is retried after a
 //   backoff that doubles from 1 s up to idle_max_ms (many idle workers must not poll the database
