@@ -149,7 +149,7 @@ void OwnerLoop::join_games() {
 
 Status OwnerLoop::stop() {
   if (stopped_.exchange(true)) return Ok{};
-  if (!stop_claims_.load() || !games_over()) halt();
+  halt();  // no new claims; games still in hand (none after a drain) are interrupted
   join_games();
   {
     std::lock_guard lock(mutex_);
