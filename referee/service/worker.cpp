@@ -47,8 +47,9 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
         row->spec.empty() ? std::string("its schedule") : spec_changes(row->spec, spec);
     if (!changes.empty())
       return Error{file + ": event \"" + config->name +
-                   "\" already exists with a different specification (" + changes +
-                   "); give it a new name"};
+                       "\" already exists with a different specification (" + changes +
+                       "); give it a new name",
+                   ErrorKind::Conflict};
   }
   return row;
 }

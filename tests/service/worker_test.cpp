@@ -324,6 +324,25 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   CHECK(list->events[0].done == 4);
 }
 
+TEST_CASE("worker: queueing a file again gives its event; another specification is a Conflict") {
+  TempDir dir;
+  rtest::write_text(dir.file("e.toml"), event_toml("again", 1, 8, dir.file("pids"), 0));
+  auto store = referee::storage::Store::open(dir.file("q.db"));
+  REQUIRE(store);
+  auto first = referee::service::queue_event(*store, dir.file("e.toml"));
+  REQUIRE(first);
+  CHECK(first->created);
+  auto same = referee::service::queue_event(*store, dir.file("e.toml"));
+  REQUIRE(same);
+  CHECK_FALSE(same->created);
+  CHECK(same->id == first->id);
+  rtest::write_text(dir.file("e.toml"), event_toml("again", 2, 8, dir.file("pids"), 0));
+  auto changed = referee::service::queue_event(*store, dir.file("e.toml"));
+  REQUIRE_FALSE(changed);
+  CHECK(changed.kind() == referee::ErrorKind::Conflict);
+  CHECK(contains(changed.error(), "cycles"));
+}
+
 TEST_CASE("worker: an idle worker with --exit-when-done stops when nothing is queued") {
   TempDir dir;
   auto run = rtest::run_program(REFEREE_BIN,
