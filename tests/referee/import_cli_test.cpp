@@ -275,9 +275,7 @@ TEST_CASE("import: a bad line is one error naming the file and line, nothing is 
 
   using OJson = nlohmann::ordered_json;
   auto changed = [&](const std::function<void(OJson&)>& change) {
-    OJson j = OJson::parse(good);
-    change(j);
-    return j.dump();
+    return rtest::changed_line(good, change);
   };
   struct Case {
     std::string name, line, error;

@@ -10,11 +10,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engines/process.h"
 
@@ -68,6 +71,15 @@ inline std::vector<std::string> read_lines(const std::string& path) {
   std::vector<std::string> out;
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
+}
+
+// A JSON Lines record with one change made to it (keys kept in their order): the bad inputs of
+// the import tests are good exported lines changed one way each.
+inline std::string changed_line(const std::string& line,
+                                const std::function<void(nlohmann::ordered_json&)>& change) {
+  auto j = nlohmann::ordered_json::parse(line);
+  change(j);
+  return j.dump();
 }
 
 inline std::vector<std::string> lines_of(const std::string& text) {

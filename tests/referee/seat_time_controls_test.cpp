@@ -199,9 +199,7 @@ TEST_CASE("seat time controls: a bad per-seat list is one error naming the line"
 
   using OJson = nlohmann::ordered_json;
   auto changed = [&](const std::function<void(OJson&)>& change) {
-    OJson j = OJson::parse(good);
-    change(j);
-    return j.dump();
+    return rtest::changed_line(good, change);
   };
   struct Case {
     std::string name, line, error;
