@@ -324,7 +324,7 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   CHECK(list->events[0].done == 4);
 }
 
-TEST_CASE("worker: queueing a file again gives its event; another specification is a Conflict") {
+TEST_CASE("worker: queueing a file again gives its event, another specification is a Conflict") {
   TempDir dir;
   rtest::write_text(dir.file("e.toml"), event_toml("again", 1, 8, dir.file("pids"), 0));
   auto store = referee::storage::Store::open(dir.file("q.db"));
