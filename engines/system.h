@@ -50,6 +50,9 @@ Expected<ProcessUsage> process_usage(long pid);
 // Whether standard error is connected to the systemd journal (JOURNAL_STREAM names its device
 // and inode): log lines then carry <N> priority prefixes instead of timestamps.
 bool stderr_is_journal();
+// Raises this process's soft limit of open files towards `wanted` (never above the hard limit,
+// never lowering it) and returns the limit in force afterwards.
+long raise_open_files_limit(long wanted);
 // This machine's host name and this process's id (an event's owners table names who plays what).
 std::string host_name();
 long process_id();

@@ -14,6 +14,7 @@
 #include "match/time_control.h"
 #include "service/auth.h"
 #include "service/daemon.h"
+#include "storage/database.h"
 
 namespace referee::cli {
 
@@ -55,7 +56,7 @@ bool parse_listen(const std::string& text, std::string& host, int& port, std::st
 
 int serve(const Args& args) {
   service::ServeOptions options;
-  std::string listen = "127.0.0.1:8410", token_file, log_file;
+  std::string listen = "127.0.0.1:8410", token_file, log_file, socket;
   double lease = 30;
   bool verbose = false;
   long commit_interval = 0;
@@ -68,6 +69,9 @@ int serve(const Args& args) {
       "address and port (port 0: any free port); not loopback: needs --token-file")(
       "concurrency,c", po::value(&options.concurrency)->default_value(0),
       "game threads shared by every event (0 = number of cores)")(
+      "socket", po::value(&socket)->value_name("PATH"),
+      "Unix socket for local control, mode 0660: whoever may open it is the operator (default: "
+      "DB.sock beside a database file; none for a server database; 'none': no socket)")(
       "token-file", po::value(&token_file),
       "file whose first line is the token (Authorization: Bearer ...)")(
       "drain-seconds", po::value(&options.drain_seconds)->default_value(30),
@@ -110,6 +114,8 @@ int serve(const Args& args) {
                  "anything will need it)\n";
     return 2;
   }
+  if (socket.empty() && !storage::is_server_database(options.db)) socket = options.db + ".sock";
+  if (socket != "none") options.socket = socket;
   if (!(lease >= 0.2 && lease <= 86400)) {
     std::cerr << "referee serve: --lease must be from 0.2 to 86400 seconds\n";
     return 2;

@@ -6,15 +6,12 @@
 #include "referee_version.h"
 #include "service/auth.h"
 #include "service/dashboard.h"
-#include "service/task_queue.h"
+#include "service/http_router.h"
 #include "storage/work_queue.h"
 
 namespace referee::service {
 
 namespace {
-
-using httplib::Request;
-using httplib::Response;
 
 constexpr std::int64_t kMaxId = std::int64_t{1} << 53;
 
@@ -505,98 +502,61 @@ std::optional<long long> int_param(const Request& req, const char* name, long lo
   return v;
 }
 
-void install_api(httplib::Server& server, Core& core) {
-  server.set_pre_routing_handler([&core](const Request& req, Response& res) {
-    if (BoundedTaskQueue::overloaded()) {
-      // Every thread is busy: 503, and the connection closes (the provider's false ends it).
-      res.status = 503;
-      res.set_header("Connection", "close");
-      res.set_header("Retry-After", "1");
-      const std::string body = error_body("the server is busy; try again");
-      res.set_content_provider(body.size(), "application/json",
-                               [body](std::size_t, std::size_t, httplib::DataSink& sink) {
-                                 sink.write(body.data(), body.size());
-                                 return false;
-                               });
-      return httplib::Server::HandlerResponse::Handled;
-    }
+http::Handler api_handler(Core& core) {
+  auto router = std::make_shared<http::Router>();
+  auto bind = [&core](void (*handler)(Core&, const Request&, Response&)) {
+    return [&core, handler](const Request& req, Response& res) { handler(core, req, res); };
+  };
+  router->get("/api/health", [&core](const Request& req, Response& res) {
+    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+    health(core, res);
+  });
+  router->get("/api/events", bind(list_events));
+  router->post("/api/events", bind(post_event));
+  router->get(R"(/api/events/([^/]+))", bind(get_event));
+  router->patch(R"(/api/events/([^/]+))", bind(patch_event));
+  router->get(R"(/api/events/([^/]+)/(standings|crosstable|terminations))", bind(event_tables));
+  router->post(R"(/api/events/([^/]+)/(pause|resume|cancel))", bind(control));
+  router->get("/api/games", bind(list_games));
+  router->get(R"(/api/games/([^/]+))", bind(get_game));
+  router->get(R"(/api/games/([^/]+)/transcript)", bind(get_transcript));
+  router->get(R"(/api/games/([^/]+)/position)", bind(get_position));
+  router->get("/api/engines", bind(get_engines));
+  router->get("/api/workers", bind(get_workers));
+  router->post("/api/engines", bind(post_engine));
+  router->post(R"(/api/engines/([^/]+)/retire)", bind(retire));
+  router->get("/api/ladder", [&core](const Request& req, Response& res) {
+    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
+    reply(res, 200, ladders_json(core));
+  });
+  install_stream_routes(*router, core);
+  router->get("/", [](const Request&, Response& res) { static_file("index.html", res); });
+  router->get("/index.html", [](const Request&, Response& res) { static_file("index.html", res); });
+  router->get(R"(/static/(.*))",
+              [](const Request& req, Response& res) { static_file(req.matches[1], res); });
+
+  return [&core, router](Request& req, Response& res) {
+    // The socket's file mode is the credential (http_server.h): whoever could connect may act.
+    if (req.via_socket) req.who = Principal{Role::Operator, "operator"};
     AccessRequest access{req.method, req.remote_addr, req.get_header_value("Authorization"),
                          req.get_header_value("Host"), req.get_header_value("Origin")};
-    const AccessDecision d = check_access(core.options.token, access);
+    const AccessDecision d =
+        req.via_socket ? AccessDecision{} : check_access(core.options.token, access);
     if (d.status != 200) {
       if (req.method != "GET")
         core.log->warning("refused " + req.method + " " + req.path + " from " + req.remote_addr +
                           ": " + d.error);
-      reply_error(res, d.status, d.error);
-      return httplib::Server::HandlerResponse::Handled;
+      return reply_error(res, d.status, d.error);
     }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  const httplib::Server::HandlerWithResponse on_error = [](const Request& req, Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string text;
-    switch (res.status) {
-      case 404:
-        text = "no such endpoint: " + req.method + " " + req.path;
-        break;
-      case 413:
-        text = "request body too large";
-        break;
-      case 414:
-        text = "request line too long";
-        break;
-      case 400:
-        text = "malformed HTTP request";
-        break;
-      default:
-        text = "HTTP " + std::to_string(res.status);
-    }
-    reply_error(res, res.status, text);
-    return httplib::Server::HandlerResponse::Handled;
-  };
-  server.set_error_handler(on_error);
-  server.set_exception_handler([&core](const Request& req, Response& res, std::exception_ptr ep) {
-    std::string what = "unknown exception";
     try {
-      std::rethrow_exception(ep);
+      if (!router->dispatch(req, res))
+        reply_error(res, 404, "no such endpoint: " + req.method + " " + req.path);
     } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
+      core.log->error("internal error on " + req.method + " " + req.path + ": " + e.what());
+      res = Response{};
+      reply_error(res, 500, std::string("internal error: ") + e.what());
     }
-    core.log->error("internal error on " + req.method + " " + req.path + ": " + what);
-    reply_error(res, 500, "internal error: " + what);
-  });
-
-  auto bind = [&core](void (*handler)(Core&, const Request&, Response&)) {
-    return [&core, handler](const Request& req, Response& res) { handler(core, req, res); };
   };
-  server.Get("/api/health", [&core](const Request& req, Response& res) {
-    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
-    health(core, res);
-  });
-  server.Get("/api/events", bind(list_events));
-  server.Post("/api/events", bind(post_event));
-  server.Get(R"(/api/events/([^/]+))", bind(get_event));
-  server.Patch(R"(/api/events/([^/]+))", bind(patch_event));
-  server.Get(R"(/api/events/([^/]+)/(standings|crosstable|terminations))", bind(event_tables));
-  server.Post(R"(/api/events/([^/]+)/(pause|resume|cancel))", bind(control));
-  server.Get("/api/games", bind(list_games));
-  server.Get(R"(/api/games/([^/]+))", bind(get_game));
-  server.Get(R"(/api/games/([^/]+)/transcript)", bind(get_transcript));
-  server.Get(R"(/api/games/([^/]+)/position)", bind(get_position));
-  server.Get("/api/engines", bind(get_engines));
-  server.Get("/api/workers", bind(get_workers));
-  server.Post("/api/engines", bind(post_engine));
-  server.Post(R"(/api/engines/([^/]+)/retire)", bind(retire));
-  server.Get("/api/ladder", [&core](const Request& req, Response& res) {
-    if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
-    reply(res, 200, ladders_json(core));
-  });
-  install_stream_routes(server, core);
-  server.Get("/", [](const Request&, Response& res) { static_file("index.html", res); });
-  server.Get("/index.html", [](const Request&, Response& res) { static_file("index.html", res); });
-  server.Get(R"(/static/(.*))",
-             [](const Request& req, Response& res) { static_file(req.matches[1], res); });
 }
 
 }  // namespace referee::service

@@ -27,9 +27,6 @@ namespace referee::service {
 
 namespace {
 
-using httplib::Request;
-using httplib::Response;
-
 constexpr auto kFlushInterval = std::chrono::milliseconds(100);
 constexpr auto kPing = std::chrono::seconds(15);
 
@@ -66,8 +63,7 @@ void stream(Core& core, const Request& req, Response& res) {
   res.status = 200;
   res.set_header("Cache-Control", "no-cache");
   res.set_header("X-Accel-Buffering", "no");
-  res.set_chunked_content_provider("text/event-stream", [state](std::size_t,
-                                                                httplib::DataSink& sink) {
+  res.set_chunked_content_provider("text/event-stream", [state](http::Sink& sink) {
     if (!state->greeted) {
       state->greeted = true;
       static const std::string hello = "retry: 3000\n: referee live stream\n\n";
@@ -77,7 +73,7 @@ void stream(Core& core, const Request& req, Response& res) {
         state->cursor, state->event, std::chrono::duration_cast<std::chrono::milliseconds>(kPing));
     if (batch.closed) {
       sink.done();
-      return true;
+      return false;
     }
     std::string text;
     if (batch.missed > 0)
@@ -93,24 +89,33 @@ void stream(Core& core, const Request& req, Response& res) {
   });
 }
 
-// The chunked reply as the stream an ExportWriter writes to: a write the client no longer reads
-// fails the stream.
+// The chunked reply as the stream an ExportWriter writes to, in blocks of kBlock bytes (each
+// write is a round trip to the server's I/O thread): a write the client no longer reads fails
+// the stream.
 class SinkBuffer : public std::streambuf {
  public:
-  explicit SinkBuffer(httplib::DataSink& sink) : sink_(sink) {}
+  explicit SinkBuffer(http::Sink& sink) : sink_(sink) { setp(block_, block_ + sizeof block_); }
 
  protected:
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    return sink_.write(s, static_cast<std::size_t>(n)) ? n : 0;
-  }
   int_type overflow(int_type c) override {
+    if (!flush()) return traits_type::eof();
     if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
-    const char ch = traits_type::to_char_type(c);
-    return sink_.write(&ch, 1) ? c : traits_type::eof();
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
   }
+  int sync() override { return flush() ? 0 : -1; }
 
  private:
-  httplib::DataSink& sink_;
+  bool flush() {
+    const auto n = static_cast<std::size_t>(pptr() - pbase());
+    setp(block_, block_ + sizeof block_);
+    return n == 0 || sink_.write(block_, n);
+  }
+
+  static constexpr std::size_t kBlock = 64 * 1024;
+  http::Sink& sink_;
+  char block_[kBlock];
 };
 
 struct ExportState {
@@ -205,22 +210,22 @@ void export_route(Core& core, const Request& req, Response& res) {
                                          : "text/csv; charset=utf-8";
   res.status = 200;
   res.set_header("Content-Disposition", "attachment; filename=\"referee." + format + "\"");
-  res.set_chunked_content_provider(type, [state](std::size_t, httplib::DataSink& sink) {
-    SinkBuffer buffer(sink);
-    std::ostream out(&buffer);
+  res.set_chunked_content_provider(type, [state](http::Sink& sink) {
+    auto buffer = std::make_unique<SinkBuffer>(sink);
+    std::ostream out(buffer.get());
     // The whole export in this one call; a failure ends the connection, and the client sees a
     // truncated transfer.
-    if (!ratings::export_games(*state->store, state->request, out)) return false;
+    if (!ratings::export_games(*state->store, state->request, out) || !out.flush()) return false;
     sink.done();
-    return true;
+    return false;
   });
 }
 
 }  // namespace
 
-void install_stream_routes(httplib::Server& server, Core& core) {
-  server.Get("/api/stream", [&core](const Request& req, Response& res) { stream(core, req, res); });
-  server.Get("/api/export",
+void install_stream_routes(http::Router& router, Core& core) {
+  router.get("/api/stream", [&core](const Request& req, Response& res) { stream(core, req, res); });
+  router.get("/api/export",
              [&core](const Request& req, Response& res) { export_route(core, req, res); });
 }
 

@@ -49,6 +49,7 @@ struct ServeOptions {
   int port = 8410;
   int concurrency = 0;  // game threads; 0 = number of cores
   std::string token;    // "" = none (loopback only)
+  std::string socket;   // the Unix socket for local control; "" = none
   double drain_seconds = 30;
   long lease_ms = 30000;
   bool keep_logs = true;

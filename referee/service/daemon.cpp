@@ -1,7 +1,5 @@
 #include "service/daemon.h"
 
-#include <httplib.h>
-
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -9,9 +7,8 @@
 
 #include "engines/system.h"
 #include "service/api.h"
-#include "service/listen_backlog.h"
+#include "service/http_server.h"
 #include "service/reconnect.h"
-#include "service/task_queue.h"
 
 namespace referee::service {
 
@@ -20,52 +17,20 @@ namespace {
 constexpr auto kHubTick = std::chrono::milliseconds(250);
 constexpr auto kRefreshEvery = std::chrono::seconds(2);
 constexpr auto kTopUpEvery = std::chrono::seconds(1);
-constexpr std::size_t kWaitingConnections = 64;
 constexpr std::size_t kIdleSessions = 4;  // per game thread: it serves many events
+constexpr long kOpenFiles = 8192;
+constexpr long kReservedFiles = 128;  // the database, the log, the read pool, the process itself
+constexpr long kFilesPerGame = 16;    // two engines' pipes and their keeper, with room
 
-// While the database is out of reach: the daemon's port answers every request 503 with one line
-// saying so (and Retry-After), rather than refusing connections for as long as the server is
-// away. Started as soon as a session sees its connection lost, beside that session's server
-// (httplib binds with SO_REUSEPORT: the kernel spreads new connections over both), so that no
-// request is refused while the session drains; stopped once the next session has bound the port.
-class Unreachable {
- public:
-  Unreachable(const std::string& host, int port, const std::string& db) {
-    const std::string why =
-        "the database " + storage::database_name(db) + " is unreachable: reconnecting";
-    auto answer = [why](const httplib::Request&, httplib::Response& res) {
-      res.set_header("Retry-After", "1");
-      reply_error(res, 503, why);
-    };
-    server_.Get(".*", answer);
-    server_.Post(".*", answer);
-    server_.Put(".*", answer);
-    server_.Patch(".*", answer);
-    server_.Delete(".*", answer);
-    server_.set_read_timeout(5, 0);
-    server_.set_write_timeout(5, 0);
-    if (port > 0 && bind_with_deep_backlog(server_, host, port).port > 0)
-      listener_ = std::thread([this] {
-        server_.listen_after_bind();
-        ended_ = true;
-      });
-  }
-  ~Unreachable() {
-    if (!listener_.joinable()) return;
-    // stop() does nothing until the listener runs.
-    while (!server_.is_running() && !ended_.load())
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    server_.stop();
-    listener_.join();
-  }
-  Unreachable(const Unreachable&) = delete;
-  Unreachable& operator=(const Unreachable&) = delete;
-
- private:
-  httplib::Server server_;
-  std::atomic<bool> ended_{false};
-  std::thread listener_;
-};
+// Answers every request with 503 and `why` (and Retry-After): between sessions, while the
+// database is away or the daemon is stopping, so that no request finds a handler whose Core is
+// gone and none is refused at the door.
+http::Handler unavailable(std::string why) {
+  return [why = std::move(why)](http::Request&, http::Response& res) {
+    res.set_header("Retry-After", "1");
+    reply_error(res, 503, why);
+  };
+}
 
 struct SessionEnd {
   int status = 0;          // the exit status, when the daemon stops
@@ -73,14 +38,13 @@ struct SessionEnd {
   std::int64_t owner = 0;  // the owner of the session (0: none registered)
 };
 
-// One connection's worth of serving: registers an owner on `store`, binds `port` (0: any; set to
-// the one bound, so that a later session binds the same), serves until a signal or a storage
-// failure. `first`: the session that prints the "listening on" line. `away`: the 503 answerer,
-// stopped here once the port is bound, started here when the connection is lost.
+// One connection's worth of serving: registers an owner on `store`, serves the API through
+// `server` (bound already) until a signal or a storage failure, and leaves the server answering
+// 503 when it returns. `first`: the session that prints the "listening on" line.
 SessionEnd serve_session(const ServeOptions& options, Log& log,
                          const engines::InterruptWatch& signals, std::ostream& out,
-                         std::optional<storage::Store>& opened, bool first, int& port,
-                         std::unique_ptr<Unreachable>& away) {
+                         std::optional<storage::Store>& opened, bool first, int port,
+                         http::Server& server) {
   SessionEnd end;
   end.status = 1;
   auto core = std::make_unique<Core>();
@@ -102,8 +66,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     auto loop = OwnerLoop::start(*opened, settings);
     if (!loop) {
       log.error(loop.error());
-      end.reconnect =
-          loop.kind() == ErrorKind::Unavailable || loop.kind() == ErrorKind::Unavailable || !first;
+      end.reconnect = loop.kind() == ErrorKind::Unavailable || !first;
       return end;
     }
     core->loop = std::move(*loop);
@@ -118,39 +81,9 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     return end;
   }
 
-  httplib::Server server;
-  const std::size_t http_threads = static_cast<std::size_t>(
-      std::max(1, options.max_stream_clients) + std::max(1, options.http_threads));
-  server.new_task_queue = [http_threads] {
-    return new BoundedTaskQueue(http_threads, kWaitingConnections);
-  };
-  server.set_payload_max_length(options.max_body_bytes);
-  server.set_read_timeout(5, 0);
-  server.set_write_timeout(5, 0);
-  server.set_keep_alive_timeout(5);
-  server.set_keep_alive_max_count(1000);
-  // A reply is written in pieces (headers, body): without TCP_NODELAY, Nagle's algorithm holds the
-  // body until the client's delayed ACK, 40 ms on Linux (measured: p50 44 ms on keep-alive).
-  server.set_tcp_nodelay(true);
-  install_api(server, *core);
-  auto give_up = [&](const std::string& why) {
-    log.error(why);
-    (void)core->loop->stop();  // on a failure its claims wait for their leases
-    core->loop.reset();
-    return end;
-  };
-  const Bound bound = bind_with_deep_backlog(server, options.host, port);
-  if (bound.port <= 0)
-    return give_up(port == 0 ? "cannot listen on " + options.host + " (any port)"
-                             : "cannot listen on " + options.host + ":" + std::to_string(port) +
-                                   " (in use, or not an address of this machine)");
-  port = bound.port;
-  if (!bound.deep)
-    log.warning(
-        "the listening socket keeps httplib's backlog of 5: bursts of connections may wait");
   const std::string shown_host =
       options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
-  away.reset();
+  server.set_handler(api_handler(*core));
 
   log.info("serving " + storage::database_name(options.db) + " on http://" + shown_host + ":" +
            std::to_string(port) + " with " + std::to_string(core->loop->threads()) +
@@ -160,7 +93,6 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   // After the log line: whoever waits for this one finds the log begun.
   if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
 
-  std::thread listener([&server] { server.listen_after_bind(); });
   core->loop->run(work_source(*core));
   std::atomic<bool> hub_done{false};
   std::thread hub([&] {
@@ -201,8 +133,12 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   const Error failure = failed ? core->loop->failure() : Error{};
   if (failed) {
     log.error("storage failure, stopping the games: " + failure.message);
-    if (lost_connection(failure) && !signals.flag().load())
-      away = std::make_unique<Unreachable>(options.host, port, options.db);
+    if (lost_connection(failure) && !signals.flag().load()) {
+      // Streams end first: the handler is replaced once no request runs it.
+      core->stream.close();
+      server.set_handler(unavailable("the database " + storage::database_name(options.db) +
+                                     " is unreachable: reconnecting"));
+    }
   } else {
     log.info("stopping: " + std::to_string(running) + " games running, waiting up to " +
              std::to_string(static_cast<long>(options.drain_seconds)) + " s for them");
@@ -214,8 +150,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   // A failed release is told: its claims then wait for their leases to expire.
   if (auto released = core->loop->stop(); !released) log.error(released.error());
   core->stream.close();
-  server.stop();
-  listener.join();
+  server.set_handler(unavailable("the daemon is stopping"));
   // A failure while draining or releasing counts too.
   const bool ended_failed = core->failed();
   const Error last_failure = ended_failed ? core->loop->failure() : Error{};
@@ -233,9 +168,31 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
 
 // Sessions as the worker's (worker.cpp): one that lost its connection to the server is followed
 // by another on a new connection (reconnect.h), on the same port; in between every request is
-// answered 503 (Unreachable) and live streams end (clients connect again).
+// answered 503 (unavailable) and live streams end (clients connect again).
 int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& signals,
           std::ostream& out) {
+  // As the systemd unit's LimitNOFILE. Beyond the connections' share, new connections get 503 and
+  // are closed (http_server.h); the games keep theirs: each engine's pipes come from the share
+  // left over.
+  const long files = engines::raise_open_files_limit(kOpenFiles);
+  const long reserved = kReservedFiles + kFilesPerGame * game_threads(options.concurrency);
+  http::Limits limits;
+  limits.max_body = options.max_body_bytes;
+  limits.handler_threads = static_cast<std::size_t>(std::max(1, options.max_stream_clients) +
+                                                    std::max(1, options.http_threads));
+  limits.max_connections = static_cast<std::size_t>(std::max(16L, files - reserved));
+  http::Server server(limits, unavailable("the daemon is starting"));
+  auto bound = server.listen_tcp(options.host, options.port);
+  if (!bound) {
+    log.error(bound.error());
+    return 1;
+  }
+  if (!options.socket.empty())
+    if (auto listening = server.listen_unix(options.socket, 0660); !listening) {
+      log.error(listening.error());
+      return 1;
+    }
+
   std::optional<storage::Store> store;
   if (auto opened = storage::Store::open(options.db); opened) {
     store.emplace(std::move(*opened));
@@ -243,13 +200,14 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     log.error(opened.error());
     return 1;
   }
-  int port = options.port;
+  server.start();
   bool first = true;
-  std::unique_ptr<Unreachable> away;
   for (;;) {
-    SessionEnd end = serve_session(options, log, signals, out, store, first, port, away);
+    SessionEnd end = serve_session(options, log, signals, out, store, first, *bound, server);
     if (!end.reconnect || signals.flag().load()) return end.status;
     first = false;
+    server.set_handler(unavailable("the database " + storage::database_name(options.db) +
+                                   " is unreachable: reconnecting"));
     store = reopen_store(options.db, log, signals);
     if (!store) return 1;
     release_lost_owner(*store, end.owner, log);

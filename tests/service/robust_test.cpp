@@ -15,7 +15,7 @@
 #include <random>
 #include <sstream>
 
-#include "service/listen_backlog.h"
+#include "service/http_server.h"
 #include "tests/service/daemon_util.h"
 
 using namespace stest;
@@ -262,8 +262,9 @@ TEST_CASE("serve: SIGHUP after the log file was renamed goes on in a new file of
 }
 
 TEST_CASE("serve: the listening socket takes a burst of connections (a deep backlog)") {
-  // httplib listens with a backlog of 5; the daemon listens again with kListenBacklog. For a
-  // listening socket `ss` shows the backlog as its Send-Q.
+  // A shallow backlog drops the SYNs of a burst while the I/O thread is busy, and those clients
+  // wait 1, 3, 7 s for their retransmissions. For a listening socket `ss` shows the backlog as
+  // its Send-Q.
   const std::string ss = rtest::find_on_path("ss");
   REQUIRE_FALSE(ss.empty());  // iproute2, installed by deps.sh
   TempDir dir;
@@ -280,7 +281,7 @@ TEST_CASE("serve: the listening socket takes a burst of connections (a deep back
   row >> state >> queued >> backlog;
   CHECK(state == "LISTEN");
   std::ifstream somaxconn("/proc/sys/net/core/somaxconn");
-  long cap = referee::service::kListenBacklog;
+  long cap = referee::service::http::kListenBacklog;
   if (long limit = 0; somaxconn >> limit) cap = std::min(cap, limit);
   CHECK(backlog == cap);
   CHECK(d.client().Get("/api/health")->status == 200);

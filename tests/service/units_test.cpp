@@ -16,7 +16,6 @@
 #include "service/ladder.h"
 #include "service/log.h"
 #include "service/scheduler.h"
-#include "service/task_queue.h"
 #include "service/views.h"
 #include "tests/referee/rtest_util.h"
 
@@ -361,32 +360,4 @@ TEST_CASE("dashboard: embedded files are found by their exact relative name only
        std::filesystem::recursive_directory_iterator(SOURCE_DIR "/referee/service/dashboard"))
     on_disk += e.is_regular_file();
   CHECK(dashboard_files().size() == on_disk);
-}
-
-TEST_CASE("task queue: a burst of long tasks each gets a thread at once, up to the cap") {
-  // Like 40 live-stream clients connecting together: each holds its thread until released.
-  std::atomic<int> started{0}, overloaded{0};
-  std::atomic<bool> release{false};
-  {
-    BoundedTaskQueue queue(40, 0);
-    for (int i = 0; i < 40; ++i)
-      queue.enqueue([&] {
-        if (BoundedTaskQueue::overloaded()) {
-          ++overloaded;
-          return;
-        }
-        ++started;
-        while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      });
-    for (int i = 0; i < 1000 && started.load() < 40; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(started == 40);
-    CHECK(overloaded == 0);
-    CHECK(queue.threads() == 40);
-    // Beyond the cap, with no room to wait: refused on the caller's thread (the 503 path).
-    queue.enqueue([&] { overloaded += BoundedTaskQueue::overloaded() ? 1 : 0; });
-    CHECK(overloaded == 1);
-    release = true;
-  }
-  CHECK(started == 40);
 }

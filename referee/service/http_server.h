@@ -1,0 +1,89 @@
+// The daemon's HTTP/1.1 server, on Boost.Beast with asynchronous I/O (http_server.cpp is the one
+// file that includes Beast: it compiles slowly).
+//
+// Contract:
+// - Listens on TCP (host:port; port 0 = any free port) and, optionally, on a Unix socket (its
+//   file mode is the credential: requests from it come with Request::via_socket). The listening
+//   TCP socket is bound without SO_REUSEPORT: a second server on the same address is refused.
+// - One I/O thread reads every connection with explicit parser limits and deadlines, so that a
+//   slow or hostile client costs a socket and a few KiB, never a thread:
+//   * the request line and each header line at most 8 KiB, all headers at most 64 KiB and 100
+//     fields (431 beyond);
+//   * the body at most `max_body` however it is framed (Content-Length or chunked): 413 as soon
+//     as the limit is passed, never after reading the rest;
+//   * a request's line and headers must arrive whole within `header_deadline` of the moment the
+//     server starts waiting for them (a total, not an inactivity timeout each byte resets); its
+//     body within `body_deadline` after; a response must be taken within `write_timeout`.
+// - A complete request goes to a handler thread (at most `handler_threads` at once). When every
+//   one is busy the request is answered 503 at once on the I/O thread and the connection closes;
+//   when `max_connections` are open, a new one gets 503 and is closed.
+// - The handler may be replaced while serving (set_handler), e.g. by one that answers 503 while
+//   the database is away; requests already running finish with the one they started with.
+// - stop() closes the listeners and every connection; providers of streaming responses see their
+//   next write fail.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/expected.h"
+#include "service/http_message.h"
+
+namespace referee::service::http {
+
+// The listening sockets' backlog (capped by net.core.somaxconn): a burst of connections — many
+// dashboards reloading, hundreds of stream clients at once — waits in it for the I/O thread.
+inline constexpr int kListenBacklog = 1024;
+
+struct Limits {
+  std::size_t max_line = 8 * 1024;     // the request line, and each header line
+  std::size_t max_header = 64 * 1024;  // the request line and all headers
+  std::size_t max_fields = 100;
+  std::size_t max_body = 1 << 20;
+  std::chrono::milliseconds header_deadline{10000};
+  std::chrono::milliseconds body_deadline{10000};
+  std::chrono::milliseconds write_timeout{5000};
+  std::chrono::milliseconds keep_alive{5000};  // a kept-alive connection idles this long at most
+  std::size_t handler_threads = 32;
+  std::size_t max_connections = 4096;
+};
+
+using Handler = std::function<void(Request&, Response&)>;
+
+// Counters for logs and tests.
+struct ServerCounts {
+  std::size_t connections = 0;       // open now
+  std::size_t busy = 0;              // handler threads running a request now
+  std::size_t refused_busy = 0;      // 503s because every handler was busy (since start)
+  std::size_t refused_deadline = 0;  // connections closed for a missed deadline
+};
+
+class Server {
+ public:
+  Server(Limits limits, Handler handler);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds host:port (0 = any) and returns the port; Conflict when the address is in use,
+  // Invalid when it is not an address of this machine.
+  Expected<int> listen_tcp(const std::string& host, int port);
+  // Binds a Unix socket at `path` with file mode `mode` (a stale socket file is replaced, a live
+  // one — another server answering on it — is Conflict).
+  Status listen_unix(const std::string& path, unsigned mode);
+  // Starts the I/O thread; requests are served from now on.
+  void start();
+  void set_handler(Handler handler);
+  void stop();
+  ServerCounts counts() const;
+
+  struct Impl;  // opaque: the Beast objects (http_server.cpp)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace referee::service::http
