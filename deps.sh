@@ -5,8 +5,9 @@ packages=(g++ cmake make ninja-build libsqlitecpp-dev libsqlite3-dev catch2 libb
           libtomlplusplus-dev nlohmann-json3-dev python3
           chromium chromium-driver python3-selenium)  # the last three: the dashboard's browser tests
 packages+=(python3-dev pybind11-dev)  # the Python module referee_games (referee/games/python)
-# The daemon's HTTP library (built with OpenSSL, zlib and brotli: their headers are needed too).
+# The client commands' HTTP library (built with OpenSSL, zlib and brotli: their headers are needed too).
 packages+=(libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev pkg-config)
+packages+=(libboost-dev)  # Boost.Beast and Asio: the daemon's HTTP server (service/http_server.h)
 # clang: the sanitizer build (test.sh says why) and the fuzz build (tests/fuzz).
 packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)
 # PostgreSQL: the client library of the storage layer, and the server the storage tests start.
