@@ -309,12 +309,10 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   if (priority) event_priority = *priority;
   auto config = load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
+  // The size of the schedule was checked from the counts (check_tournament): nothing over
+  // kMaxScheduleSlots is built.
   auto schedule = make_schedule(*config);
   if (!schedule) return error_reply(400, "request body: " + schedule.error());
-  if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
-    return error_reply(422, "request body: " + std::to_string(schedule->size()) +
-                                " games scheduled; an event holds at most " +
-                                std::to_string(kMaxScheduledGames));
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.kind = *storage::event_kind_from_text(kind);
