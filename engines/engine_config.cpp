@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "base/input_limits.h"
+
 namespace referee::engines {
 
 Expected<std::vector<std::string>> split_command_line(const std::string& text) {
@@ -35,7 +37,8 @@ Expected<std::vector<std::string>> split_command_line(const std::string& text) {
     }
   }
   if (quote)
-    return Error{"unbalanced " + std::string(1, quote) + " quote in command '" + text + "'"};
+    return Error{"unbalanced " + std::string(1, quote) + " quote in command '" +
+                 limits::shortened(text, limits::kMaxNameBytes) + "'"};
   if (in_word) words.push_back(word);
   if (words.empty()) return Error{"empty command"};
   return words;
@@ -53,9 +56,32 @@ bool has_control(const std::string& s, bool tab_allowed) {
   return false;
 }
 
+// The lengths of every text of an engine (base/input_limits.h), first: the errors of validate
+// quote its name and its option names.
+Status check_lengths(const EngineConfig& config) {
+  using limits::check_length, limits::kMaxNameBytes, limits::kMaxTextBytes;
+  if (auto ok = check_length("an engine's 'name'", config.name, kMaxNameBytes); !ok) return ok;
+  auto fail = [&](const Status& why) {
+    return Error{"engine '" + text::printable(config.name) + "': " + why.error()};
+  };
+  if (auto ok = check_length("'command'", config.command, kMaxTextBytes); !ok) return fail(ok);
+  for (const auto& arg : config.args)
+    if (auto ok = check_length("an argument", arg, kMaxTextBytes); !ok) return fail(ok);
+  if (auto ok = check_length("'dir'", config.working_dir, kMaxTextBytes); !ok) return fail(ok);
+  for (const auto* table : {&config.options, &config.env}) {
+    const std::string what = table == &config.options ? "an option's " : "an env variable's ";
+    for (const auto& [name, value] : *table) {
+      if (auto ok = check_length(what + "name", name, kMaxNameBytes); !ok) return fail(ok);
+      if (auto ok = check_length(what + "value", value, kMaxTextBytes); !ok) return fail(ok);
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Status validate(const EngineConfig& config) {
+  if (auto lengths = check_lengths(config); !lengths) return lengths;
   auto fail = [&](const std::string& why) {
     return Error{"engine '" + text::printable(config.name) + "': " + why};
   };

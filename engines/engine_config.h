@@ -33,7 +33,9 @@ struct EngineConfig {
 // a backslash escapes the next character outside single quotes. Unbalanced quotes are an error.
 Expected<std::vector<std::string>> split_command_line(const std::string& text);
 
-// Checks what the process and protocol layers rely on: a name (no control characters, no blank at
+// Checks what the process and protocol layers rely on: lengths (a name of at most
+// limits::kMaxNameBytes, option and env names too; the command, each argument, the directory,
+// option and env values at most limits::kMaxTextBytes), a name (no control characters, no blank at
 // either end) and a command, option names without blanks, no line breaks or other control
 // characters (tab aside) in anything sent to the engine, env names without '=' or control
 // characters, non-negative limits, positive timeouts. The error names the engine and the culprit.

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 #include <nlohmann/json.hpp>
 
+#include "base/input_limits.h"
 #include "engines/engine_hash.h"
 #include "event/schedule.h"
 #include "games/game.h"
@@ -41,8 +42,15 @@ Expected<std::string> read_text_file(const std::string& path, const std::string&
   return buffer.str();
 }
 
+}  // namespace
+
 // TOML is turned into JSON text by toml++'s own formatter, so one validator serves both formats.
-Expected<json> parse_document(const std::string& text, bool is_json, const std::string& where) {
+Expected<json> parse_tournament_document(const std::string& text, bool is_json,
+                                         const std::string& where) {
+  if (auto nesting = is_json ? limits::check_json_nesting(text, where)
+                             : limits::check_toml_nesting(text, where);
+      !nesting)
+    return nesting.failure();
   try {
     if (is_json) return json::parse(text);
     toml::table table = toml::parse(text, where);
@@ -54,11 +62,22 @@ Expected<json> parse_document(const std::string& text, bool is_json, const std::
     return Error{where + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
                  text::printable(std::string(e.description()))};
   } catch (const json::exception& e) {
-    return Error{where + ": not valid JSON: " + text::printable(e.what())};
+    return Error{where + ": not valid JSON: " +
+                 limits::shortened(text::printable(e.what()), limits::kMaxNameBytes)};
   }
 }
 
+namespace {
+
+#define TRY(expr)                           \
+  do {                                      \
+    auto status_ = (expr);                  \
+    if (!status_) return status_.failure(); \
+  } while (false)
+
 // Reads typed keys from one table, remembering which keys were used so unknown ones are errors.
+// No text it returns is longer than limits::kMaxTextBytes, or the shorter limit asked for (names,
+// limits::kMaxNameBytes), so that the errors quoting them stay short lines.
 class Table {
  public:
   Table(const json& j, std::string where) : j_(j), where_(std::move(where)) {}
@@ -71,9 +90,11 @@ class Table {
     used_.insert(key);
     return j_.contains(key);
   }
-  Status text(const std::string& key, std::string& out) {
+  Status text(const std::string& key, std::string& out,
+              std::size_t max_bytes = limits::kMaxTextBytes) {
     if (!has(key)) return Ok{};
     if (!j_[key].is_string()) return Error{where_ + ": '" + key + "' must be a string"};
+    TRY(length(key, j_[key], max_bytes));
     out = j_[key].get<std::string>();
     return Ok{};
   }
@@ -97,6 +118,7 @@ class Table {
     if (!has(key)) return Ok{};
     const auto& v = j_[key];
     if (v.is_string()) {
+      TRY(length(key, v));
       out = {v.get<std::string>()};
       return Ok{};
     }
@@ -104,6 +126,7 @@ class Table {
     out.clear();
     for (const auto& item : v) {
       if (!item.is_string()) return Error{where_ + ": '" + key + "' must be a list of strings"};
+      TRY(length(key, item));
       out.push_back(item.get<std::string>());
     }
     return Ok{};
@@ -115,6 +138,9 @@ class Table {
     if (!v.is_object()) return Error{where_ + ": '" + key + "' must be a table"};
     for (auto it = v.begin(); it != v.end(); ++it) {
       const auto& x = it.value();
+      TRY(limits::check_length(where_ + ": a name in '" + key + "'", it.key(),
+                               limits::kMaxNameBytes));
+      TRY(length(key + "." + text::printable(it.key()), x));
       std::string s;
       if (x.is_string())
         s = x.get<std::string>();
@@ -141,16 +167,18 @@ class Table {
   }
 
  private:
+  // Strings only; other values are checked by type.
+  Status length(const std::string& key, const json& value,
+                std::size_t max_bytes = limits::kMaxTextBytes) const {
+    if (!value.is_string()) return Ok{};
+    return limits::check_length(where_ + ": '" + key + "'", value.get_ref<const std::string&>(),
+                                max_bytes);
+  }
+
   const json& j_;
   std::string where_;
   std::set<std::string> used_;
 };
-
-#define TRY(expr)                           \
-  do {                                      \
-    auto status_ = (expr);                  \
-    if (!status_) return status_.failure(); \
-  } while (false)
 
 Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
                                        const fs::path& base) {
@@ -160,7 +188,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   auto& c = e.config;
   std::string command, tc, dir;
   std::vector<std::string> args;
-  TRY(t.text("name", c.name));
+  TRY(t.text("name", c.name, limits::kMaxNameBytes));
   TRY(t.text("command", command));
   TRY(t.strings("args", args));
   TRY(t.text("dir", dir));
@@ -254,6 +282,8 @@ std::string replay_error(const games::Game& game, const std::vector<std::string>
 Expected<std::vector<std::string>> canonical_games(const std::vector<std::string>& specs) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (auto n = limits::check_length("a game", specs[i], limits::kMaxNameBytes); !n)
+      return n.failure();
     auto game = games::make_game(specs[i]);
     if (!game) return Error{text::printable(game.error())};
     for (std::size_t j = 0; j < out.size(); ++j)
@@ -299,6 +329,9 @@ Expected<std::vector<std::vector<std::string>>> read_book(const std::string& pat
 
 Status check_tournament(const TournamentConfig& config) {
   if (config.name.empty()) return Error{"the event has no name"};
+  TRY(limits::check_length("the event's 'name'", config.name, limits::kMaxNameBytes));
+  TRY(limits::check_length("'database'", config.database, limits::kMaxTextBytes));
+  TRY(limits::check_length("the opening book's path", config.openings.book, limits::kMaxTextBytes));
   if (config.format != "round-robin" && config.format != "gauntlet")
     return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
   if (config.database.empty() || text::printable(config.database) != config.database)
@@ -353,13 +386,13 @@ Expected<TournamentConfig> parse_tournament(const std::string& text, const std::
 Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is_json,
                                                 const std::string& path,
                                                 const std::string& base_dir) {
-  TRY_ASSIGN(doc, parse_document(text, is_json, path));
+  TRY_ASSIGN(doc, parse_tournament_document(text, is_json, path));
   const fs::path base = base_dir.empty() ? fs::path(".") : fs::path(base_dir);
   TournamentConfig config;
   config.source = path;
   Table t(*doc, path);
   TRY(t.check_object());
-  TRY(t.text("name", config.name));
+  TRY(t.text("name", config.name, limits::kMaxNameBytes));
   TRY(t.text("database", config.database));
   TRY(t.text("format", config.format));
   TRY(t.strings("games", config.games));

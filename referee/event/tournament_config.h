@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "base/expected.h"
 #include "engines/engine_config.h"
 #include "match/time_control.h"
@@ -66,6 +68,13 @@ Expected<TournamentConfig> load_tournament_file(const std::string& path);
 Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is_json,
                                                 const std::string& path,
                                                 const std::string& base_dir);
+
+// A tournament document as JSON, from TOML text or JSON text (`is_json`), as read by the two
+// above and by the daemon (which adds keys of its own). Errors are one line naming `where` (with
+// line and column for TOML); a document nested deeper than limits::kMaxNesting is refused from
+// its text, before anything is built.
+Expected<nlohmann::json> parse_tournament_document(const std::string& text, bool is_json,
+                                                   const std::string& where);
 
 // The same from the file's text: JSON when `path` ends in .json, TOML otherwise. `path` names the
 // file in errors and is the base of relative paths.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <tuple>
 
+#include "base/input_limits.h"
 #include "referee_version.h"
 #include "service/auth.h"
 #include "service/dashboard.h"
@@ -32,11 +33,17 @@ std::optional<Json> json_body(const Request& req, Response& res) {
     reply_error(res, 415, "the body must be JSON (Content-Type: application/json)");
     return std::nullopt;
   }
+  if (auto nesting = limits::check_json_nesting(req.body, "request body"); !nesting) {
+    reply_error(res, 400, nesting.error());
+    return std::nullopt;
+  }
   Json body;
   try {
     body = Json::parse(req.body);
   } catch (const Json::exception& e) {
-    reply_error(res, 400, std::string("request body: not valid JSON: ") + e.what());
+    reply_error(
+        res, 400,
+        "request body: not valid JSON: " + limits::shortened(e.what(), limits::kMaxNameBytes));
     return std::nullopt;
   }
   if (!body.is_object()) {

@@ -67,8 +67,6 @@ struct ServeOptions {
   long commit_interval_ms = 0;
 };
 
-constexpr int kMaxScheduledGames = 100000;  // per submitted event
-
 // One event the daemon may play: what the database says plus what only this daemon knows.
 struct EventRuntime {
   std::int64_t id = 0;

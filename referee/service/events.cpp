@@ -19,12 +19,11 @@
 // - Cancel is final and interrupts the event's running games (their slots go back to pending,
 //   never played unless the event is resubmitted under another name); pause lets them finish.
 //   Resume forgets which engines could not start, so they are tried again.
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 
+#include "base/input_limits.h"
 #include "engines/engine_hash.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
@@ -49,23 +48,6 @@ Reply storage_error(const Error& error) {
 Reply event_error(std::int64_t id, const Error& error) {
   if (error.kind == ErrorKind::NotFound) return error_reply(404, "no event " + std::to_string(id));
   return storage_error(error);
-}
-
-// A tournament document as JSON, from TOML or JSON text.
-Expected<Json> parse_document(const std::string& text, bool is_json) {
-  try {
-    if (is_json) return Json::parse(text);
-    toml::table table = toml::parse(text, std::string_view("request body"));
-    std::stringstream as_json;
-    as_json << toml::json_formatter{table};
-    return Json::parse(as_json.str());
-  } catch (const toml::parse_error& e) {
-    const auto& at = e.source().begin;
-    return Error{"request body:" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                 ": " + std::string(e.description())};
-  } catch (const Json::exception& e) {
-    return Error{std::string("request body: not valid JSON: ") + e.what()};
-  }
 }
 
 std::optional<double> eta_of(const EventRuntime& rt, const storage::EventInfo& info) {
@@ -289,7 +271,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 
 Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
                    std::optional<int> priority, storage::EventState initial_state) {
-  auto doc = parse_document(body, is_json);
+  auto doc = parse_tournament_document(body, is_json, "request body");
   if (!doc) return error_reply(400, doc.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
   std::string kind = "tournament";
@@ -313,7 +295,9 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
                        "ladders are not submitted: register engines (POST /api/engines) and they "
                        "join the ladder of each game they play");
   if (kind != "tournament" && kind != "sprt")
-    return error_reply(400, "request body: unknown kind '" + kind + "' (tournament, sprt)");
+    return error_reply(400, "request body: unknown kind '" +
+                                limits::shortened(kind, limits::kMaxNameBytes) +
+                                "' (tournament, sprt)");
   int event_priority = 0;
   if (doc->contains("priority")) {
     const Json& p = (*doc)["priority"];
@@ -325,12 +309,10 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   if (priority) event_priority = *priority;
   auto config = load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
+  // The size of the schedule was checked from the counts (check_tournament): nothing over
+  // kMaxScheduleSlots is built.
   auto schedule = make_schedule(*config);
   if (!schedule) return error_reply(400, "request body: " + schedule.error());
-  if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
-    return error_reply(422, "request body: " + std::to_string(schedule->size()) +
-                                " games scheduled; an event holds at most " +
-                                std::to_string(kMaxScheduledGames));
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.kind = *storage::event_kind_from_text(kind);

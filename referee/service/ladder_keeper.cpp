@@ -20,6 +20,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/input_limits.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "ratings/ratings.h"
@@ -147,6 +148,36 @@ void skip_pending(Core& core, std::int64_t id, const std::string& name, const st
       [&](storage::Store& s) { return storage::work_queue::skip_slots(s, id, slots, why); });
 }
 
+// Every text of an engine's registration within its limit (base/input_limits.h): the name and
+// game strings, option and env names kMaxNameBytes, the command, dir, args and option and env
+// values kMaxTextBytes (engines::validate holds the same limits for every engine).
+Status check_text_lengths(const Json& body) {
+  using limits::kMaxNameBytes, limits::kMaxTextBytes;
+  auto check = [](const std::string& field, const Json& value, std::size_t max) -> Status {
+    if (!value.is_string()) return Ok{};
+    return limits::check_length("request body: " + field, value.get_ref<const std::string&>(), max);
+  };
+  for (const auto& [key, max] :
+       {std::pair{"name", kMaxNameBytes}, {"command", kMaxTextBytes}, {"dir", kMaxTextBytes}})
+    if (body.contains(key))
+      if (auto ok = check(std::string("'") + key + "'", body[key], max); !ok) return ok;
+  for (const auto& [key, max] : {std::pair{"args", kMaxTextBytes}, {"games", kMaxNameBytes}})
+    if (body.contains(key) && body[key].is_array())
+      for (const auto& item : body[key])
+        if (auto ok = check(std::string("an item of '") + key + "'", item, max); !ok) return ok;
+  for (const char* key : {"options", "env"})
+    if (body.contains(key) && body[key].is_object())
+      for (auto it = body[key].begin(); it != body[key].end(); ++it) {
+        const std::string what = std::string("a name in '") + key + "'";
+        if (auto ok = limits::check_length("request body: " + what, it.key(), kMaxNameBytes); !ok)
+          return ok;
+        if (auto ok = check(std::string("a value in '") + key + "'", it.value(), kMaxTextBytes);
+            !ok)
+          return ok;
+      }
+  return Ok{};
+}
+
 }  // namespace
 
 std::string ladder_name(const std::string& canonical_game) {
@@ -183,7 +214,10 @@ Reply register_engine(Core& core, const Json& body) {
                                               "ready_timeout_ms"};
   for (auto it = body.begin(); it != body.end(); ++it)
     if (!kKeys.count(it.key()))
-      return error_reply(400, "request body: unknown key '" + it.key() + "'");
+      return error_reply(400, "request body: unknown key '" +
+                                  limits::shortened(it.key(), limits::kMaxNameBytes) + "'");
+  // Lengths before anything is read: the errors below quote names, the command and game strings.
+  if (auto lengths = check_text_lengths(body); !lengths) return error_reply(400, lengths.error());
   auto text = [&](const char* key, std::string& out) -> std::optional<Reply> {
     if (!body.contains(key)) return std::nullopt;
     if (!body[key].is_string())

@@ -1,8 +1,12 @@
 #include "service/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "base/input_limits.h"
+#include "base/text.h"
 
 namespace referee::service {
 
@@ -80,6 +84,48 @@ void Log::write(LogLevel level, const std::string& text) {
   std::FILE* out = file_ ? file_ : stderr;
   std::fwrite(line.data(), 1, line.size(), out);
   std::fflush(out);
+}
+
+RefusalLimiter::Verdict RefusalLimiter::admit(Time now) {
+  if (tokens_ < 0) {
+    tokens_ = burst_;
+    last_ = now;
+  } else if (now > last_) {  // threads may bring times a little out of order: no refill then
+    tokens_ = std::min(burst_,
+                       tokens_ + per_second_ * std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+  if (tokens_ < 1) {
+    ++unlogged_;
+    return {};
+  }
+  tokens_ -= 1;
+  Verdict v{true, unlogged_};
+  unlogged_ = 0;
+  return v;
+}
+
+void Log::refused(const std::string& method, const std::string& target, const std::string& client,
+                  const std::string& why) {
+  refused(method, target, client, why, std::chrono::steady_clock::now());
+}
+
+void Log::refused(const std::string& method, const std::string& target, const std::string& client,
+                  const std::string& why, RefusalLimiter::Time now) {
+  RefusalLimiter::Verdict verdict;
+  {
+    std::lock_guard lock(refusals_mutex_);
+    verdict = refusals_.admit(now);
+  }
+  if (!verdict.write) return;
+  // Cut before escaping too: an escaped byte is four, and the text may be megabytes.
+  auto part = [](const std::string& text, std::size_t max) {
+    return limits::shortened(text::printable(limits::shortened(text, max)), max);
+  };
+  if (verdict.unlogged > 0)
+    warning("… " + std::to_string(verdict.unlogged) + " refusals not logged");
+  warning("refused " + part(method, 16) + " " + part(target, kMaxRefusalText) + " from " +
+          part(client, 64) + ": " + part(why, kMaxRefusalText));
 }
 
 Status Log::reopen() {

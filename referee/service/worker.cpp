@@ -32,9 +32,6 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   if (!config) return config.failure();
   auto schedule = make_schedule(*config);
   if (!schedule) return Error{file + ": " + schedule.error()};
-  if (schedule->size() > static_cast<std::size_t>(kMaxScheduledGames))
-    return Error{file + ": " + std::to_string(schedule->size()) +
-                 " games scheduled; an event holds at most " + std::to_string(kMaxScheduledGames)};
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;
