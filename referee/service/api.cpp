@@ -550,9 +550,7 @@ http::Handler api_handler(Core& core) {
     const AccessDecision d =
         req.via_socket ? AccessDecision{} : check_access(core.options.token, access);
     if (d.status != 200) {
-      if (req.method != "GET")
-        core.log->warning("refused " + req.method + " " + req.path + " from " + req.remote_addr +
-                          ": " + d.error);
+      core.log->refused(req.method, req.target, req.remote_addr, d.error);
       return reply_error(res, d.status, d.error);
     }
     try {

@@ -3,13 +3,7 @@
 // header deadline is a total, a busy server answers 503 at once, slow connections cost no
 // handler, a second server on one address is refused, and the Unix socket marks its requests.
 // Deadlines are shortened (hundreds of ms) so that the file runs in a few seconds.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -24,76 +18,12 @@
 #include "service/http_router.h"
 #include "service/http_server.h"
 #include "tests/referee/rtest_util.h"
+#include "tests/service/raw_http.h"
 
 namespace {
 
 using namespace referee::service::http;
-using Clock = std::chrono::steady_clock;
-
-// A client socket on 127.0.0.1:port, optionally from another loopback source address.
-int connect_tcp(int port, const std::string& source = "") {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  if (!source.empty()) {
-    sockaddr_in from{};
-    from.sin_family = AF_INET;
-    ::inet_pton(AF_INET, source.c_str(), &from.sin_addr);
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) == 0);
-  }
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(static_cast<std::uint16_t>(port));
-  ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0);
-  return fd;
-}
-
-int connect_unix(const std::string& path) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_un to{};
-  to.sun_family = AF_UNIX;
-  std::snprintf(to.sun_path, sizeof to.sun_path, "%s", path.c_str());
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0);
-  return fd;
-}
-
-// Sends everything it can; false once the peer closed (or reset) the connection.
-bool send_text(int fd, const std::string& text) {
-  std::size_t sent = 0;
-  while (sent < text.size()) {
-    const ssize_t n = ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    sent += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// Reads until the peer closes or `wait` passes, whichever first.
-std::string read_all(int fd, std::chrono::milliseconds wait = std::chrono::milliseconds(3000)) {
-  std::string out;
-  const auto until = Clock::now() + wait;
-  char buf[4096];
-  while (Clock::now() < until) {
-    pollfd p{fd, POLLIN, 0};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
-    if (::poll(&p, 1, static_cast<int>(std::max<long>(1, left.count()))) <= 0) continue;
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  return out;
-}
-
-bool wait_for(const std::function<bool()>& done, double seconds) {
-  const auto until = Clock::now() + std::chrono::milliseconds(static_cast<long>(seconds * 1000));
-  while (Clock::now() < until && !done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  return done();
-}
-
-std::string status_line(const std::string& response) {
-  return response.substr(0, response.find("\r\n"));
-}
+using namespace rawhttp;
 
 // A server on an ephemeral loopback port with short deadlines; its handler answers "hello",
 // counting the requests it sees.
@@ -125,10 +55,6 @@ struct TestServer {
   Server server;
   int port = 0;
 };
-
-std::string get(const std::string& path, const std::string& extra = "") {
-  return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra + "Connection: close\r\n\r\n";
-}
 
 }  // namespace
 
