@@ -6,11 +6,15 @@
 // - Durability: each write outside a batch is its own autocommit statement or transaction. In WAL
 //   mode with synchronous=NORMAL a commit survives the process being killed (the WAL is in the OS
 //   cache and replayed on the next open); only a power loss may lose the last moves, never
-//   corrupt the file.
+//   corrupt the file. A durable batch (begin_batch(true): the Recorder's commits that finish a
+//   game) is synced to the disk before its commit returns, so a game reported finished survives
+//   a power loss or a file system failure too.
 // - Concurrency: one Database per thread or process; a 10 s busy timeout, and every
 //   multi-statement write runs in a BEGIN IMMEDIATE transaction (a deferred one could fail at
 //   once with SQLITE_BUSY when it upgrades from reading to writing).
 #include "storage/database.h"
+
+#include <sys/statvfs.h>
 
 #include <ctime>
 #include <filesystem>
@@ -35,6 +39,7 @@ struct Database::State {
   bool read_only = false;
   std::unique_ptr<sql::Connection> connection;
   std::optional<sql::Transaction> batch;  // begin_batch .. commit_batch (after the connection)
+  bool durable = false;                   // the open batch is a durable one (SQLite: FULL set)
   std::vector<std::function<void(sql::Connection&)>> after_commit;
 };
 
@@ -113,13 +118,35 @@ RoundTrips Database::round_trips() const {
   return RoundTrips{c.statements, c.transactions};
 }
 
-Status Database::begin_batch() {
+// SQLite reads `synchronous` when a transaction commits, so it is set before BEGIN and put back
+// after the commit or rollback; PostgreSQL's SET LOCAL ends with the transaction by itself. The
+// pragma costs no round trip (SQLite is in the process).
+Status Database::begin_batch(bool durable) {
+  auto& c = *state_->connection;
+  const bool sqlite = c.backend() == sql::Backend::SQLite;
   try {
     if (state_->batch) return error(ErrorKind::Conflict, "a batch of writes is already open");
-    state_->batch.emplace(*state_->connection);
+    if (durable && sqlite) {
+      c.exec("PRAGMA synchronous = FULL");
+      state_->durable = true;
+    }
+    state_->batch.emplace(c);
+    if (durable && !sqlite) c.exec("SET LOCAL synchronous_commit = on");
     return Ok{};
   } catch (const std::exception& e) {
+    state_->batch.reset();
+    end_durable();
     return fail("begin a batch of writes", e);
+  }
+}
+
+void Database::end_durable() {
+  if (!state_->durable) return;
+  state_->durable = false;
+  try {
+    state_->connection->exec("PRAGMA synchronous = NORMAL");
+  } catch (const std::exception&) {
+    // Left at FULL: slower commits, never less durable ones.
   }
 }
 
@@ -128,10 +155,12 @@ Status Database::commit_batch() {
     if (!state_->batch) return error(ErrorKind::Conflict, "no batch of writes is open");
     state_->batch->commit();
     state_->batch.reset();
+    end_durable();
     run_after_commit();
     return Ok{};
   } catch (const std::exception& e) {
     state_->batch.reset();  // rolled back
+    end_durable();
     state_->after_commit.clear();
     return fail("commit a batch of writes", e);
   }
@@ -161,6 +190,16 @@ Expected<std::vector<std::string>> Database::integrity_problems(int max) {
   } catch (const std::exception& e) {
     return fail("check integrity", e);
   }
+}
+
+std::optional<std::int64_t> free_bytes(const std::string& database) {
+  if (sql::is_postgres_url(database) || database.empty() || database == ":memory:")
+    return std::nullopt;
+  std::filesystem::path dir = std::filesystem::path(database).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0) return std::nullopt;
+  return static_cast<std::int64_t>(fs.f_bavail) * static_cast<std::int64_t>(fs.f_frsize);
 }
 
 bool is_server_database(const std::string& database) {

@@ -25,6 +25,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,11 @@ class Database {
   ~Database();
 
   // Groups the writes until commit_batch() into one transaction (each write alone commits at
-  // once). The Recorder uses it to commit a few milliseconds of moves together.
-  Status begin_batch();
+  // once). The Recorder uses it to commit a few milliseconds of moves together. A `durable`
+  // batch's commit is on the disk when it returns, whatever the connection's setting for other
+  // commits (SQLite: synchronous=FULL for that commit, the WAL fsynced; PostgreSQL:
+  // synchronous_commit=on for that transaction): the commits that record a game's finish.
+  Status begin_batch(bool durable = false);
   Status commit_batch();
 
   // PRAGMA integrity_check: empty when the file is sound, else its findings (at most `max`).
@@ -102,8 +106,13 @@ class Database {
  private:
   struct State;
   explicit Database(std::unique_ptr<State> state);
+  void end_durable();  // synchronous back to NORMAL after a durable batch
   std::unique_ptr<State> state_;
 };
+
+// Bytes free to this process on the file system of a database file's directory (statvfs); nothing
+// for a server database, ":memory:", or a directory that cannot be read.
+std::optional<std::int64_t> free_bytes(const std::string& database);
 
 // Whether a database string names a database on a server (postgresql://, postgres://) rather than
 // a file, and the string to show for it (a URL without its password).

@@ -18,10 +18,10 @@ Recorder::~Recorder() {
   thread_.join();
 }
 
-void Recorder::enqueue(Write write, bool urgent, Call call, Settle settle) {
+void Recorder::enqueue(Write write, bool urgent, Call call, Settle settle, bool durable) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Queued{std::move(write), call, std::move(settle), 0, {}});
+    queue_.push_back(Queued{std::move(write), call, std::move(settle), durable, 0, {}});
     ++queued_;
     urgent_ = urgent_ || urgent;
   }
@@ -31,7 +31,7 @@ void Recorder::enqueue(Write write, bool urgent, Call call, Settle settle) {
 void Recorder::add_move(std::int64_t game_id, MoveRecord move) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Queued{{}, Call::No, {}, game_id, std::move(move)});
+    queue_.push_back(Queued{{}, Call::No, {}, false, game_id, std::move(move)});
     ++queued_;
   }  // no wake-up: moves wait for the next tick
 }
@@ -45,7 +45,7 @@ void Recorder::add_logs(std::int64_t game_id, std::vector<LogLine> lines) {
 void Recorder::finish_game(std::int64_t game_id, GameRecord result) {
   enqueue([this, game_id,
            r = std::move(result)](Store& s) { return s.finish_game(writer_id(game_id), r); },
-          true);
+          true, Call::No, {}, /*durable=*/true);
 }
 
 Expected<std::int64_t> Recorder::begin_game(const GameRecord& game) {
@@ -116,6 +116,15 @@ std::string Recorder::first_error() const {
   return first_error_;
 }
 
+void Recorder::clear_failure() {
+  // Through the writer, between two batches: first_error_ is read there without the lock.
+  (void)call<Ok>([this](Store&) -> Expected<Ok> {
+    std::lock_guard lock(mutex_);
+    first_error_.clear();
+    return Ok{};
+  });
+}
+
 // Called on the writer thread without the lock.
 void Recorder::fail(std::vector<std::string>& failures, const Error& error) {
   bool first = false;
@@ -159,7 +168,10 @@ void Recorder::run() {
       const std::size_t begin = i;
       std::size_t end = i;
       while (end < batch.size() && batch[end].call != Call::Alone) ++end;
-      const bool grouped = end - i > 1 && store_.begin_batch().ok();
+      bool durable = false;
+      for (std::size_t k = i; k < end; ++k) durable = durable || batch[k].durable;
+      // A durable write alone is grouped too: its sync is the batch's.
+      const bool grouped = (end - i > 1 || durable) && store_.begin_batch(durable).ok();
       // Consecutive moves go in multi-row INSERTs (Store::add_moves).
       auto write_moves = [&] {
         if (moves_.empty()) return;

@@ -12,6 +12,13 @@
 //   use call_in_batch instead: they run inside the transaction of the writes queued before them,
 //   and their answer is given once that transaction is committed (a failed commit turns it into
 //   the error). Same guarantee, one commit instead of two per call.
+// - Durable finishes: a transaction holding a game's finish (finish_game, call_durable) is synced
+//   to the disk before it counts as committed (Database::begin_batch(true)): what the API or the
+//   live stream reports finished survives a power loss; the moves' commits are not synced (a lost
+//   move is replayed by resume). The cost per game is one fsync of the WAL
+//   (referee/service/OPERATING.md).
+// - clear_failure() lets the writes through again after a failure (an owner that degraded on a
+//   full disk and has room again, with no game in hand whose writes were dropped).
 // - Any failed write is a storage failure: it is kept (take_errors, first_error) and the
 //   on_failure callback is called once, so the runner can stop the event. The queued writes after
 //   it are dropped (a game's moves stay a contiguous prefix); synchronous calls are still tried
@@ -80,13 +87,22 @@ class Recorder {
   Expected<T> call_in_batch(std::function<Expected<T>(Store&)> op) {
     return call_impl<T>(std::move(op), Call::InBatch);
   }
+  // call_in_batch whose transaction is synced to the disk (a game's finish; see above).
+  template <class T>
+  Expected<T> call_durable(std::function<Expected<T>(Store&)> op) {
+    return call_impl<T>(std::move(op), Call::InBatch, true);
+  }
   // Waits until everything queued so far is committed.
   void flush();
   // Errors of queued writes since the last call (one line each).
   std::vector<std::string> take_errors();
-  // Whether any write failed since the recorder started, and the first failure.
+  // Whether any write failed since the recorder started (or the last clear_failure), and the
+  // first failure.
   bool failed() const;
   std::string first_error() const;
+  // Forgets the failure: queued writes are written again, and the next failure is told to
+  // on_failure. Only when no game whose writes were dropped is still being played.
+  void clear_failure();
 
  private:
   using Write = std::function<Status(Store&)>;
@@ -95,12 +111,13 @@ class Recorder {
   struct Queued {
     Write write;  // empty: the write is add_move(game_id, move)
     Call call = Call::No;
-    Settle settle;  // InBatch calls: told whether their transaction was committed
+    Settle settle;         // InBatch calls: told whether their transaction was committed
+    bool durable = false;  // its transaction is synced to the disk (a game's finish)
     std::int64_t game_id = 0;
     MoveRecord move;
   };
   template <class T>
-  Expected<T> call_impl(std::function<Expected<T>(Store&)> op, Call kind) {
+  Expected<T> call_impl(std::function<Expected<T>(Store&)> op, Call kind, bool durable = false) {
     Expected<T> out = Error{"not recorded"};
     Write write = [&](Store& s) {
       out = op(s);
@@ -111,11 +128,12 @@ class Recorder {
       settle = [&](const Status& commit) {
         if (!commit && out) out = commit.failure();
       };
-    enqueue(std::move(write), true, kind, std::move(settle));
+    enqueue(std::move(write), true, kind, std::move(settle), durable);
     flush();
     return out;
   }
-  void enqueue(Write write, bool urgent, Call call = Call::No, Settle settle = {});
+  void enqueue(Write write, bool urgent, Call call = Call::No, Settle settle = {},
+               bool durable = false);
   void run();
   void fail(std::vector<std::string>& failures, const Error& error);
 

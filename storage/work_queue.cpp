@@ -294,6 +294,19 @@ Status stop_owner(Database& database, std::int64_t owner) {
   }
 }
 
+Status release_claims(Database& database, std::int64_t owner) {
+  try {
+    sql::Query rel(database.connection(),
+                   "UPDATE slots SET state = 'pending', owner = NULL, lease_expires_at = 0"
+                   " WHERE owner = ? AND state = 'claimed'");
+    rel.bind(1, static_cast<std::int64_t>(owner));
+    rel.exec();
+    return Ok{};
+  } catch (const std::exception& e) {
+    return database.fail("release the claims of owner " + std::to_string(owner), e);
+  }
+}
+
 Expected<std::vector<Claim>> claim_slots(Database& database, std::int64_t owner,
                                          std::optional<std::int64_t> event, int max, long lease_ms,
                                          const std::vector<std::string>& exclude_engines) {
@@ -626,6 +639,7 @@ Expected<bool> set_event_state(Database& database, std::int64_t id, EventState s
     sql::Query q(database.connection(),
                  "UPDATE events SET state = ?1, updated_at = ?2,"
                  " finished_at = CASE WHEN ?1 IN ('finished', 'cancelled') THEN ?2"
+                 " WHEN ?1 IN ('queued', 'running', 'paused') THEN ''"
                  " ELSE finished_at END"
                  " WHERE id = ?3 AND " +
                      sql::in_json(database.connection().backend(), "state", "?4"));

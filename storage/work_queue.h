@@ -179,6 +179,9 @@ Expected<std::int64_t> register_owner(Database& db, const OwnerInfo& owner);
 Expected<std::vector<OwnerStatus>> owners(Database& db, std::int64_t stopped_within_ms, int limit);
 // The owner stops: its claims are released, stopped_at is set.
 Status stop_owner(Database& db, std::int64_t owner);
+// Releases every claim of `owner` (pending again) and leaves it registered: an owner that has
+// no game in hand and resumes after a storage failure (a degraded owner, event/owner_loop.h).
+Status release_claims(Database& db, std::int64_t owner);
 // Up to `max` slots of the event (or of any running event), pending or with an expired lease,
 // in schedule order, none with an engine of `exclude_engines`; they become claimed by `owner`
 // until now + lease_ms.

@@ -1,5 +1,6 @@
 // `referee serve`: the daemon (referee/service/). Parses its options, checks the address and the
-// token before anything starts, opens the log, watches the signals, and runs it.
+// token before anything starts, opens the log, takes the database's daemon lock (a second
+// daemon on the same database is refused), watches the signals, and runs it.
 //
 // Decisions: the default address is 127.0.0.1:8410 (8410 is the port the client commands try by
 // default); any address that is not loopback needs --token-file; the token file is refused when
@@ -14,6 +15,7 @@
 #include "match/time_control.h"
 #include "service/auth.h"
 #include "service/daemon.h"
+#include "storage/daemon_lock.h"
 #include "storage/database.h"
 
 namespace referee::cli {
@@ -60,6 +62,7 @@ int serve(const Args& args) {
   double lease = 30;
   bool verbose = false;
   long commit_interval = 0;
+  LimitFlags limit_flags;
   std::string ladder_tc = "10+0.1";
   po::options_description desc("referee serve [options]");
   desc.add_options()("help,h", "show this help")(
@@ -88,6 +91,7 @@ int serve(const Args& args) {
       "commit-interval", po::value(&commit_interval),
       "milliseconds between two commits of the moves played (default: 2 for a SQLite file, "
       "100 for a server database)");
+  add_limit_options(desc, limit_flags);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -151,9 +155,21 @@ int serve(const Args& args) {
     std::cerr << "referee serve: --ladder-tc: " << tc.error() << "\n";
     return 2;
   }
+  if (auto limits = limits_of(limit_flags); limits) {
+    options.limits = *limits;
+  } else {
+    std::cerr << "referee serve: " << limits.error() << "\n";
+    return 2;
+  }
   auto log = open_service_log(log_file, verbose);
   if (!log) {
     std::cerr << "referee serve: " << log.error() << "\n";
+    return 1;
+  }
+  // One daemon per database, held until it exits (storage/daemon_lock.h).
+  auto lock = storage::DaemonLock::acquire(options.db);
+  if (!lock) {
+    std::cerr << "referee serve: " << lock.error() << "\n";
     return 1;
   }
   engines::InterruptWatch watch(service_signals(/*hangup=*/true));

@@ -19,6 +19,7 @@ int worker(const Args& args) {
   double lease = 30, idle_max = 8;
   bool verbose = false, no_logs = false;
   long commit_interval = 0;
+  LimitFlags limit_flags;
   po::options_description desc("referee worker --db DB [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->default_value(options.db),
@@ -43,6 +44,7 @@ int worker(const Args& args) {
       "commit-interval", po::value(&commit_interval),
       "milliseconds between two commits of the moves played (default: 2 for a SQLite file, "
       "100 for a server database)");
+  add_limit_options(desc, limit_flags);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -77,6 +79,12 @@ int worker(const Args& args) {
   options.lease_ms = static_cast<long>(lease * 1000);
   options.idle_max_ms = static_cast<long>(idle_max * 1000);
   options.keep_logs = !no_logs;
+  if (auto limits = limits_of(limit_flags); limits) {
+    options.limits = *limits;
+  } else {
+    std::cerr << "referee worker: " << limits.error() << "\n";
+    return 2;
+  }
   auto log = open_service_log(log_file, verbose);
   if (!log) {
     std::cerr << "referee worker: " << log.error() << "\n";

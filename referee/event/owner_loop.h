@@ -34,6 +34,20 @@
 //   connection is ErrorKind::Unavailable: serve and worker reconnect).
 // - Exactly-once finishes are the Store's (finish_claimed); the loop only never claims a second
 //   slot on a thread before the first is settled.
+// - A low or full disk degrades the owner instead (OwnerLimits::degrade, the default): when the
+//   database's file system has less than headroom_bytes free (statvfs of a SQLite file's
+//   directory, checked every space_check), or a write fails with ErrorKind::Full (any backend),
+//   no new game is started and health() says `degraded` with the reason; the process goes on
+//   (the daemon serves its reads). A low disk lets the games in hand finish; a failed write
+//   interrupts them (their later writes are being dropped) and, once none is in hand, the owner
+//   releases its claims. Every space_check it looks again: with room (free space at least the
+//   headroom, or no way to measure it: a server is simply tried again), it resumes, without a
+//   restart. An owner that should rather stop (`referee tournament`: a run in the foreground
+//   ends with its error and resumes next time) sets degrade = false: low space and a full disk
+//   are then failures of kind Full. Failures of any other kind stop the owner as before.
+// - Each engine's stored output is held to a budget across games (event/output_budget.h).
+// - Finishes are durable (storage/recorder.h: call_durable): a game play() reports Done has been
+//   synced to the disk, whatever the moves' commits.
 #pragma once
 
 #include <atomic>
@@ -49,6 +63,7 @@
 #include <vector>
 
 #include "base/expected.h"
+#include "event/output_budget.h"
 #include "event/slot_player.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
@@ -97,6 +112,33 @@ struct WorkSource {
   std::function<bool()> exhausted;
 };
 
+// What an owner says of itself (health()): GET /api/health, the worker's log, the tournament's
+// progress.
+enum class OwnerState {
+  Ok,        // starting games
+  Degraded,  // not starting games until there is room again (see above); reads go on
+  Draining,  // stopping: no new games
+  Failed,    // a storage failure stopped it
+};
+const char* owner_state_name(OwnerState state);  // "ok", "degraded", "draining", "failed"
+
+struct OwnerHealth {
+  OwnerState state = OwnerState::Ok;
+  std::string reason;               // why degraded or failed ("" when ok)
+  std::int64_t free_bytes = -1;     // on the database's file system at the last check (-1: unknown)
+  std::int64_t headroom_bytes = 0;  // the headroom it is held to
+};
+
+// How an owner guards the disk (see above). The defaults are the daemon's and the worker's.
+struct OwnerLimits {
+  OutputBudgetSettings engine_output;         // 64 MiB per engine per hour by default
+  std::int64_t headroom_bytes = 256LL << 20;  // 0: no free-space check
+  std::chrono::milliseconds space_check{5000};
+  bool degrade = true;  // false: low space and a full disk fail the owner
+  // Told of every change of health() (on the heartbeat or a game thread): the owner's log.
+  std::function<void(const OwnerHealth&)> changed;
+};
+
 struct OwnerSettings {
   storage::OwnerInfo info;  // name, host, pid, kind, lease
   int threads = 1;
@@ -106,6 +148,7 @@ struct OwnerSettings {
   std::size_t idle_sessions = 0;  // per thread; 0: no bound (SlotPlayer)
   // Pins thread k and the engines it starts to the k-th allowed CPU (RunOptions::pin_cpus).
   bool pin_cpus = false;
+  OwnerLimits limits;
 };
 
 // What the game threads did, once they have ended.
@@ -142,6 +185,13 @@ class OwnerLoop {
   Error failure() const;
 
   bool draining() const { return stop_claims_.load(); }
+  // Ok, degraded (with the reason), draining or failed; see above.
+  OwnerHealth health() const;
+  bool degraded() const { return degraded_.load(); }
+  // Changes the headroom while running (tests; an operator's new setting); checked at once.
+  void set_headroom(std::int64_t bytes);
+  // The budget of the engines' stored output, shared by the game threads.
+  OutputBudget& output_budget() { return budget_; }
   // Threads playing a game now.
   int busy() const;
   // Threads playing a game of `event` now.
@@ -171,6 +221,12 @@ class OwnerLoop {
   void game_thread(GameThread& me, SlotPlayer& player);
   void heartbeat();
   void join_games();
+  // The free-space check and, when degraded, the attempt to resume (heartbeat thread).
+  void check_space();
+  // Degrades (or fails, without limits.degrade) for `reason`; `interrupt`: a failed write, the
+  // games in hand are interrupted too.
+  void degrade(const std::string& reason, bool interrupt);
+  void tell_health();
 
   const OwnerSettings settings_;
   const std::int64_t owner_;
@@ -183,10 +239,17 @@ class OwnerLoop {
   std::thread beat_;
   std::atomic<int> ended_{0};
   std::atomic<bool> stop_claims_{false}, interrupting_{false}, failed_{false}, stopped_{false};
-  mutable std::mutex mutex_;  // guards failure_, totals_, beat_done_; the waits below
+  std::atomic<bool> degraded_{false};
+  std::atomic<bool> write_failed_{false};  // degraded by a failed write: the recorder dropped some
+  std::atomic<std::int64_t> headroom_{0}, free_{-1};
+  std::string db_path_;
+  OutputBudget budget_;
+  mutable std::mutex mutex_;  // guards failure_, totals_, beat_done_, reason_, retry_at_; waits
   std::condition_variable work_, beat_wake_, ended_wake_;
   bool beat_done_ = false;
   Error failure_;
+  std::string reason_;                                // why degraded
+  std::chrono::steady_clock::time_point retry_at_{};  // a degraded owner looks again then
   OwnerTotals totals_;
 };
 

@@ -127,12 +127,13 @@ void EventRoster::clear_exclusions() {
 // ---- SlotPlayer ----
 
 SlotPlayer::SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
-                       DebugLog* debug, std::size_t max_idle_sessions)
+                       DebugLog* debug, std::size_t max_idle_sessions, OutputBudget* budget)
     : recorder_(recorder),
       owner_(owner),
       keep_logs_(keep_logs),
       debug_(debug),
-      max_idle_(max_idle_sessions) {}
+      max_idle_(max_idle_sessions),
+      budget_(budget) {}
 
 SlotPlayer::~SlotPlayer() {
   close();
@@ -321,12 +322,31 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
     MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
     for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
     setup.on_move = [&](const storage::MoveRecord& m) {
+      const bool by_engine = m.player >= 1 && m.player <= static_cast<int>(seat_engines.size());
+      if (budget_ && by_engine && !m.info.empty()) {
+        const std::string& name = seat_engines[static_cast<std::size_t>(m.player - 1)].config.name;
+        const auto charged = budget_->charge(name, m.info.size() + 1);
+        if (charged.first_refusal) out.notices.push_back(budget_->notice(name));
+        if (!charged.allowed) {
+          storage::MoveRecord bare = m;  // the move is stored, its info line is not
+          bare.info.clear();
+          recorder_.add_move(id, std::move(bare));
+          if (hooks.moved) hooks.moved(id, m);
+          return;
+        }
+      }
       recorder_.add_move(id, m);
       if (hooks.moved) hooks.moved(id, m);
     };
     result = play_match(setup);
   }
-  for (auto* s : seats) recorder_.add_logs(id, s->take_log());
+  for (std::size_t s = 0; s < seats.size(); ++s) {
+    auto lines = seats[s]->take_log();
+    if (budget_)
+      if (auto notice = budget_->filter(seat_engines[s].config.name, lines); !notice.empty())
+        out.notices.push_back(std::move(notice));
+    recorder_.add_logs(id, std::move(lines));
+  }
 
   rec.status = result.finished ? storage::GameStatus::Finished : storage::GameStatus::Unfinished;
   rec.ranks = result.ranks;
@@ -334,7 +354,8 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.termination = result.termination;
   rec.reason = result.reason;
   rec.plies = static_cast<std::int64_t>(result.moves.size());
-  auto end = recorder_.call_in_batch<storage::ClaimEnd>(
+  // Durable: once play() returns Done, the API and the stream may report the game finished.
+  auto end = recorder_.call_durable<storage::ClaimEnd>(
       [&](storage::Store& s) -> Expected<storage::ClaimEnd> {
         const std::int64_t real = recorder_.real_id(id);
         if (real == 0)

@@ -20,6 +20,9 @@
 //   recorded with every game it plays; an engine whose event pins another hash does not start
 //   (excluded from the event here, like an engine that cannot start: "sha256 differs").
 // - The hooks run on the game's thread: they must be quick and never wait on anything slow.
+// - With an OutputBudget (the owner's), what each engine wrote is charged to it before it is
+//   stored: its transcript lines and its moves' info past its budget are dropped, never its
+//   moves (event/output_budget.h); the first refusal of a window is one of the game's notices.
 #pragma once
 
 #include <atomic>
@@ -32,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "event/output_budget.h"
 #include "event/tournament_config.h"
 #include "match/debug_log.h"
 #include "match/engine_session.h"
@@ -111,7 +115,8 @@ class SlotPlayer {
  public:
   // `debug`, when set, prints every line exchanged as it happens (--debug).
   SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
-             DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0);
+             DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0,
+             OutputBudget* budget = nullptr);
   ~SlotPlayer();
   SlotPlayer(const SlotPlayer&) = delete;
   SlotPlayer& operator=(const SlotPlayer&) = delete;
@@ -141,6 +146,7 @@ class SlotPlayer {
   bool keep_logs_;
   DebugLog* debug_;
   std::size_t max_idle_;
+  OutputBudget* budget_;
   std::list<Cached> sessions_;  // most recently used first
   long round_trips_ = 0;
 };

@@ -390,6 +390,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   settings.keep_logs = options.keep_logs;
   settings.debug = options.debug;
   settings.pin_cpus = options.pin_cpus;
+  settings.limits = options.limits;
+  settings.limits.degrade = false;  // see RunOptions::limits
   auto started = OwnerLoop::start(*store, settings);
   if (!started) return started.failure();
   OwnerLoop& loop = **started;

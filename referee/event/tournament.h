@@ -1,6 +1,6 @@
 // Runs a tournament (design.md §5): any number of processes may run the same event on one
-// database at once. The event's schedule lives in the database (storage/work_queue.h: events, slots,
-// claims); the run is one owner (event/owner_loop.h, as `serve` and `worker` are): each game
+// database at once. The event's schedule lives in the database (storage/work_queue.h: events,
+// slots, claims); the run is one owner (event/owner_loop.h, as `serve` and `worker` are): each game
 // thread claims one slot at a time, plays it with its own engine sessions and records it through
 // the one writer (storage::Recorder); the heartbeat renews the claims; a killed process's claims
 // expire and are played again by whoever runs the event next. The run adds its progress lines.
@@ -29,6 +29,7 @@
 #include <string>
 
 #include "base/expected.h"
+#include "event/owner_loop.h"
 #include "event/tournament_config.h"
 #include "match/debug_log.h"
 #include "ratings/sprt_games.h"
@@ -48,6 +49,10 @@ struct RunOptions {
   // a game's referee thread and engines take turns, so on one CPU their wake-ups stay local.
   // For single-threaded engines; a multi-threaded engine would be held to one CPU.
   bool pin_cpus = false;
+  // The engines' output budget and the free-space headroom (event/owner_loop.h). A run in the
+  // foreground never waits degraded: low space or a full disk ends it with that error (its
+  // storage_error), and the next run resumes where it stopped.
+  OwnerLimits limits;
 };
 
 // CPU time (user and system seconds) of some of the run's threads.

@@ -65,6 +65,8 @@ struct ServeOptions {
   // How often the writer commits; 0 = the owner loop's choice for the database
   // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
+  // The engines' output budget and the free-space headroom (event/owner_loop.h).
+  OwnerLimits limits;
 };
 
 // One event the daemon may play: what the database says plus what only this daemon knows.
@@ -188,6 +190,9 @@ Reply retire_engine(Core& core, const std::string& name);
 // Appends pairs to every running ladder whose open games run low; called by the hub and after a
 // registration.
 void top_up_ladders(Core& core);
+// A ladder resumed (cancelled before): its runtime loaded again when it was dropped, and topped
+// up at once.
+void resume_ladder(Core& core, std::int64_t id);
 // The registered engines (not retired) that play `game` (canonical), as tournament engines.
 Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game);
 std::string ladder_name(const std::string& canonical_game);
@@ -202,6 +207,9 @@ WorkSource work_source(Core& core);
 // `keep_waiting()` holds, then those left are interrupted (their slots go back to pending);
 // returns once every game thread has ended.
 void drain_games(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log);
+// `limits` with its changes of health told to `log` (a warning when degraded, with the reason;
+// a line when the owner starts games again): serve's and worker's owner loops.
+OwnerLimits logged_limits(OwnerLimits limits, Log& log);
 
 // Sleeps up to `d`, in short steps, while `keep_going()` holds.
 template <class Pred>

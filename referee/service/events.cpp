@@ -371,6 +371,8 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   } else if (action == "resume") {
     state = EventState::Running;
     from = {EventState::Paused};
+    // A ladder never ends by itself: a cancelled one may play again (its engines stay joined).
+    if (before->kind == storage::EventKind::Ladder) from.push_back(EventState::Cancelled);
   }
   auto changed = core.recorder().call<bool>(
       [&](storage::Store& s) { return storage::work_queue::set_event_state(s, id, state, from); });
@@ -404,6 +406,9 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
       }
       if (action == "cancel") core.loop->interrupt(id);
     }
+  }
+  if (action == "resume" && before->kind == storage::EventKind::Ladder) {
+    resume_ladder(core, id);
   }
   core.wake();
   core.log->info("event " + std::to_string(id) + " (" + before->name + ") " +

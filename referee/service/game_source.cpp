@@ -213,4 +213,14 @@ void drain_games(Core& core, double seconds, const std::function<bool()>& keep_w
              " games (their slots go back to pending)");
 }
 
+OwnerLimits logged_limits(OwnerLimits limits, Log& log) {
+  limits.changed = [&log](const OwnerHealth& h) {
+    if (h.state == OwnerState::Degraded)
+      log.warning("degraded: " + h.reason + "; no new games until there is room (reads go on)");
+    else if (h.state == OwnerState::Ok)
+      log.info("room again: starting games");
+  };
+  return limits;
+}
+
 }  // namespace referee::service

@@ -180,6 +180,25 @@ Status check_text_lengths(const Json& body) {
 
 }  // namespace
 
+void resume_ladder(Core& core, std::int64_t id) {
+  bool loaded = false;
+  {
+    std::lock_guard lock(core.mutex);
+    loaded = core.events.count(id) > 0;
+  }
+  if (!loaded) {
+    auto store = core.reads->get();
+    if (!store) return;  // the next refresh loads it
+    auto info = storage::work_queue::event(**store, id);
+    if (!info) return;
+    auto rt = runtime_of(core, *info);
+    if (!rt) return;
+    std::lock_guard lock(core.mutex);
+    core.events.emplace(id, std::move(*rt));
+  }
+  top_up_ladders(core);
+}
+
 std::string ladder_name(const std::string& canonical_game) {
   return "ladder " + canonical_game;
 }

@@ -98,6 +98,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
     settings.keep_logs = options.keep_logs;
     settings.idle_sessions = kIdleSessions;
+    settings.limits = logged_limits(options.limits, log);
     auto loop = OwnerLoop::start(store, settings);
     if (!loop) {
       log.error(loop.error());

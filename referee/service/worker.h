@@ -34,6 +34,7 @@
 
 #include "base/expected.h"
 #include "engines/interrupt.h"
+#include "event/owner_loop.h"
 #include "service/log.h"
 #include "storage/store.h"
 #include "storage/work_queue.h"
@@ -53,6 +54,8 @@ struct WorkerOptions {
   // How often the writer commits; 0 = the owner loop's choice for the database
   // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
+  // The engines' output budget and the free-space headroom (event/owner_loop.h).
+  OwnerLimits limits;
 };
 
 // Queues the event of a tournament file in the database (state "queued"), as `referee submit`

@@ -14,6 +14,7 @@
 #include "storage/store.h"
 #include "storage/work_queue.h"
 #include "tests/referee/rtest_util.h"
+#include "tests/referee/small_disk.h"
 #include "tests/storage/backends.h"
 
 using namespace referee;
@@ -233,14 +234,266 @@ TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
   REQUIRE(store);
   OwnerSettings with_logs = settings_of(2);
   with_logs.keep_logs = true;
+  with_logs.limits.degrade = false;  // as `referee tournament`: a full disk stops the owner
   auto loop = OwnerLoop::start(*store, with_logs);
   REQUIRE(loop);
   OwnerLoop& owner = **loop;
   owner.run(one_event(event, roster_of({mock("a"), mock("b")})));
   CHECK(owner.wait_games(milliseconds(60000)));
   REQUIRE(owner.failed());
+  CHECK(owner.health().state == OwnerState::Failed);
   CHECK(owner.draining());
   CHECK_FALSE(owner.failure().message.empty());
   CHECK(owner.failure().kind == ErrorKind::Full);  // a full disk, not a lost connection
   (void)owner.stop();
+}
+
+namespace {
+
+// Waits up to `seconds` for `done`.
+bool eventually(const std::function<bool()>& done, double seconds = 30) {
+  const auto until = Clock::now() + milliseconds(static_cast<long>(seconds * 1000));
+  while (Clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  return done();
+}
+
+std::int64_t games_in(const std::string& file) {
+  auto store = storage::Store::open(file, storage::OpenOptions{true});
+  REQUIRE(store);
+  storage::GameFilter f;
+  f.finished_only = false;
+  auto games = store->games(f);
+  REQUIRE(games);
+  return static_cast<std::int64_t>(games->size());
+}
+
+// A standing event (a ladder): threads wait for more instead of ending.
+WorkSource standing(std::int64_t event, std::shared_ptr<EventRoster> roster,
+                    std::atomic<int>* done) {
+  WorkSource source = one_event(event, std::move(roster), done);
+  source.exhausted = [] { return false; };
+  return source;
+}
+
+}  // namespace
+
+TEST_CASE("owner loop: below its free-space headroom it starts no game, then resumes") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  auto ev = storage::work_queue::open_event(*store, "e", "{}", "", slots_of(4));
+  REQUIRE(ev);
+  OwnerSettings settings = settings_of(2);
+  settings.limits.headroom_bytes = std::int64_t{1} << 60;  // above any disk's free space
+  settings.limits.space_check = milliseconds(50);
+  std::vector<OwnerHealth> told;
+  std::mutex told_mutex;
+  settings.limits.changed = [&](const OwnerHealth& h) {
+    std::lock_guard lock(told_mutex);
+    told.push_back(h);
+  };
+  auto loop = OwnerLoop::start(*store, settings);
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  std::atomic<int> done{0};
+  owner.run(standing(ev->id, roster_of({mock("a"), mock("b")}), &done));
+  const OwnerHealth h = owner.health();
+  CHECK(h.state == OwnerState::Degraded);
+  CHECK(rtest::contains(h.reason, "low disk"));
+  CHECK(rtest::contains(h.reason, "below the headroom"));
+  CHECK(h.free_bytes > 0);
+  std::this_thread::sleep_for(milliseconds(600));  // a dozen checks
+  CHECK(done.load() == 0);
+  CHECK(owner.busy() == 0);
+  CHECK(games_in(dir.file("x.db")) == 0);  // nothing started; reads answered meanwhile
+  CHECK_FALSE(owner.failed());
+  owner.set_headroom(0);  // room again, as a lower setting or a freed disk
+  CHECK(owner.health().state == OwnerState::Ok);
+  CHECK(eventually([&] { return done.load() == 4; }));
+  {
+    std::lock_guard lock(told_mutex);
+    REQUIRE(told.size() == 2);  // once degraded (not once per check), once resumed
+    CHECK(told[0].state == OwnerState::Degraded);
+    CHECK(told[1].state == OwnerState::Ok);
+  }
+  CHECK(owner.drain(0, [] { return false; }) == 0);
+  CHECK(owner.stop());
+  auto again = storage::Store::open(dir.file("x.db"));
+  REQUIRE(again);
+  CHECK(slots_in(*again, ev->id, storage::SlotState::Done) == 4);
+}
+
+TEST_CASE("owner loop: a write failing on a full file degrades it instead of stopping it") {
+  rtest::TempDir dir;
+  std::int64_t event = 0;
+  int pages = 0;
+  {
+    auto store = storage::Store::open(dir.file("x.db"));
+    REQUIRE(store);
+    auto ev =
+        storage::work_queue::open_event(*store, "e", "{}", "", slots_of(40, "awale:maxplies=60"));
+    REQUIRE(ev);
+    event = ev->id;
+  }
+  {
+    SQLite::Database sql(dir.file("x.db"));
+    pages = sql.execAndGet("PRAGMA page_count").getInt();
+  }
+  storage::OpenOptions tiny;
+  tiny.max_page_count = pages + 6;  // room for a few games only
+  auto store = storage::Store::open(dir.file("x.db"), tiny);
+  REQUIRE(store);
+  OwnerSettings settings = settings_of(2);
+  settings.keep_logs = true;
+  settings.limits.headroom_bytes = 0;
+  settings.limits.space_check = milliseconds(60000);  // no retry within the test
+  auto loop = OwnerLoop::start(*store, settings);
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  owner.run(standing(event, roster_of({mock("a"), mock("b")}), nullptr));
+  REQUIRE(eventually([&] { return owner.degraded(); }, 60));
+  CHECK(eventually([&] { return owner.busy() == 0; }));  // the games in hand were interrupted
+  const OwnerHealth h = owner.health();
+  CHECK(h.state == OwnerState::Degraded);
+  CHECK(rtest::contains(h.reason, "full"));
+  CHECK_FALSE(owner.failed());
+  CHECK_FALSE(owner.draining());
+  CHECK(owner.stop());
+}
+
+TEST_CASE("owner loop: on a real full disk it degrades, and plays every game once there is room") {
+  rtest::SmallDisk disk(24);
+  if (!disk.ok()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  const std::string db = disk.file("x.db");
+  std::int64_t event = 0;
+  {
+    auto store = storage::Store::open(db);
+    REQUIRE(store);
+    auto ev =
+        storage::work_queue::open_event(*store, "e", "{}", "", slots_of(12, "awale:maxplies=40"));
+    REQUIRE(ev);
+    event = ev->id;
+  }
+  auto store = storage::Store::open(db);
+  REQUIRE(store);
+  OwnerSettings settings = settings_of(2);
+  settings.keep_logs = true;
+  settings.limits.headroom_bytes = 4 << 20;
+  settings.limits.space_check = milliseconds(50);
+  auto loop = OwnerLoop::start(*store, settings);
+  REQUIRE(loop);
+  OwnerLoop& owner = **loop;
+  std::atomic<int> done{0};
+  disk.fill(1 << 20);  // 1 MiB free: below the headroom before anything starts
+  owner.run(standing(event, roster_of({mock("a", {"--slow-ms=5"}), mock("b")}), &done));
+  CHECK(owner.health().state == OwnerState::Degraded);
+  CHECK(rtest::contains(owner.health().reason, "low disk"));
+  std::this_thread::sleep_for(milliseconds(400));
+  CHECK(done.load() == 0);
+  CHECK(games_in(db) == 0);  // reads go on
+  // Room: it resumes by itself (no restart) and starts games.
+  disk.unfill();
+  REQUIRE(eventually([&] { return done.load() >= 1; }));
+  // Now a disk that fills up under running games, the headroom off: the writes fail with
+  // ErrorKind::Full, the owner degrades (it does not stop), and frees the games in hand.
+  owner.set_headroom(0);
+  disk.fill(0);
+  REQUIRE(eventually([&] { return owner.degraded() || done.load() == 12; }, 60));
+  if (done.load() < 12) {
+    CHECK(rtest::contains(owner.health().reason, "full"));
+    CHECK_FALSE(owner.failed());
+    CHECK(eventually([&] { return owner.busy() == 0; }));
+    const int before = done.load();
+    std::this_thread::sleep_for(milliseconds(300));
+    CHECK(done.load() == before);
+    disk.unfill();
+  }
+  REQUIRE(eventually([&] { return done.load() == 12; }, 120));
+  CHECK(owner.health().state == OwnerState::Ok);
+  CHECK(owner.drain(0, [] { return false; }) == 0);
+  CHECK(owner.stop());
+  auto again = storage::Store::open(db);
+  REQUIRE(again);
+  CHECK(slots_in(*again, event, storage::SlotState::Done) == 12);
+  storage::GameFilter f;
+  auto finished = again->games(f);
+  REQUIRE(finished);
+  CHECK(finished->size() == 12);  // each slot's game finished once
+  for (const auto& g : *finished) {
+    auto moves = again->moves(g.id);
+    REQUIRE(moves);
+    CHECK(static_cast<std::int64_t>(moves->size()) == g.plies);  // no move lost, none twice
+  }
+}
+
+TEST_CASE("owner loop: a flooding engine is held to its output budget across games") {
+  rtest::TempDir dir;
+  auto store = storage::Store::open(dir.file("x.db"));
+  REQUIRE(store);
+  auto ev =
+      storage::work_queue::open_event(*store, "e", "{}", "", slots_of(8, "awale:maxplies=20"));
+  REQUIRE(ev);
+  OwnerSettings settings = settings_of(1);
+  settings.keep_logs = true;
+  settings.limits.engine_output.bytes = 16 << 10;
+  std::atomic<int> done{0};
+  std::vector<std::string> notices;
+  WorkSource source =
+      one_event(ev->id, roster_of({mock("a", {"--spam-info=40", "--stderr=3"}), mock("b")}));
+  source.watch = [&](const storage::Claim&) {
+    GameWatch w;
+    w.finished = [&](SlotOutcome& out) {
+      done += out.kind == SlotOutcome::Kind::Done;
+      for (const auto& n : out.notices) notices.push_back(n);  // one game thread
+    };
+    return w;
+  };
+  auto loop = OwnerLoop::start(*store, settings);
+  REQUIRE(loop);
+  (*loop)->run(source);
+  CHECK((*loop)->wait_games(milliseconds(60000)));
+  REQUIRE((*loop)->stop());
+  CHECK(done.load() == 8);
+  REQUIRE(notices.size() == 1);  // told once, not per line or per game
+  CHECK(rtest::contains(notices[0], "engine 'a' has spent its output budget (16 KiB per 1 h)"));
+
+  auto again = storage::Store::open(dir.file("x.db"));
+  REQUIRE(again);
+  auto games = again->games(storage::GameFilter{});
+  REQUIRE(games);
+  REQUIRE(games->size() == 8);
+  std::map<std::string, std::int64_t> stored;  // engine -> bytes of its own output kept
+  int notes = 0;
+  for (const auto& g : *games) {
+    auto moves = again->moves(g.id);
+    REQUIRE(moves);
+    CHECK(static_cast<std::int64_t>(moves->size()) == g.plies);  // every move kept
+    for (const auto& m : *moves)
+      if (m.player >= 1)
+        stored[g.players[static_cast<std::size_t>(m.player - 1)]] +=
+            m.info.empty() ? 0 : static_cast<std::int64_t>(m.info.size()) + 1;
+    auto lines = again->logs(g.id);
+    REQUIRE(lines);
+    for (const auto& l : *lines) {
+      if (l.direction == '>') continue;
+      if (rtest::contains(l.text, "has spent its output budget")) {
+        ++notes;
+        continue;
+      }
+      stored[g.players[static_cast<std::size_t>(l.seat - 1)]] +=
+          static_cast<std::int64_t>(l.text.size()) + 1;
+    }
+  }
+  // Without the budget the flooding engine would have stored ~70 KiB.
+  CHECK(stored["a"] <= 16 << 10);
+  CHECK(stored["a"] > 8 << 10);
+  CHECK(stored["b"] > 0);  // the quiet engine keeps its output
+  CHECK(notes >= 1);       // the games after the budget say where its output was dropped
+  CHECK(notes <= 8);       // at most once per game
 }
