@@ -4,15 +4,23 @@
 // the daemon's CPU and peak RSS over the window, the live-stream bytes received, the games played,
 // and the games lost on time (goal: none: the engines' clocks must not feel the server).
 //
-// Usage: serve_load [--seconds S] [--streams N] [--rate R]   (defaults 20, 200, 1000)
+// Usage: serve_load [--seconds S] [--streams N] [--rate R] [--slow N] [--deaf N] [--hostile]
+//        (defaults 20, 200, 1000, 0, 0, off)
+// With the hostile clients of a shared machine beside the load: --slow N connections from
+// 127.0.0.2-9 that send their header a byte a second (opened again when the daemon cuts them),
+// --deaf N live streams that never read, and --hostile a client that sends, one after the other,
+// a 64 MiB chunked body, 4 MiB of header lines and 100,000 nested JSON arrays.
 //
 // Decisions: the requests are paced by a schedule (a request is sent at its planned time, or at
 // once when late), so the rate holds whatever the latency; the latency is measured from the send,
 // on keep-alive connections, over a mix of the dashboard's reads (health, events, one event, its
 // standings, a page of games, one game). The daemon's CPU is user+system from /proc, engines
 // (its children) excluded.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,9 +53,10 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-pid_t start_daemon(const std::string& dir, const std::string& out_path) {
-  std::vector<std::string> text = {REFEREE_BIN,   "serve", "--db", dir + "/serve.db", "--listen",
-                                   "127.0.0.1:0", "-c",    "2",    "--max-streams",   "256"};
+pid_t start_daemon(const std::string& dir, const std::string& out_path, int max_streams) {
+  std::vector<std::string> text = {
+      REFEREE_BIN,   "serve", "--db", dir + "/serve.db", "--listen",
+      "127.0.0.1:0", "-c",    "2",    "--max-streams",   std::to_string(max_streams)};
   std::vector<char*> argv;
   for (auto& a : text) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -95,32 +104,150 @@ Json get_json(httplib::Client& c, const std::string& path) {
   return Json();
 }
 
+// A raw connection to the daemon from `source` (a loopback address); -1 when refused.
+int connect_raw(int port, const std::string& source) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in from{}, to{};
+  from.sin_family = to.sin_family = AF_INET;
+  ::inet_pton(AF_INET, source.c_str(), &from.sin_addr);
+  ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool send_raw(int fd, const std::string& text) {
+  std::size_t sent = 0;
+  while (sent < text.size()) {
+    const ssize_t n = ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// The status of the answer on `fd` (0: none within 5 s, or the connection was reset).
+int answer_status(int fd) {
+  timeval wait{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  char buf[64] = {};
+  const ssize_t n = ::recv(fd, buf, sizeof buf - 1, 0);
+  if (n < 12) return 0;
+  return std::atoi(buf + 9);
+}
+
+// Slow clients: each connection sends one more header byte a second; a connection the daemon
+// closed is opened again. Counts the connections cut.
+void hold_slow(int port, int count, const std::atomic<bool>& stop, std::atomic<long>& cut) {
+  const std::string begin = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+  std::vector<int> fds(static_cast<std::size_t>(count), -1);
+  while (!stop.load()) {
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i] >= 0 && !send_raw(fds[i], "s")) {
+        ::close(fds[i]);
+        fds[i] = -1;
+        ++cut;
+      }
+      if (fds[i] < 0) {
+        fds[i] = connect_raw(port, "127.0.0." + std::to_string(2 + i % 8));
+        if (fds[i] >= 0 && !send_raw(fds[i], begin)) {
+          ::close(fds[i]);
+          fds[i] = -1;
+        }
+      }
+    }
+    for (int k = 0; k < 10 && !stop.load(); ++k)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (int fd : fds)
+    if (fd >= 0) ::close(fd);
+}
+
+// One hostile request after the other; counts the answers by status.
+void hostile(int port, const std::atomic<bool>& stop, std::atomic<long>& refused,
+             std::atomic<long>& other) {
+  const std::string chunk = "100000\r\n" + std::string(0x100000, 'c') + "\r\n";
+  const std::string flood = "X-Flood: " + std::string(4000, 'f') + "\r\n";
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  for (long round = 0; !stop.load(); ++round) {
+    const int fd = connect_raw(port, "127.0.0.10");
+    if (fd < 0) continue;
+    bool open = true;
+    switch (round % 3) {
+      case 0:
+        open = send_raw(fd,
+                        "POST /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                        "application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for (int i = 0; open && i < 64; ++i) open = send_raw(fd, chunk);
+        break;
+      case 1:
+        open = send_raw(fd, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        for (int i = 0; open && i < 1000; ++i) open = send_raw(fd, flood);
+        break;
+      default:
+        open = send_raw(fd,
+                        "POST /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                        "application/json\r\nContent-Length: " +
+                            std::to_string(nested.size()) + "\r\n\r\n" + nested);
+    }
+    const int status = answer_status(fd);
+    ::close(fd);
+    if (status == 400 || status == 413 || status == 431 || status == 0)
+      ++refused;
+    else
+      ++other;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double seconds = 20;
-  int streams = 200, rate = 1000;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  int streams = 200, rate = 1000, slow = 0, deaf = 0;
+  bool hostile_client = false;
+  for (int i = 1; i < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--seconds")
+    if (a == "--hostile") {
+      hostile_client = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "serve_load: %s needs a value\n", a.c_str());
+      return 2;
+    }
+    if (a == "--slow")
+      slow = std::atoi(argv[i + 1]);
+    else if (a == "--deaf")
+      deaf = std::atoi(argv[i + 1]);
+    else if (a == "--seconds")
       seconds = std::atof(argv[i + 1]);
     else if (a == "--streams")
       streams = std::atoi(argv[i + 1]);
     else if (a == "--rate")
       rate = std::atoi(argv[i + 1]);
     else {
-      std::fprintf(stderr, "usage: serve_load [--seconds S] [--streams N] [--rate R]\n");
+      std::fprintf(stderr,
+                   "usage: serve_load [--seconds S] [--streams N] [--rate R] [--slow N] "
+                   "[--deaf N] [--hostile]\n");
       return 2;
     }
   }
   if (!(seconds > 0 && seconds <= 600) || streams < 0 || streams > 1000 || rate < 1 ||
-      rate > 20000) {
-    std::fprintf(stderr, "serve_load: --seconds 0..600, --streams 0..1000, --rate 1..20000\n");
+      rate > 20000 || slow < 0 || slow > 2000 || deaf < 0 || deaf > 1000) {
+    std::fprintf(stderr,
+                 "serve_load: --seconds 0..600, --streams 0..1000, --rate 1..20000, --slow "
+                 "0..2000, --deaf 0..1000\n");
     return 2;
   }
   const std::string dir = referee::engines::make_temp_dir("serve-load");
   const std::string out_path = dir + "/serve.out";
-  const pid_t daemon = start_daemon(dir, out_path);
+  const pid_t daemon = start_daemon(dir, out_path, std::min(4096, streams + deaf + 16));
   const int port = wait_port(out_path);
   if (port == 0) {
     std::fprintf(stderr, "serve_load: the daemon did not start: %s\n",
@@ -167,6 +294,22 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 250 && streams_open.load() < streams; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
 
+  // The hostile clients, beside the load from here on.
+  std::atomic<long> slow_cut{0}, hostile_refused{0}, hostile_other{0}, deaf_open{0};
+  std::vector<std::thread> hostiles;
+  std::vector<int> deaf_fds;
+  for (int i = 0; i < deaf; ++i) {
+    const int fd = connect_raw(port, "127.0.0.1");
+    if (fd >= 0 && send_raw(fd, "GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")) {
+      deaf_fds.push_back(fd);
+      ++deaf_open;
+    }
+  }
+  if (slow > 0) hostiles.emplace_back([&] { hold_slow(port, slow, stop, slow_cut); });
+  if (hostile_client)
+    hostiles.emplace_back([&] { hostile(port, stop, hostile_refused, hostile_other); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+
   auto before = referee::engines::process_usage(daemon);
   const long games_before = get_json(control, "/api/events/1").value("finished", 0L);
   const int workers = std::max(1, std::min(16, rate / 60));
@@ -212,6 +355,8 @@ int main(int argc, char** argv) {
   stop = true;
   control.Post("/api/events/1/cancel", "", "application/json");
   for (auto& t : stream_threads) t.join();
+  for (auto& t : hostiles) t.join();
+  for (int fd : deaf_fds) ::close(fd);
 
   long on_time = 0;
   if (terms.is_object() && terms.contains("engines"))
@@ -224,6 +369,11 @@ int main(int argc, char** argv) {
       "%zu API requests (%.0f/s; %ld failed, %ld answered 503), %d HTTP client threads\n",
       elapsed, streams, streams_open.load(), stream_refused.load(), requests,
       static_cast<double>(requests) / elapsed, failed.load(), busy.load(), workers);
+  if (slow > 0 || deaf > 0 || hostile_client)
+    std::printf(
+        "hostile clients: %d slow (header a byte a second; %ld cut at the deadline), %ld deaf "
+        "streams held, hostile requests %ld refused, %ld otherwise answered\n",
+        slow, slow_cut.load(), deaf_open.load(), hostile_refused.load(), hostile_other.load());
   std::printf("API latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", percentile(sorted, 0.5),
               percentile(sorted, 0.99),
               sorted.empty() ? 0.0 : *std::max_element(sorted.begin(), sorted.end()));
