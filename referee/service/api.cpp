@@ -6,6 +6,7 @@
 #include "referee_version.h"
 #include "service/auth.h"
 #include "service/dashboard.h"
+#include "service/roles.h"
 #include "service/task_queue.h"
 #include "storage/work_queue.h"
 
@@ -47,6 +48,23 @@ std::optional<Json> json_body(const Request& req, Response& res) {
     return std::nullopt;
   }
   return body;
+}
+
+// The request's access fields (auth.h); httplib serves TCP only.
+AccessRequest access_of(const Request& req) {
+  return {req.method,
+          req.remote_addr,
+          req.get_header_value("Authorization"),
+          req.get_header_value("Host"),
+          req.get_header_value("Origin"),
+          req.get_header_value("X-Forwarded-For"),
+          /*unix_socket=*/false};
+}
+
+// Who makes an admitted request. httplib's Request cannot carry what the pre-routing check
+// decided, so the handlers that change things decide it again (the same inputs, the same answer).
+Principal who_of(Core& core, const Request& req) {
+  return check_access(access_policy(core), access_of(req)).who;
 }
 
 void send(Response& res, const Reply& r) {
@@ -167,7 +185,7 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority, *initial));
+  send(res, submit_event(core, who_of(core, req), req.body, is_json, base, priority, *initial));
 }
 
 // A failed read of event `id`: 404 when there is no such event, else the status of the failure's
@@ -188,7 +206,7 @@ void get_event(Core& core, const Request& req, Response& res) {
   if (!info) return reply_event_error(res, *id, info.failure());
   Json body = summary_of(core, *info);
   Json spec = Json::parse(info->spec, nullptr, false);
-  body["spec"] = spec.is_discarded() ? Json(nullptr) : spec;
+  body["spec"] = spec.is_discarded() ? Json(nullptr) : redact_env(std::move(spec));
   body["engine_status"] = engine_status(core, *id, body);
   reply(res, 200, body);
 }
@@ -220,7 +238,7 @@ void control(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto id = path_id(req, res, "event");
   if (!id) return;
-  send(res, control_event(core, *id, req.matches[2]));
+  send(res, control_event(core, who_of(core, req), *id, req.matches[2]));
 }
 
 void patch_event(Core& core, const Request& req, Response& res) {
@@ -237,7 +255,7 @@ void patch_event(Core& core, const Request& req, Response& res) {
   const Json& p = (*body)["priority"];
   if (!p.is_number_integer() || p.get<long long>() < -1000 || p.get<long long>() > 1000)
     return reply_error(res, 400, "request body: 'priority' must be an integer from -1000 to 1000");
-  send(res, set_priority(core, *id, p.get<int>()));
+  send(res, set_priority(core, who_of(core, req), *id, p.get<int>()));
 }
 
 void list_games(Core& core, const Request& req, Response& res) {
@@ -426,12 +444,12 @@ void post_engine(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto body = json_body(req, res);
   if (!body) return;
-  send(res, register_engine(core, *body));
+  send(res, register_engine(core, who_of(core, req), *body));
 }
 
 void retire(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
-  send(res, retire_engine(core, req.matches[1]));
+  send(res, retire_engine(core, who_of(core, req), req.matches[1]));
 }
 
 void static_file(const std::string& path, Response& res) {
@@ -520,13 +538,11 @@ void install_api(httplib::Server& server, Core& core) {
                                });
       return httplib::Server::HandlerResponse::Handled;
     }
-    AccessRequest access{req.method, req.remote_addr, req.get_header_value("Authorization"),
-                         req.get_header_value("Host"), req.get_header_value("Origin")};
-    const AccessDecision d = check_access(core.options.token, access);
+    const AccessDecision d = check_access(access_policy(core), access_of(req));
     if (d.status != 200) {
       if (req.method != "GET")
-        core.log->warning("refused " + req.method + " " + req.path + " from " + req.remote_addr +
-                          ": " + d.error);
+        core.log->warning("refused " + req.method + " " + req.path + " from " + d.client + ": " +
+                          d.error);
       reply_error(res, d.status, d.error);
       return httplib::Server::HandlerResponse::Handled;
     }
