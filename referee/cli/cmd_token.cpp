@@ -22,10 +22,11 @@ namespace po = boost::program_options;
 int token(const Args& args) {
   std::string db = "referee.db", action, name;
   po::options_description desc(
-      "referee token add NAME | list | revoke NAME [options]\n"
+      "usage: referee token add NAME | list | revoke NAME [options]\n"
       "  add NAME     make an author token for NAME (printed once)\n"
       "  list         the author tokens' names and dates (never the tokens)\n"
-      "  revoke NAME  refuse NAME's token from now on");
+      "  revoke NAME  refuse NAME's token from now on\n\n"
+      "options");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&db)->value_name("DB")->default_value(db),
       "database: a file or a postgresql:// URL");
