@@ -26,13 +26,15 @@ RegisteredEngine read_engine(sql::Statement& q) {
   e.id_name = q.text(8);
   e.id_author = q.text(9);
   e.finished_games = q.int64(10);
+  e.submitted_by = q.text(11);
   return e;
 }
 
 const char* const kEngineColumns =
     "SELECT e.name, e.command, e.args, e.options, e.games, e.settings, e.registered_at,"
     " e.retired_at, e.id_name, e.id_author, (SELECT count(*) FROM game_players p JOIN games g"
-    " ON g.id = p.game_id WHERE p.engine = e.name AND g.status = 'finished') FROM engines e";
+    " ON g.id = p.game_id WHERE p.engine = e.name AND g.status = 'finished'), e.submitted_by"
+    " FROM engines e";
 
 }  // namespace
 
@@ -76,9 +78,9 @@ Expected<RegisteredEngine> register_engine(Database& database, const RegisteredE
     sql::Query up(
         database.connection(),
         "INSERT INTO engines (name, command, args, options, games, settings, registered_at,"
-        " retired_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '') ON CONFLICT(name) DO UPDATE SET"
-        " command = ?2, args = ?3, options = ?4, games = ?5, settings = ?6, registered_at = ?7,"
-        " retired_at = ''");
+        " retired_at, submitted_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, '', ?8) ON CONFLICT(name)"
+        " DO UPDATE SET command = ?2, args = ?3, options = ?4, games = ?5, settings = ?6,"
+        " registered_at = ?7, retired_at = '', submitted_by = ?8");
     up.bind(1, engine.name);
     up.bind(2, engine.command);
     up.bind(3, rows::json_strings(engine.args));
@@ -86,6 +88,7 @@ Expected<RegisteredEngine> register_engine(Database& database, const RegisteredE
     up.bind(5, rows::json_strings(engine.games));
     up.bind(6, engine.settings.empty() ? std::string("{}") : engine.settings);
     up.bind(7, rows::now_utc());
+    up.bind(8, engine.submitted_by);
     up.exec();
     sql::Query q(database.connection(), std::string(kEngineColumns) + " WHERE e.name = ?");
     q.bind(1, engine.name);

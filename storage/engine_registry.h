@@ -32,6 +32,9 @@ struct RegisteredEngine {
   std::string settings = "{}";            // JSON object: dir, env, protocol0, limits, timeouts
   std::string registered_at, retired_at;  // ISO 8601; "" = never
   std::string id_name, id_author;
+  // v12: the principal that registered it ("operator", an author's name); "" = before v12, or an
+  // engine known from tournaments only.
+  std::string submitted_by;
   std::int64_t finished_games = 0;  // read back only: finished games it played (any event)
 };
 

@@ -276,6 +276,27 @@ const char* const kV11 = R"sql(
 ALTER TABLE games ADD COLUMN time_controls TEXT NOT NULL DEFAULT '[]';
 )sql";
 
+// v12: credentials and who submitted what (referee/service/principal.h).
+// - author_tokens: the author tokens the operator made (`referee token add NAME`), by name; only
+//   the SHA-256 of a token is kept (hex), so the database never holds a credential a reader of it
+//   could present. A revoked token keeps its row (revoked_at set): the name stays attached to
+//   what it submitted, and may be given a new token later.
+// - events.submitted_by, engines.submitted_by: the name of the principal that submitted the event
+//   or registered the engine ("operator", an author's name); '' for those made before v12 and by
+//   the local commands (referee tournament: whoever can write the database is the operator).
+// Self-contained: a new table and two columns on v1's engines and v10's events, the same text on
+// both backends.
+const char* const kV12 = R"sql(
+CREATE TABLE author_tokens (
+  name TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT NOT NULL DEFAULT ''
+);
+ALTER TABLE events ADD COLUMN submitted_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE engines ADD COLUMN submitted_by TEXT NOT NULL DEFAULT '';
+)sql";
+
 // v5: results, what rating tables count, in a form a million games are read from in a tenth of a
 // second (`referee ratings` read the games and their players, 3 rows and 230 bytes per game, and
 // spent 0.4 s of CPU in SQLite alone).
@@ -388,7 +409,7 @@ const std::vector<Migration>& migrations() {
       {5, v5(), "", nullptr},         {6, kV6, "", nullptr},
       {7, kV7, kV7Postgres, nullptr}, {8, kV8, "", nullptr},
       {9, kV9, "", nullptr},          {10, kV10, kV10Postgres, v10_result_kinds},
-      {11, kV11, "", nullptr}};
+      {11, kV11, "", nullptr},        {12, kV12, "", nullptr}};
   return all;
 }
 
@@ -594,12 +615,20 @@ Expected<int> check_tables(sql::Connection& db, const std::string& path) {
 
 namespace {
 
-// A SQLite file older than v10 read without migrating it: temporary views named as v10's tables
-// (a connection's temporary objects come before the file's in name lookup), each the old table
-// with its tournament_id also as event_id. Read-only connections may create temporary objects.
+// A SQLite file older than v12 read without migrating it: temporary views named as the current
+// tables (a connection's temporary objects come before the file's in name lookup): before v10
+// each old table with its tournament_id also as event_id; before v12 events and engines with an
+// empty submitted_by. Read-only connections may create temporary objects.
 void compat_views(sql::Connection& db, int version) {
+  if (version >= 10) {
+    db.exec(
+        "CREATE TEMP VIEW events AS SELECT *, '' AS submitted_by FROM main.events;"
+        "CREATE TEMP VIEW engines AS SELECT *, '' AS submitted_by FROM main.engines;");
+    return;
+  }
   db.exec(
-      "CREATE TEMP VIEW events AS SELECT * FROM main.tournaments;"
+      "CREATE TEMP VIEW events AS SELECT *, '' AS submitted_by FROM main.tournaments;"
+      "CREATE TEMP VIEW engines AS SELECT *, '' AS submitted_by FROM main.engines;"
       "CREATE TEMP VIEW games AS SELECT *, tournament_id AS event_id FROM main.games;");
   if (version >= 3)
     db.exec("CREATE TEMP VIEW slots AS SELECT *, tournament_id AS event_id FROM main.slots;");
@@ -615,10 +644,10 @@ Status check_readable(sql::Connection& db, const std::string& path) {
   auto version = check_tables(db, path);
   if (!version) return version.failure();
   if (*version == 0) return Error{path + " is an empty database (no referee tables)"};
-  if (*version < 2 || (*version < 10 && db.backend() == sql::Backend::PostgreSQL))
+  if (*version < 2 || (*version < kSchemaVersion && db.backend() == sql::Backend::PostgreSQL))
     return Error{path + " has schema version " + std::to_string(*version) +
                  "; open it once with a command that writes (referee tournament) to migrate it"};
-  if (*version < 10) compat_views(db, *version);
+  if (*version < 12) compat_views(db, *version);
   return Ok{};
 }
 

@@ -96,8 +96,8 @@ const char* const kEventColumns =
     " (SELECT count(*) FROM slots s WHERE s.state = 'claimed' AND s.event_id = t.id),"
     " (SELECT count(*) FROM slots s WHERE s.state = 'done' AND s.event_id = t.id),"
     " (SELECT count(*) FROM slots s WHERE s.state = 'skipped' AND s.event_id = t.id),"
-    " coalesce((SELECT min(g.started_at) FROM games g WHERE g.event_id = t.id), '')"
-    " FROM events t";
+    " coalesce((SELECT min(g.started_at) FROM games g WHERE g.event_id = t.id), ''),"
+    " t.submitted_by FROM events t";
 
 EventInfo read_event(sql::Statement& q) {
   EventInfo e;
@@ -115,6 +115,7 @@ EventInfo read_event(sql::Statement& q) {
   e.done = q.int64(11);
   e.skipped = q.int64(12);
   e.started_at = q.text(13);
+  e.submitted_by = q.text(14);
   return e;
 }
 
@@ -190,7 +191,7 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
     }
     sql::Query add(db,
                    "INSERT INTO events (name, config, spec, state, updated_at, kind,"
-                   " priority) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id");
+                   " priority, submitted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id");
     add.bind(1, name);
     add.bind(2, config);
     add.bind(3, spec);
@@ -198,6 +199,7 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
     add.bind(5, rows::now_utc());
     add.bind(6, to_text(options.kind));
     add.bind(7, options.priority);
+    add.bind(8, options.submitted_by);
     row.id = sql::returning_id(add);
     row.spec = spec;
     row.config = config;

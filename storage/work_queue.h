@@ -67,6 +67,8 @@ struct NewEventOptions {
   EventKind kind = EventKind::Tournament;
   EventState state = EventState::Running;  // queued | running | paused
   int priority = 0;
+  // v12: the principal that submitted it ("operator", an author's name); "" = a local command.
+  std::string submitted_by;
 };
 
 // An event with its progress, for the daemon's listings.
@@ -77,6 +79,7 @@ struct EventInfo {
   EventState state = EventState::Running;
   int priority = 0;
   std::string spec;
+  std::string submitted_by;                                      // v12: see NewEventOptions
   std::string created_at, started_at, finished_at, updated_at;   // ISO 8601; "" = not yet
   std::int64_t pending = 0, claimed = 0, done = 0, skipped = 0;  // slots by state
   std::int64_t total() const { return pending + claimed + done + skipped; }

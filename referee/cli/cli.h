@@ -36,5 +36,6 @@ int pause(const Args& args);         //   pause an event
 int resume(const Args& args);        //   resume it
 int cancel(const Args& args);        //   cancel it
 int watch(const Args& args);         //   live progress of one event
+int token(const Args& args);         // author tokens: add, list, revoke
 
 }  // namespace referee::cli

@@ -1,7 +1,8 @@
 // The daemon's command-line clients, on its HTTP API (referee/service/API.md): submit, status,
 // pause, resume, cancel, watch. Each takes --server URL (default $REFEREE_SERVER, else
-// http://127.0.0.1:8410) and --token-file F (default $REFEREE_TOKEN_FILE; needed for anything but
-// reads when the daemon has a token).
+// http://127.0.0.1:8410) and --token-file F (default $REFEREE_TOKEN_FILE): the operator token
+// file `referee serve` made, or an author token (`referee token add`); every change needs one,
+// reads from loopback do not.
 //
 // Decisions:
 // - Exit statuses: 0 done; 1 the daemon refused (its one-line error is printed) or cannot be
@@ -98,6 +99,10 @@ std::optional<Json> answer(const std::string& command, const Connection& c,
                            ? body["error"].get<std::string>()
                            : res->body;
     std::cerr << "referee " << command << ": " << res->status << ": " << text << "\n";
+    if (res->status == 401 && c.token.empty())
+      std::cerr << "referee " << command
+                << ": give --token-file FILE (or $REFEREE_TOKEN_FILE): the daemon's operator "
+                   "token file, or an author token\n";
     return std::nullopt;
   }
   if (body.is_discarded()) {
@@ -203,7 +208,9 @@ void add_connection_options(po::options_description& desc, std::string& server,
                             std::string& token_file) {
   desc.add_options()("server", po::value(&server),
                      "the daemon's URL (default $REFEREE_SERVER, else http://127.0.0.1:8410)")(
-      "token-file", po::value(&token_file), "token for requests that change anything");
+      "token-file", po::value(&token_file),
+      "the operator token file (serve's DB.token) or an author token's file (default "
+      "$REFEREE_TOKEN_FILE); every change needs one");
 }
 
 // pause / resume / cancel

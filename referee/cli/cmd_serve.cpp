@@ -2,10 +2,17 @@
 // token before anything starts, opens the log, takes the database's daemon lock (a second
 // daemon on the same database is refused), watches the signals, and runs it.
 //
-// Decisions: the default address is 127.0.0.1:8410 (8410 is the port the client commands try by
-// default); any address that is not loopback needs --token-file; the token file is refused when
-// missing, empty, short or readable by every user (service/auth.h).
+// Decisions:
+// - The default address is 127.0.0.1:8410 (8410 is the port the client commands try by default).
+// - There is always an operator token (service/auth.h: every change over TCP needs one): read from
+//   --token-file, or from the default file, <database>.token next to a database file, or
+//   $STATE_DIRECTORY/operator.token (the systemd unit's state directory) for a server database;
+//   a missing file is created on first start with a random token, mode 0600, and the log says
+//   where. An existing file is refused when empty, short or readable by every user.
+// - The Host names accepted are the loopback's, localhost, the --listen address when it names one
+//   host (not 0.0.0.0 or ::), and each --allowed-host.
 #include <boost/program_options.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/cli.h"
@@ -54,6 +61,17 @@ bool parse_listen(const std::string& text, std::string& host, int& port, std::st
   return true;
 }
 
+// The operator token file when none is given (see the header comment); "" when there is none.
+std::string default_token_file(const std::string& db) {
+  if (!storage::is_server_database(db)) return db + ".token";
+  if (const char* state = std::getenv("STATE_DIRECTORY"); state && *state) {
+    std::string dir = state;
+    dir = dir.substr(0, dir.find(':'));  // several directories: the first
+    return dir + "/operator.token";
+  }
+  return "";
+}
+
 }  // namespace
 
 int serve(const Args& args) {
@@ -67,16 +85,22 @@ int serve(const Args& args) {
   po::options_description desc("referee serve [options]");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&options.db)->value_name("DB")->default_value(options.db),
-      "database: a file or a postgresql:// URL")(
-      "listen", po::value(&listen)->default_value(listen),
-      "address and port (port 0: any free port); not loopback: needs --token-file")(
+      "database: a file or a postgresql:// URL")("listen",
+                                                 po::value(&listen)->default_value(listen),
+                                                 "address and port (port 0: any free port)")(
       "concurrency,c", po::value(&options.concurrency)->default_value(0),
       "game threads shared by every event (0 = number of cores)")(
       "socket", po::value(&socket)->value_name("PATH"),
       "Unix socket for local control, mode 0660: whoever may open it is the operator (default: "
       "DB.sock beside a database file; none for a server database; 'none': no socket)")(
       "token-file", po::value(&token_file),
-      "file whose first line is the token (Authorization: Bearer ...)")(
+      "the operator token's file (Authorization: Bearer ...), created with a random token when "
+      "missing (default: DB.token next to a database file; $STATE_DIRECTORY/operator.token)")(
+      "allowed-host", po::value(&options.allowed_hosts)->composing()->value_name("NAME"),
+      "a Host name clients may use besides the loopback's and localhost (repeatable)")(
+      "behind-proxy", po::bool_switch(&options.behind_proxy),
+      "a reverse proxy on this host forwards the requests: every request needs a token, and "
+      "X-Forwarded-For names the client in the log")(
       "drain-seconds", po::value(&options.drain_seconds)->default_value(30),
       "on SIGTERM, how long running games may finish before they are interrupted")(
       "lease", po::value(&lease)->default_value(30),
@@ -104,22 +128,28 @@ int serve(const Args& args) {
     std::cerr << "referee serve: " << error << "\n";
     return 2;
   }
-  if (!token_file.empty()) {
-    auto token = service::read_token_file(token_file);
-    if (!token) {
-      std::cerr << "referee serve: " << token.error() << "\n";
-      return 2;
-    }
-    options.token = *token;
-  }
-  if (options.token.empty() && !service::is_loopback(options.host)) {
-    std::cerr << "referee serve: --listen " << listen
-              << " is not a loopback address: give --token-file (requests that change "
-                 "anything will need it)\n";
+  if (token_file.empty()) token_file = default_token_file(options.db);
+  if (token_file.empty()) {
+    std::cerr << "referee serve: give --token-file FILE: the operator token of a server database "
+                 "is kept there (created when missing)\n";
     return 2;
   }
   if (socket.empty() && !storage::is_server_database(options.db)) socket = options.db + ".sock";
   if (socket != "none") options.socket = socket;
+  bool token_created = false;
+  if (auto token = service::ensure_token_file(token_file, token_created); token) {
+    options.token = *token;
+  } else {
+    std::cerr << "referee serve: " << token.error() << "\n";
+    return 2;
+  }
+  for (const auto& name : options.allowed_hosts)
+    if (name.empty() || name.size() > 253 || name.find_first_of(" \t/:@[]") != std::string::npos) {
+      std::cerr << "referee serve: --allowed-host '" << name << "' must be a host name\n";
+      return 2;
+    }
+  if (options.host != "0.0.0.0" && options.host != "::")
+    options.allowed_hosts.push_back(options.host);
   if (!(lease >= 0.2 && lease <= 86400)) {
     std::cerr << "referee serve: --lease must be from 0.2 to 86400 seconds\n";
     return 2;
@@ -172,6 +202,9 @@ int serve(const Args& args) {
     std::cerr << "referee serve: " << lock.error() << "\n";
     return 1;
   }
+  (*log)->info(
+      std::string(token_created ? "created the operator token file " : "operator token file: ") +
+      token_file + " (clients: --token-file or $REFEREE_TOKEN_FILE)");
   engines::InterruptWatch watch(service_signals(/*hangup=*/true));
   return service::serve(options, **log, watch, std::cout);
 }

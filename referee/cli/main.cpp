@@ -42,6 +42,7 @@ constexpr Command kCommands[] = {
     {"resume", referee::cli::resume, "ID [--server URL]: resume it"},
     {"cancel", referee::cli::cancel, "ID [--server URL]: cancel it"},
     {"watch", referee::cli::watch, "ID [--server URL]: live progress of an event"},
+    {"token", referee::cli::token, "add NAME | list | revoke NAME [--db DB]: author tokens"},
 };
 
 void usage(std::ostream& out) {

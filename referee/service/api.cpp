@@ -8,6 +8,7 @@
 #include "service/auth.h"
 #include "service/dashboard.h"
 #include "service/http_router.h"
+#include "service/roles.h"
 #include "storage/work_queue.h"
 
 namespace referee::service {
@@ -51,6 +52,17 @@ std::optional<Json> json_body(const Request& req, Response& res) {
     return std::nullopt;
   }
   return body;
+}
+
+// The request's access fields (auth.h).
+AccessRequest access_of(const Request& req) {
+  return {req.method,
+          req.via_socket ? std::string() : req.remote_addr,
+          req.get_header_value("Authorization"),
+          req.get_header_value("Host"),
+          req.get_header_value("Origin"),
+          req.get_header_value("X-Forwarded-For"),
+          req.via_socket};
 }
 
 void send(Response& res, const Reply& r) {
@@ -173,7 +185,7 @@ void post_event(Core& core, const Request& req, Response& res) {
     if (base.empty() || base.front() != '/')
       return reply_error(res, 400, "base must be an absolute directory on the server");
   }
-  send(res, submit_event(core, req.body, is_json, base, priority, *initial));
+  send(res, submit_event(core, req.who, req.body, is_json, base, priority, *initial));
 }
 
 // A failed read of event `id`: 404 when there is no such event, else the status of the failure's
@@ -194,7 +206,7 @@ void get_event(Core& core, const Request& req, Response& res) {
   if (!info) return reply_event_error(res, *id, info.failure());
   Json body = summary_of(core, *info);
   Json spec = Json::parse(info->spec, nullptr, false);
-  body["spec"] = spec.is_discarded() ? Json(nullptr) : spec;
+  body["spec"] = spec.is_discarded() ? Json(nullptr) : redact_env(std::move(spec));
   body["engine_status"] = engine_status(core, *id, body);
   reply(res, 200, body);
 }
@@ -226,7 +238,7 @@ void control(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto id = path_id(req, res, "event");
   if (!id) return;
-  send(res, control_event(core, *id, req.matches[2]));
+  send(res, control_event(core, req.who, *id, req.matches[2]));
 }
 
 void patch_event(Core& core, const Request& req, Response& res) {
@@ -243,7 +255,7 @@ void patch_event(Core& core, const Request& req, Response& res) {
   const Json& p = (*body)["priority"];
   if (!p.is_number_integer() || p.get<long long>() < -1000 || p.get<long long>() > 1000)
     return reply_error(res, 400, "request body: 'priority' must be an integer from -1000 to 1000");
-  send(res, set_priority(core, *id, p.get<int>()));
+  send(res, set_priority(core, req.who, *id, p.get<int>()));
 }
 
 void list_games(Core& core, const Request& req, Response& res) {
@@ -432,12 +444,12 @@ void post_engine(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto body = json_body(req, res);
   if (!body) return;
-  send(res, register_engine(core, *body));
+  send(res, register_engine(core, req.who, *body));
 }
 
 void retire(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
-  send(res, retire_engine(core, req.matches[1]));
+  send(res, retire_engine(core, req.who, req.matches[1]));
 }
 
 void static_file(const std::string& path, Response& res) {
@@ -545,16 +557,13 @@ http::Handler api_handler(Core& core) {
               [](const Request& req, Response& res) { static_file(req.matches[1], res); });
 
   return [&core, router](Request& req, Response& res) {
-    // The socket's file mode is the credential (http_server.h): whoever could connect may act.
-    if (req.via_socket) req.who = Principal{Role::Operator, "operator"};
-    AccessRequest access{req.method, req.remote_addr, req.get_header_value("Authorization"),
-                         req.get_header_value("Host"), req.get_header_value("Origin")};
-    const AccessDecision d =
-        req.via_socket ? AccessDecision{} : check_access(core.options.token, access);
-    if (d.status != 200) {
-      core.log->refused(req.method, req.target, req.remote_addr, d.error);
+    // Decided once, before routing; the handlers act on req.who.
+    const AccessDecision d = check_access(access_policy(core), access_of(req));
+    if (!d.allowed()) {
+      core.log->refused(req.method, req.target, d.client, d.error);
       return reply_error(res, d.status, d.error);
     }
+    req.who = d.who;
     try {
       if (!router->dispatch(req, res))
         reply_error(res, 404, "no such endpoint: " + req.method + " " + req.path);

@@ -31,8 +31,10 @@
 #include "event/slot_player.h"
 #include "event/sprt_event.h"
 #include "event/tournament_config.h"
+#include "service/auth.h"
 #include "service/broadcaster.h"
 #include "service/log.h"
+#include "service/principal.h"
 #include "service/read_pool.h"
 #include "service/views.h"
 #include "storage/recorder.h"
@@ -48,8 +50,10 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8410;
   int concurrency = 0;  // game threads; 0 = number of cores
-  std::string token;    // "" = none (loopback only)
+  std::string token;    // the operator token ("" = none: only the Unix socket is the operator)
   std::string socket;   // the Unix socket for local control; "" = none
+  std::vector<std::string> allowed_hosts;  // Host names accepted besides the loopback's
+  bool behind_proxy = false;  // every TCP request needs a token; X-Forwarded-For names the client
   double drain_seconds = 30;
   long lease_ms = 30000;
   bool keep_logs = true;
@@ -158,12 +162,14 @@ struct Reply {
 // disk or a file failed: for the operator).
 int http_status(ErrorKind kind);
 // A new event starts `initial_state`: queued (played at once) or paused (until resumed).
-Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority,
+// `who` submits it: an author only among registered engines (roles.h), recorded as its submitter.
+Reply submit_event(Core& core, const Principal& who, const std::string& body, bool is_json,
+                   const std::string& base_dir, std::optional<int> priority,
                    storage::EventState initial_state = storage::EventState::Queued);
-// pause | resume | cancel
-Reply control_event(Core& core, std::int64_t id, const std::string& action);
-Reply set_priority(Core& core, std::int64_t id, int priority);
+// pause | resume | cancel, by the operator or the event's submitter (roles.h: may_control).
+Reply control_event(Core& core, const Principal& who, std::int64_t id, const std::string& action);
+// By the operator only.
+Reply set_priority(Core& core, const Principal& who, std::int64_t id, int priority);
 // EventSummary of a stored event, with what this daemon knows (ETA, ladder engines).
 Json summary_of(Core& core, const storage::EventInfo& info);
 // Standings of an event: the cached ones when no game finished since, else computed now.
@@ -184,9 +190,13 @@ void check_sprt_events(Core& core);
 void publish_dirty(Core& core);
 
 // ---- ladder_keeper.cpp ----
-// POST /api/engines and POST /api/engines/{name}/retire.
-Reply register_engine(Core& core, const Json& body);
-Reply retire_engine(Core& core, const std::string& name);
+// POST /api/engines and POST /api/engines/{name}/retire, by `who` (roles.h).
+Reply register_engine(Core& core, const Principal& who, const Json& body);
+Reply retire_engine(Core& core, const Principal& who, const std::string& name);
+// Replaces each [[engine]] table of a tournament document (name, and optionally tc and options)
+// by the definition of the registered engine of that name (not retired), the table's tc and
+// options kept on top. Invalid when a name is not a registered engine.
+Status fill_registered_engines(Core& core, Json& document);
 // Appends pairs to every running ladder whose open games run low; called by the hub and after a
 // registration.
 void top_up_ladders(Core& core);
@@ -220,5 +230,10 @@ void nap(std::chrono::milliseconds d, Pred keep_going) {
 }
 
 std::string now_iso();
+
+// ---- roles.cpp ----
+// The access policy of the daemon's requests (auth.h): its operator token, its Host names, and
+// author tokens looked up in the database at each request (a revoked token is refused at once).
+AccessPolicy access_policy(Core& core);
 
 }  // namespace referee::service

@@ -90,7 +90,9 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
            std::to_string(port) + " with " + std::to_string(core->loop->threads()) +
            " game threads (owner " + std::to_string(core->owner()) + ", commits every " +
            std::to_string(core->loop->interval().count()) + " ms, " +
-           (options.token.empty() ? "no token: loopback only" : "token required") + ")");
+           (options.socket.empty() ? std::string("changes need a token")
+                                   : "changes need a token or the socket " + options.socket) +
+           ")");
   // After the log line: whoever waits for this one finds the log begun.
   if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
 

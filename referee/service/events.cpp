@@ -29,6 +29,7 @@
 #include "event/schedule.h"
 #include "event/sprt_event.h"
 #include "service/core.h"
+#include "service/roles.h"
 #include "storage/work_queue.h"
 
 namespace referee::service {
@@ -269,11 +270,20 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
   return out;
 }
 
-Reply submit_event(Core& core, const std::string& body, bool is_json, const std::string& base_dir,
-                   std::optional<int> priority, storage::EventState initial_state) {
+Reply submit_event(Core& core, const Principal& who, const std::string& body, bool is_json,
+                   const std::string& base_dir, std::optional<int> priority,
+                   storage::EventState initial_state) {
   auto doc = parse_tournament_document(body, is_json, "request body");
   if (!doc) return error_reply(400, doc.error());
+  if (auto may = may_submit_event(who, *doc, priority.has_value()); !may)
+    return error_reply(403, may.error());
   if (!doc->is_object()) return error_reply(400, "request body: a tournament must be a table");
+  if (who.role != Role::Operator) {
+    // An author's engines are registered ones: their definitions come from the registry.
+    if (auto filled = fill_registered_engines(core, *doc); !filled)
+      return error_reply(filled.kind() == ErrorKind::Invalid ? 400 : http_status(filled.kind()),
+                         filled.error());
+  }
   std::string kind = "tournament";
   const bool kind_given = doc->contains("kind");
   if (kind_given) {
@@ -318,6 +328,7 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   options.kind = *storage::event_kind_from_text(kind);
   options.state = initial_state;
   options.priority = event_priority;
+  options.submitted_by = submitter_name(who);
   const auto slots = slot_records(*config, *schedule);
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
     return storage::work_queue::open_event(s, config->name, spec, schedule_fingerprint(*config),
@@ -357,11 +368,13 @@ Reply submit_event(Core& core, const std::string& body, bool is_json, const std:
   return {201, std::move(summary)};
 }
 
-Reply control_event(Core& core, std::int64_t id, const std::string& action) {
+Reply control_event(Core& core, const Principal& who, std::int64_t id, const std::string& action) {
   auto store = core.reads->get();
   if (!store) return storage_error(store.failure());
   auto before = storage::work_queue::event(**store, id);
   if (!before) return event_error(id, before.failure());
+  if (auto may = may_control(who, before->submitted_by); !may)
+    return error_reply(403, "event " + std::to_string(id) + ": " + may.error());
   using storage::EventState;
   EventState state = EventState::Cancelled;
   std::vector<EventState> from = {EventState::Queued, EventState::Running, EventState::Paused};
@@ -420,7 +433,8 @@ Reply control_event(Core& core, std::int64_t id, const std::string& action) {
   return {200, std::move(summary)};
 }
 
-Reply set_priority(Core& core, std::int64_t id, int priority) {
+Reply set_priority(Core& core, const Principal& who, std::int64_t id, int priority) {
+  if (auto may = may_set_priority(who); !may) return error_reply(403, may.error());
   auto store = core.reads->get();
   if (!store) return storage_error(store.failure());
   if (auto info = storage::work_queue::event(**store, id); !info)

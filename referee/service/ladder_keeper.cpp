@@ -26,6 +26,7 @@
 #include "ratings/ratings.h"
 #include "service/core.h"
 #include "service/ladder.h"
+#include "service/roles.h"
 #include "storage/engine_registry.h"
 #include "storage/work_queue.h"
 
@@ -60,7 +61,27 @@ Json engine_json(const storage::RegisteredEngine& e) {
           {"registered", !e.registered_at.empty()},
           {"registered_at", e.registered_at.empty() ? Json(nullptr) : Json(e.registered_at)},
           {"retired", !e.retired_at.empty()},
-          {"retired_at", e.retired_at.empty() ? Json(nullptr) : Json(e.retired_at)}};
+          {"retired_at", e.retired_at.empty() ? Json(nullptr) : Json(e.retired_at)},
+          {"submitted_by", e.submitted_by.empty() ? Json(nullptr) : Json(e.submitted_by)}};
+}
+
+// The registered engine (not retired) of that name, as stored.
+Expected<storage::RegisteredEngine> registered(Core& core, const std::string& name) {
+  auto store = core.reads->get();
+  if (!store) return store.failure();
+  auto all = storage::engine_registry::engines(**store);
+  if (!all) return all.failure();
+  for (auto& e : *all)
+    if (e.name == name && !e.registered_at.empty() && e.retired_at.empty()) return std::move(e);
+  return Error{"no registered engine '" + name + "' (GET /api/engines lists them)",
+               ErrorKind::Invalid};
+}
+
+// A word of a command line as split_command_line reads it back: single-quoted.
+std::string quoted_word(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 TournamentEngine tournament_engine(const storage::RegisteredEngine& e) {
@@ -216,8 +237,75 @@ Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::st
   return out;
 }
 
-Reply register_engine(Core& core, const Json& body) {
-  if (!body.is_object()) return error_reply(400, "request body: an engine must be an object");
+Status fill_registered_engines(Core& core, Json& document) {
+  if (!document.contains("engine") || !document["engine"].is_array()) return Ok{};
+  for (auto& table : document["engine"]) {
+    if (!table.is_object() || !table.contains("name") || !table["name"].is_string()) continue;
+    auto e = registered(core, table["name"].get<std::string>());
+    if (!e) return Error{"request body: " + e.error(), e.kind()};
+    const TournamentEngine te = tournament_engine(*e);
+    const auto& c = te.config;
+    std::string command = quoted_word(c.command);
+    for (const auto& a : c.args) command += " " + quoted_word(a);
+    Json def = {{"name", c.name}, {"command", command}};
+    if (!c.working_dir.empty()) def["dir"] = c.working_dir;
+    if (!c.env.empty()) def["env"] = c.env;
+    Json options = c.options;
+    if (table.contains("options") && table["options"].is_object())
+      for (auto it = table["options"].begin(); it != table["options"].end(); ++it)
+        options[it.key()] = it.value();
+    if (!options.empty()) def["options"] = options;
+    if (c.protocol0) def["protocol0"] = true;
+    if (c.limits.memory_mb > 0) def["memory_mb"] = c.limits.memory_mb;
+    if (c.limits.cpu_seconds > 0) def["cpu_seconds"] = c.limits.cpu_seconds;
+    if (c.limits.processes > 0) def["processes"] = c.limits.processes;
+    def["start_timeout_ms"] = c.start_timeout_ms;
+    def["ready_timeout_ms"] = c.ready_timeout_ms;
+    if (table.contains("tc")) def["tc"] = table["tc"];
+    table = std::move(def);
+  }
+  return Ok{};
+}
+
+Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
+  if (!body_in.is_object()) return error_reply(400, "request body: an engine must be an object");
+  std::optional<std::string> existing_submitter;
+  if (body_in.contains("name") && body_in["name"].is_string()) {
+    auto store = core.reads->get();
+    if (!store) return error_reply(http_status(store.kind()), "storage: " + store.error());
+    auto all = storage::engine_registry::engines(**store);
+    if (!all) return error_reply(http_status(all.kind()), "storage: " + all.error());
+    for (const auto& e : *all)
+      if (e.name == body_in["name"].get<std::string>()) existing_submitter = e.submitted_by;
+  }
+  if (auto may = may_register_engine(who, body_in, existing_submitter); !may)
+    return error_reply(403, may.error());
+  Json body = body_in;
+  if (body.contains("engine")) {
+    // An entry of a registered engine: its definition, under this entry's name and games.
+    if (!body["engine"].is_string())
+      return error_reply(400, "request body: 'engine' must be the name of a registered engine");
+    for (const char* key : {"command", "args", "dir", "env", "protocol0", "memory_mb",
+                            "cpu_seconds", "processes", "start_timeout_ms", "ready_timeout_ms"})
+      if (body.contains(key))
+        return error_reply(400, std::string("request body: '") + key +
+                                    "' comes from the registered engine named by 'engine'");
+    auto base = registered(core, body["engine"].get<std::string>());
+    if (!base)
+      return error_reply(base.kind() == ErrorKind::Invalid ? 400 : http_status(base.kind()),
+                         "request body: " + base.error());
+    body["command"] = base->command;
+    body["args"] = base->args;
+    Json options = base->options;
+    if (body.contains("options") && body["options"].is_object())
+      for (auto it = body["options"].begin(); it != body["options"].end(); ++it)
+        options[it.key()] = it.value();
+    body["options"] = options;
+    const Json settings = Json::parse(base->settings, nullptr, false);
+    if (settings.is_object())
+      for (auto it = settings.begin(); it != settings.end(); ++it) body[it.key()] = it.value();
+    body.erase("engine");
+  }
   static const std::set<std::string> kKeys = {"name",
                                               "command",
                                               "args",
@@ -314,6 +402,7 @@ Reply register_engine(Core& core, const Json& body) {
     settings[key] = body[key];
   }
   e.settings = dump(settings);
+  e.submitted_by = submitter_name(who);
   const TournamentEngine te = tournament_engine(e);
   if (auto valid = engines::validate(te.config); !valid)
     return error_reply(400, "request body: " + valid.error());
@@ -350,10 +439,7 @@ Reply register_engine(Core& core, const Json& body) {
   return {201, engine_json(*stored)};
 }
 
-Reply retire_engine(Core& core, const std::string& name) {
-  auto changed = core.recorder().call<bool>(
-      [&](storage::Store& s) { return storage::engine_registry::retire_engine(s, name); });
-  if (!changed) return error_reply(http_status(changed.kind()), "storage: " + changed.error());
+Reply retire_engine(Core& core, const Principal& who, const std::string& name) {
   auto store = core.reads->get();
   if (!store) return error_reply(http_status(store.kind()), "storage: " + store.error());
   auto all = storage::engine_registry::engines(**store);
@@ -362,7 +448,16 @@ Reply retire_engine(Core& core, const std::string& name) {
   for (const auto& e : *all)
     if (e.name == name && !e.registered_at.empty()) found = &e;
   if (!found) return error_reply(404, "no registered engine '" + name + "'");
+  if (auto may = may_control(who, found->submitted_by); !may)
+    return error_reply(403, "engine '" + name + "': " + may.error());
+  auto changed = core.recorder().call<bool>(
+      [&](storage::Store& s) { return storage::engine_registry::retire_engine(s, name); });
+  if (!changed) return error_reply(http_status(changed.kind()), "storage: " + changed.error());
   if (!*changed) return error_reply(409, "engine '" + name + "' is already retired");
+  all = storage::engine_registry::engines(**store);  // as retired
+  if (!all) return error_reply(http_status(all.kind()), "storage: " + all.error());
+  for (const auto& e : *all)
+    if (e.name == name) found = &e;
   for (auto& [id, roster, config] : ladders(core, false)) {
     roster->exclude(name, kRetired);
     skip_pending(core, id, name, "engine '" + name + "' retired");

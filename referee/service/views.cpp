@@ -185,6 +185,7 @@ Json event_summary(const storage::EventInfo& e, const EventExtras& extras) {
           {"kind", storage::to_text(e.kind)},
           {"state", storage::to_text(e.state)},
           {"priority", e.priority},
+          {"submitted_by", or_null(e.submitted_by)},
           {"games", games},
           {"engines", engines},
           {"tc", spec.is_object() && spec.contains("tc") ? spec["tc"] : Json(nullptr)},

@@ -264,6 +264,9 @@ int main(int argc, char** argv) {
     toml += "[[engine]]\nname = \"m" + std::to_string(e) +
             "\"\ncommand = \"" SUPPORT_DIR "/mock_engine\"\n";
   httplib::Client control("127.0.0.1", port);
+  // The operator token the daemon made next to its database on first start.
+  const std::string token = read_text(dir + "/serve.db.token");
+  control.set_default_headers({{"Authorization", "Bearer " + token.substr(0, token.find('\n'))}});
   auto submitted = control.Post("/api/events", toml, "application/toml");
   if (!submitted || submitted->status != 201) {
     std::fprintf(stderr, "serve_load: submit failed: %s\n",

@@ -246,15 +246,19 @@ def run(args, timeout=60, ok=(0,)):
 
 class Daemon:
     """`referee serve` on a free loopback port with a database in a temporary folder (or `db`);
-    use as a context manager. `url` is its address; api(path) and post(path, body) talk to it."""
+    use as a context manager. `url` is its address; api(path) and post(path, body) talk to it, with
+    the operator token (`token`) on changes."""
 
     def __init__(self, referee, concurrency=2, extra=(), db=None):
         self.dir = tempfile.mkdtemp(prefix="referee-serve-")
         self.db = db or os.path.join(self.dir, "serve.db")
         self.log = open(os.path.join(self.dir, "serve.log"), "w+")
+        # The operator token, made by the daemon on first start: every change needs it.
+        self.token_file = os.path.join(self.dir, "operator.token")
         self.proc = subprocess.Popen(
             [os.path.abspath(referee), "serve", "--db", self.db, "--listen", "127.0.0.1:0",
-             "--concurrency", str(concurrency), "--drain-seconds", "10", *extra],
+             "--concurrency", str(concurrency), "--drain-seconds", "10",
+             "--token-file", self.token_file, *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=self.dir)
         self.url = None
         deadline = time.monotonic() + 60
@@ -268,6 +272,8 @@ class Daemon:
             self.stop()
             self.log.seek(0)
             fail(f"referee serve did not start: {self.log.read().strip()[-2000:]}")
+        with open(self.token_file) as f:
+            self.token = f.readline().strip()
 
     def __enter__(self):
         return self
@@ -304,6 +310,8 @@ class Daemon:
         req = urllib.request.Request(self.url + path, data=data, method=method or ("POST" if data else "GET"))
         if data is not None:
             req.add_header("Content-Type", content_type)
+        if req.get_method() != "GET":
+            req.add_header("Authorization", "Bearer " + self.token)
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 return json.loads(r.read() or b"null")

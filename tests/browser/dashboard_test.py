@@ -279,7 +279,7 @@ def main():
         # Pause and resume from the event page, with a token set in the settings.
         b.driver.get(f"{d.url}/#/settings")
         field = b.wait("the token field", lambda: b.driver.find_elements(By.ID, "token"))[0]
-        field.send_keys("a-token-for-the-browser-test")
+        field.send_keys(d.token)
         field.submit()
         b.driver.get(f"{d.url}/#/events/{eid}")
         state = d.api(f"/api/events/{eid}")["state"]

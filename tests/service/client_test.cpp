@@ -1,7 +1,8 @@
 // The command-line clients (referee submit/status/pause/resume/cancel/watch) against a real
 // daemon: a file submitted with its directory, status of all events and of one, watch following
 // the live stream to the end (through standings of two unconnected groups at first), and
-// the clients' errors on a refused request or an unreachable server; pause, resume and cancel
+// the clients' errors on a refused request (a change without a token among them) or an
+// unreachable server; pause, resume and cancel
 // that succeed, each seen in the event's state through the API afterwards.
 #include <catch2/catch.hpp>
 
@@ -23,7 +24,12 @@ TEST_CASE("clients: submit, status, watch to the end, cancel, errors are one lin
   REQUIRE(d.ready());
   const std::string file = dir.file("three.toml");
   rtest::write_text(file, tournament_toml("three", 4, 1, 10, "args = [\"--slow-ms=20\"]\n"));
-  auto submitted = client(dir, {"submit", file, "--server", d.url()});
+  auto anonymous = client(dir, {"submit", file, "--server", d.url()});
+  CHECK(anonymous.status == 1);  // every change needs a token; the client says which
+  CHECK(contains(anonymous.err, "401"));
+  CHECK(contains(anonymous.err, "--token-file"));
+  auto submitted =
+      client(dir, {"submit", file, "--server", d.url(), "--token-file", d.token_file()});
   INFO(submitted.out << submitted.err);
   REQUIRE(submitted.status == 0);
   CHECK(contains(submitted.out, "event 1 \"three\": 12 games"));
@@ -40,7 +46,7 @@ TEST_CASE("clients: submit, status, watch to the end, cancel, errors are one lin
   auto one = client(dir, {"status", "1", "--server", d.url()});
   CHECK(one.status == 0);
   CHECK(contains(one.out, "event 1 \"three\""));
-  auto refused = client(dir, {"cancel", "1", "--server", d.url()});
+  auto refused = client(dir, {"cancel", "1", "--server", d.url(), "--token-file", d.token_file()});
   CHECK(refused.status == 1);
   CHECK(contains(refused.err, "event 1 is finished"));
   CHECK(rtest::lines_of(refused.err).size() == 1);
@@ -64,7 +70,7 @@ TEST_CASE("clients: pause, resume and cancel succeed, the event's state follows"
   const std::string eid = std::to_string(id);
   REQUIRE(wait_until([&] { return event_of(c, id)["running"] == 2; }));
   auto run = [&](const std::string& action) {
-    auto r = client(dir, {action, eid, "--server", d.url()});
+    auto r = client(dir, {action, eid, "--server", d.url(), "--token-file", d.token_file()});
     INFO(action << ": " << r.out << r.err);
     CHECK(r.status == 0);
     CHECK(r.err.empty());

@@ -75,12 +75,18 @@ class Daemon {
     std::vector<std::string> text = std::move(prefix);
     text.insert(text.end(), {REFEREE_BIN, "serve"});
     bool has_listen = false, has_db = false;
-    for (const auto& a : args) {
-      has_listen = has_listen || a == "--listen";
-      has_db = has_db || a == "--db";
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      has_listen = has_listen || args[i] == "--listen";
+      has_db = has_db || args[i] == "--db";
+      if (args[i] == "--token-file" && i + 1 < args.size()) token_file_ = args[i + 1];
     }
     if (!has_listen) text.insert(text.end(), {"--listen", "127.0.0.1:0"});
     if (!has_db) text.insert(text.end(), {"--db", dir.file("serve.db")});
+    // The operator token: a file of the test's own (made by the daemon on first start).
+    if (token_file_.empty()) {
+      token_file_ = dir.file(tag + ".token");
+      text.insert(text.end(), {"--token-file", token_file_});
+    }
     text.insert(text.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : text) argv.push_back(a.data());
@@ -125,11 +131,24 @@ class Daemon {
   int port() const { return port_; }
   pid_t pid() const { return pid_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // A client with the operator token (every change needs a token).
   httplib::Client client() const {
+    httplib::Client c = anonymous();
+    c.set_default_headers({{"Authorization", "Bearer " + token()}});
+    return c;
+  }
+  // A client without a token: a reader on loopback.
+  httplib::Client anonymous() const {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(30, 0);
     c.set_connection_timeout(5, 0);
     return c;
+  }
+  const std::string& token_file() const { return token_file_; }
+  // The operator token the daemon made or read (its file's first line).
+  std::string token() const {
+    std::string text = rtest::read_text(token_file_);
+    return text.substr(0, text.find('\n'));
   }
   bool running() { return child_running(pid_, exited_, status_); }
   // Waits for the process to end; its exit status (128 + signal when killed).
@@ -142,7 +161,7 @@ class Daemon {
   std::string err() const { return rtest::read_text(err_path_); }
 
  private:
-  std::string out_path_, err_path_;
+  std::string out_path_, err_path_, token_file_;
   pid_t pid_ = -1;
   int port_ = 0;
   bool exited_ = false;

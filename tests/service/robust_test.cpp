@@ -1,7 +1,7 @@
 // The daemon under bad input and hard stops, run as a real process: malformed JSON, unknown
 // fields, oversized bodies, bad ids, path traversal, wrong content types, unknown endpoints and
 // parameters each get a 4xx with a JSON error body and the daemon keeps serving; a missing or
-// wrong token is refused, and so is a non-loopback address without one (at start); SIGTERM drains
+// wrong token is refused, and so are bad token files and Host names (at start); SIGTERM drains
 // (running games finish, or are interrupted at the deadline) and exits 0, and the next start
 // completes the event; kill -9 at moments during an event, then a restart, leaves each game once;
 // SIGHUP after the log file was moved away (logrotate) goes on in a new file of the same name.
@@ -137,7 +137,7 @@ TEST_CASE("serve: with a token, changes need it, reads from loopback do not") {
   ::chmod(token_file.c_str(), 0600);
   Daemon d(dir, {"-c", "1", "--token-file", token_file});
   REQUIRE(d.ready());
-  auto c = d.client();
+  auto c = d.anonymous();
   const std::string toml = tournament_toml("guarded", 2, 1, 8);
 
   check_error(submit(c, toml), 401, "Authorization: Bearer");
@@ -166,9 +166,9 @@ TEST_CASE("serve: refuses to start on bad addresses and token files") {
     args.insert(args.begin(), {"serve", "--db", dir.file("x.db")});
     return rtest::run_program(REFEREE_BIN, args, dir);
   };
-  auto open = run({"--listen", "0.0.0.0:0"});
+  auto open = run({"--listen", "0.0.0.0:0", "--allowed-host", "evil.example/x"});
   CHECK(open.status == 2);
-  CHECK(contains(open.err, "not a loopback address: give --token-file"));
+  CHECK(contains(open.err, "--allowed-host 'evil.example/x' must be a host name"));
   const std::string readable = dir.file("readable"), short_token = dir.file("short");
   rtest::write_text(readable, "0123456789abcdef0123\n");
   ::chmod(readable.c_str(), 0644);
@@ -180,9 +180,9 @@ TEST_CASE("serve: refuses to start on bad addresses and token files") {
   auto too_short = run({"--token-file", short_token});
   CHECK(too_short.status == 2);
   CHECK(contains(too_short.err, "too short"));
-  auto missing = run({"--token-file", dir.file("none")});
+  auto missing = run({"--token-file", dir.file("no/such/dir/token")});
   CHECK(missing.status == 2);
-  CHECK(contains(missing.err, "does not exist"));
+  CHECK(contains(missing.err, "cannot create the token file"));
   auto bad_listen = run({"--listen", "localhost"});
   CHECK(bad_listen.status == 2);
   CHECK(contains(bad_listen.err, "--listen 'localhost'"));
