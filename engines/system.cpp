@@ -1,6 +1,7 @@
 #include "engines/system.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -141,6 +142,14 @@ std::string host_name() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "";
   return buf;
+}
+
+void limit_allocator_arenas(int arenas) {
+#ifdef M_ARENA_MAX
+  mallopt(M_ARENA_MAX, arenas);
+#else
+  (void)arenas;
+#endif
 }
 
 long raise_open_files_limit(long wanted) {

@@ -50,6 +50,11 @@ Expected<ProcessUsage> process_usage(long pid);
 // Whether standard error is connected to the systemd journal (JOURNAL_STREAM names its device
 // and inode): log lines then carry <N> priority prefixes instead of timestamps.
 bool stderr_is_journal();
+// Caps the allocator's arenas (glibc's M_ARENA_MAX). glibc gives threads arenas of their own, up
+// to 8 per core; memory freed in one is not reused by the others, so hundreds of threads that
+// each build and drop large strings (the daemon's live streams) hold several times the memory in
+// use. Call it before starting threads; elsewhere it does nothing.
+void limit_allocator_arenas(int arenas);
 // Raises this process's soft limit of open files towards `wanted` (never above the hard limit,
 // never lowering it) and returns the limit in force afterwards.
 long raise_open_files_limit(long wanted);
