@@ -455,6 +455,18 @@ def main():
         errors = [e for e in b.console_errors() if "favicon" not in e]
         if errors:
             browser.fail(f"console errors: {errors}")
+        b.resize(browser.DESKTOP)
+        # While healthy, no banner; a daemon below its free-space headroom shows one on every page.
+        if b.js("return document.getElementById('health-banner').hidden;") is not True:
+            browser.fail("a healthy daemon's pages show the health banner")
+    with browser.Browser(browser.DESKTOP) as b, browser.Daemon(
+            args.referee, concurrency=1, extra=("--min-free-mb", "1000000000", "--space-check", "0.1")) as d:
+        b.driver.get(f"{d.url}/#/events")
+        banner = b.wait("the degraded banner", lambda: b.js(
+            "const e = document.getElementById('health-banner'); return !e.hidden && e.textContent;"))
+        if "degraded" not in banner or "low disk" not in banner:
+            browser.fail(f"the degraded daemon's banner says: {banner}")
+        print(f"banner: {banner}")
     print("PASSED")
 
 

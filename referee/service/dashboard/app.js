@@ -3,7 +3,7 @@
 //   #/events  #/events/ID  #/live  #/games?filters  #/games/ID?ply=K  #/ladder  #/workers
 //   #/settings
 
-import { onStreamStatus } from "./api.js";
+import { get, onStreamStatus } from "./api.js";
 import { eventPage } from "./event.js";
 import { eventsPage } from "./events.js";
 import { gamesPage } from "./games.js";
@@ -60,6 +60,21 @@ onStreamStatus((state) => {
   lightText.textContent = state === "live" ? "live" : state === "down" ? "stream closed" : "reconnecting…";
   document.body.dataset.stream = state;
 });
+
+// The daemon's health on every page: a banner while it is degraded (no new games: a low disk)
+// or failed, gone once it is ok again. Polled, because the stream does not carry it.
+const banner = document.getElementById("health-banner");
+function checkHealth() {
+  get("/api/health").then((x) => {
+    const bad = x.status !== "ok" && x.status !== "draining";
+    banner.hidden = !bad;
+    banner.textContent = bad
+      ? `The daemon is ${x.status}: ${x.reason || x.failure || "see its log"}. No new games start until it recovers; reads go on.`
+      : "";
+  }).catch(() => {});
+}
+checkHealth();
+setInterval(checkHealth, 10000);
 
 // The viewer rewrites its own ply in the address with replaceState: only real navigations route.
 window.addEventListener("hashchange", route);

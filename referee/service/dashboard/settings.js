@@ -19,7 +19,7 @@ export function settingsPage(root) {
     h("p", { class: "small muted" }, "With a token, event pages show Pause, Resume and Cancel. Reads need no token from this machine.")),
   health);
   get("/api/health").then((x) => clear(health, h("h2", {}, "Daemon"),
-    h("p", {}, `status ${x.status} · version ${x.version} · database ${x.db} · up ${fmtDuration(x.uptime_s)}`),
+    h("p", {}, `status ${x.status}${x.reason ? ` (${x.reason})` : ""} · version ${x.version} · database ${x.db} · up ${fmtDuration(x.uptime_s)}`),
     x.slots ? h("p", {}, `game threads: ${x.slots.busy} busy of ${x.slots.total} · events running: ${x.events_running}`) : null))
     .catch((e) => clear(health, errorBox(e)));
   return null;
