@@ -3,8 +3,12 @@
 // "nested deeper than 64 levels" and the daemon goes on (they once overflowed its stack); names
 // of 500 KB are refused naming the field; an event over the cap of 1,000,000 games is refused at
 // once from its counts, and one over the old cap of 100,000 is accepted.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <fstream>
+#include <thread>
+#include <vector>
 
 #include "tests/service/daemon_util.h"
 
@@ -100,6 +104,27 @@ TEST_CASE("serve: one event cap of 1,000,000 games, refused from the counts at o
               "the schedule has 1000002 games; an event holds at most 1000000");
   // Refused without building anything (building a million slots took seconds).
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(3));
+  // Six at once (each once cost 331 MB to refuse): all refused, the daemon's memory flat.
+  {
+    std::vector<std::thread> submits;
+    std::atomic<int> refused{0};
+    for (int i = 0; i < 6; ++i)
+      submits.emplace_back([&, i] {
+        auto own = d.client();
+        auto r = own.Post("/api/events?state=paused",
+                          tournament_toml("over" + std::to_string(i), 2, 500001, 8), kToml);
+        if (r && r->status == 400) ++refused;
+      });
+    for (auto& t : submits) t.join();
+    CHECK(refused == 6);
+    std::ifstream status("/proc/" + std::to_string(d.pid()) + "/status");
+    long peak_kb = 0;
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmHWM:", 0) == 0) peak_kb = std::stol(line.substr(6));
+    INFO("peak RSS " << peak_kb << " kB");
+    CHECK(peak_kb > 0);
+    CHECK(peak_kb < 100 * 1024);
+  }
   // Over the daemon's old cap of 100,000: accepted (paused: nothing is played).
   auto res = c.Post("/api/events?state=paused", tournament_toml("big", 2, 50001, 8), kToml);
   REQUIRE(res);

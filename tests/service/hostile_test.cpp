@@ -1,10 +1,16 @@
 // `referee serve` as a real process under hostile HTTP clients (issue: a service safe to run):
 // huge bodies and header floods are refused with the daemon's memory flat, slow connections and
 // streams that never read do not silence the API nor make a game lose on time, a second daemon
-// on the same address is refused, and the Unix socket beside the database is the operator's.
+// on the same address is refused, the Unix socket beside the database is the operator's, and a
+// process of another user (nobody) can neither use the socket, read the token nor submit.
 // The slow-connection case holds its load about 6 s while a short event plays: the whole file
 // takes about 15 s (20 s under the sanitizers).
+#include <grp.h>
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <cerrno>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -143,4 +149,64 @@ TEST_CASE("serve: the Unix socket beside the database acts as the operator, TCP 
   CHECK(d.signal_and_wait(SIGTERM) == 0);
   // The socket goes with its daemon.
   CHECK_FALSE(std::filesystem::exists(socket));
+}
+
+TEST_CASE("serve: another user's process cannot make the daemon run anything") {
+  if (::geteuid() != 0) {
+    WARN("NOT RUN: switching to the user nobody needs root (CI runs the tests as root)");
+    return;
+  }
+  TempDir dir;
+  // Every directory on the way open to all: only the files' own modes protect them.
+  for (auto p = std::filesystem::path(dir.file("x")).parent_path(); p != p.root_path();
+       p = p.parent_path())
+    ::chmod(p.c_str(), 0755);
+  Daemon d(dir, {"-c", "1"});
+  REQUIRE(d.ready());
+  const std::string marker = dir.file("ran");
+  const std::string toml =
+      "name = \"evil\"\ngames = [\"awale\"]\ntc = \"10+0.1\"\n"
+      "[[engine]]\nname = \"a\"\ncommand = \"/bin/sh\"\nargs = [\"-c\", "
+      "\"touch " +
+      marker + "\"]\n[[engine]]\nname = \"b\"\ncommand = \"" + kMock + "\"\n";
+  const std::string socket = dir.file("serve.db.sock");
+  const pid_t child = ::fork();
+  if (child == 0) {
+    // As nobody: each attempt that succeeds sets a bit of the exit status.
+    int status = 0;
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(64);
+    const int unix_fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un at{};
+    at.sun_family = AF_UNIX;
+    std::snprintf(at.sun_path, sizeof at.sun_path, "%s", socket.c_str());
+    if (::connect(unix_fd, reinterpret_cast<sockaddr*>(&at), sizeof at) == 0 || errno != EACCES)
+      status |= 1;                                          // the socket let another user in
+    if (std::ifstream(d.token_file()).good()) status |= 2;  // the token file is readable
+    const int tcp = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(static_cast<std::uint16_t>(d.port()));
+    ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    if (::connect(tcp, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0) {
+      const std::string request = post_event(toml);
+      (void)!::write(tcp, request.data(), request.size());
+      char buf[64] = {};
+      if (::read(tcp, buf, sizeof buf - 1) < 12 || std::string(buf).rfind("HTTP/1.1 401", 0) != 0)
+        status |= 4;  // a change without a token was not refused 401
+    }
+    ::_exit(status);
+  }
+  int raw = 0;
+  REQUIRE(::waitpid(child, &raw, 0) == child);
+  REQUIRE(WIFEXITED(raw));
+  const int status = WEXITSTATUS(raw);
+  CHECK((status & 1) == 0);
+  CHECK((status & 2) == 0);
+  CHECK((status & 4) == 0);
+  CHECK(status != 64);
+  // Nothing was submitted, nothing ran.
+  auto c = d.client();
+  CHECK(get_json(c, "/api/events")["events"].empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK_FALSE(std::filesystem::exists(marker));
 }
