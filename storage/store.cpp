@@ -95,7 +95,14 @@ struct Store::Statements {
 
 Store::Store(Database database) : Database(std::move(database)) {}
 Store::Store(Store&&) noexcept = default;
-Store& Store::operator=(Store&&) noexcept = default;
+// Not defaulted: that assigns the base first, closing the old connection while this store's
+// prepared statements still hold it (SQLite refuses to close, SQLiteCpp asserts).
+Store& Store::operator=(Store&& other) noexcept {
+  statements_.reset();
+  Database::operator=(std::move(other));
+  statements_ = std::move(other.statements_);
+  return *this;
+}
 Store::~Store() = default;
 
 Expected<Store> Store::open(const std::string& path, const OpenOptions& options) {

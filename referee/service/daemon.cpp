@@ -37,15 +37,18 @@ struct SessionEnd {
   int status = 0;          // the exit status, when the daemon stops
   bool reconnect = false;  // the connection to the server was lost: open a new one and go on
   std::int64_t owner = 0;  // the owner of the session (0: none registered)
+  bool full = false;       // it could not register: the disk or the database is full
 };
 
 // One connection's worth of serving: registers an owner on `store`, serves the API through
 // `server` (bound already) until a signal or a storage failure, and leaves the server answering
-// 503 when it returns. `first`: the session that prints the "listening on" line.
+// 503 when it returns. `first`: the daemon's first session (a failure to start it, but for a
+// lost connection or a full disk, ends the daemon). `announced`: the "listening on" line was
+// printed (by the first session that served).
 SessionEnd serve_session(const ServeOptions& options, Log& log,
                          const engines::InterruptWatch& signals, std::ostream& out,
-                         std::optional<storage::Store>& opened, bool first, int port,
-                         http::Server& server) {
+                         std::optional<storage::Store>& opened, bool first, bool& announced,
+                         int port, http::Server& server) {
   SessionEnd end;
   end.status = 1;
   auto core = std::make_unique<Core>();
@@ -68,7 +71,10 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     auto loop = OwnerLoop::start(*opened, settings);
     if (!loop) {
       log.error(loop.error());
-      end.reconnect = loop.kind() == ErrorKind::Unavailable || !first;
+      // A full disk or database is waited out like a server out of reach: exiting would only
+      // become a restart every few seconds under the unit's Restart=on-failure.
+      end.full = loop.kind() == ErrorKind::Full;
+      end.reconnect = loop.kind() == ErrorKind::Unavailable || end.full || !first;
       return end;
     }
     core->loop = std::move(*loop);
@@ -95,7 +101,8 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
                                    : "changes need a token or the socket " + options.socket) +
            ")");
   // After the log line: whoever waits for this one finds the log begun.
-  if (first) out << "listening on http://" << shown_host << ":" << port << std::endl;
+  if (!announced) out << "listening on http://" << shown_host << ":" << port << std::endl;
+  announced = true;
 
   core->loop->run(work_source(*core));
   std::atomic<bool> hub_done{false};
@@ -208,13 +215,27 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
     return 1;
   }
   server.start();
-  bool first = true;
+  bool first = true, announced = false;
+  auto unregistered_wait = kReconnectFirst;
   for (;;) {
-    SessionEnd end = serve_session(options, log, signals, out, store, first, *bound, server);
+    SessionEnd end =
+        serve_session(options, log, signals, out, store, first, announced, *bound, server);
     if (!end.reconnect || signals.flag().load()) return end.status;
     first = false;
-    server.set_handler(unavailable("the database " + storage::database_name(options.db) +
-                                   " is unreachable: reconnecting"));
+    const std::string name = storage::database_name(options.db);
+    server.set_handler(
+        unavailable(end.full ? "the disk of the database " + name + " is full: waiting for room"
+                             : "the database " + name + " is unreachable: reconnecting"));
+    // A session that could not even register waits longer each time (up to kReconnectMax, as
+    // reopen_store's attempts), so that a lasting failure costs a log line every few seconds.
+    if (end.owner == 0) {
+      log.info("trying again in " + std::to_string(unregistered_wait.count()) + " ms");
+      nap(unregistered_wait, [&] { return !signals.flag().load(); });
+      if (signals.flag().load()) return end.status;
+      unregistered_wait = std::min(unregistered_wait * 2, kReconnectMax);
+    } else {
+      unregistered_wait = kReconnectFirst;
+    }
     store = reopen_store(options.db, log, signals);
     if (!store) return 1;
     release_lost_owner(*store, end.owner, log);

@@ -4,6 +4,8 @@
 // Start: the database is opened for writing (checked, migrated), the daemon registers as an owner
 // (kind "serve"), loads every queued, running and paused event, binds its address (port 0: any
 // free port) and prints "listening on http://HOST:PORT" as its first line on stdout.
+// A disk or database too full to register the daemon as an owner: it answers every request 503
+// and tries again, waiting longer each time (up to 10 s), instead of exiting into a restart loop.
 // Stop (first SIGTERM/SIGINT): no new games; running games may finish for drain_seconds, then
 // they are interrupted (their slots go back to pending); a second signal interrupts them at once.
 // The daemon's claims are released (stop_owner), live-stream clients are told the stream ended,

@@ -134,3 +134,32 @@ TEST_CASE("serve: on a low real disk it degrades and recovers without a restart"
   CHECK(contains(log, "room again"));
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
+
+TEST_CASE("serve: started on a full disk it answers 503 and waits, then serves without a restart") {
+  rtest::SmallDisk disk(16);
+  if (!disk.ok()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  TempDir dir;
+  const std::string db = disk.file("serve.db");
+  {
+    // A database left as a killed daemon leaves it (its WAL beside it), then the disk full.
+    Daemon first(dir, {"-c", "1", "--db", db}, "first");
+    REQUIRE(first.ready());
+    ::kill(first.pid(), SIGKILL);
+    first.wait();
+  }
+  disk.fill(0);
+  Daemon d(dir, {"-c", "1", "--db", db, "--min-free-mb", "0"});
+  // It cannot register: it does not exit (a restart loop under the unit), it answers 503.
+  REQUIRE(wait_until([&] { return contains(d.err(), "cannot register"); }, 10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(d.running());
+  CHECK(contains(d.err(), "trying again in"));
+  disk.unfill();
+  REQUIRE(d.ready(30));
+  auto c = d.client();
+  CHECK(get_json(c, "/api/health")["status"] == "ok");
+  CHECK(d.signal_and_wait(SIGTERM) == 0);
+}
