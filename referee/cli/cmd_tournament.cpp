@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/service_setup.h"
 #include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
@@ -33,10 +34,11 @@ constexpr int kMatchRandomPlies = 4;
 // every line exchanged with the engines goes to stderr as it happens, and the progress is printed
 // as lines (a line rewritten in place would be torn by them).
 int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool pin_cpus,
-                   double lease_seconds = 30) {
+                   double lease_seconds = 30, const OwnerLimits& limits = {}) {
   engines::InterruptWatch interrupt;
   DebugLog debug_log(std::cerr);
   RunOptions options;
+  options.limits = limits;
   options.progress = quiet ? nullptr : &std::cerr;
   options.progress_is_tty = engines::stderr_is_terminal() && !debug;
   options.debug = debug ? &debug_log : nullptr;
@@ -124,6 +126,8 @@ int tournament(const Args& args) {
       "seconds a claimed game stays reserved without a heartbeat")(
       "pin-cpus", po::bool_switch(&pin_cpus),
       "pin each game and its engines to one CPU (single-threaded engines; README.md, Benchmarks)");
+  LimitFlags limit_flags;
+  add_limit_options(desc, limit_flags);
   po::options_description hidden;
   hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;
@@ -152,7 +156,12 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: --lease must be from 0.2 to 86400 seconds\n";
     return 2;
   }
-  return run_and_report(*config, quiet, debug, pin_cpus, lease);
+  auto limits = limits_of(limit_flags);
+  if (!limits) {
+    std::cerr << "referee tournament: " << limits.error() << "\n";
+    return 2;
+  }
+  return run_and_report(*config, quiet, debug, pin_cpus, lease, *limits);
 }
 
 namespace {

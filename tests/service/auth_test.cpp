@@ -104,7 +104,7 @@ TEST_CASE("auth: Origin null and foreign origins are refused on changes, before 
 }
 
 TEST_CASE(
-    "auth: every change over TCP needs a token, loopback included; reads on loopback do not") {
+    "auth: every change over TCP needs a token, loopback included — reads on loopback do not") {
   const AccessPolicy p = policy();
   for (const char* method : {"POST", "PATCH", "DELETE", "PUT"})
     CHECK(status(p, request(method)) == 401);
@@ -124,7 +124,7 @@ TEST_CASE(
   CHECK(status(named, request("GET", "Bearer " + kAlice, "srv:8410", "10.1.2.3")) == 200);
 }
 
-TEST_CASE("auth: the bearer scheme in any case; other schemes and wrong tokens are 401") {
+TEST_CASE("auth: the bearer scheme in any case — other schemes and wrong tokens are 401") {
   const AccessPolicy p = policy();
   for (const std::string scheme : {"Bearer ", "bearer ", "BEARER ", "bEaReR  "})
     CHECK(status(p, request("POST", scheme + kOperator)) == 200);
@@ -136,7 +136,7 @@ TEST_CASE("auth: the bearer scheme in any case; other schemes and wrong tokens a
   CHECK(check_access(p, request("POST", "Basic x")).error.find("Bearer") != std::string::npos);
 }
 
-TEST_CASE("auth: an author token makes that author; revoked or unknown ones are refused") {
+TEST_CASE("auth: an author token makes that author — revoked or unknown ones are refused") {
   AccessPolicy p = policy();
   auto d = check_access(p, request("POST", "Bearer " + kAlice));
   CHECK(d.status == 200);
@@ -159,7 +159,7 @@ TEST_CASE("auth: an author token makes that author; revoked or unknown ones are 
   CHECK(status(none, request("POST", "Bearer ")) == 401);
 }
 
-TEST_CASE("auth: behind a proxy every request needs a token; X-Forwarded-For names the client") {
+TEST_CASE("auth: behind a proxy every request needs a token — X-Forwarded-For names the client") {
   AccessPolicy p = policy();
   p.behind_proxy = true;
   auto r = request("GET");

@@ -59,7 +59,8 @@ TEST_CASE("credentials: author tokens are kept by hash, listed by name, revoked 
     }
 }
 
-TEST_CASE("credentials: names are printable, at most 200 bytes, never 'operator'; hashes are hex") {
+TEST_CASE(
+    "credentials: names are printable, at most 200 bytes, never 'operator' — hashes are hex") {
   CHECK(credentials::check_author_name("alice@example.org").ok());
   CHECK(credentials::check_author_name(std::string(200, 'x')).ok());
   CHECK_FALSE(credentials::check_author_name(std::string(201, 'x')).ok());
