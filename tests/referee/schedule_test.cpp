@@ -1,8 +1,8 @@
 // referee/schedule: round-robin and gauntlet counts, both seats per pair with the same opening,
 // k-player seatings (every k-subset in k rotations, each engine in each seat equally often),
 // openings reproducible from the seed and different across pairings, book lines, and never an
-// opening that ends the game. The generator equals the whole schedule as it was built before, for
-// every shape.
+// opening that ends the game. The generator and the batches that store an event equal the whole
+// schedule as it was built before, for every shape.
 #include <catch2/catch.hpp>
 #include <limits>
 #include <map>
@@ -10,6 +10,7 @@
 
 #include "games/core.h"
 #include "games/game.h"
+#include "referee/event/event_spec.h"
 #include "referee/event/schedule.h"
 
 using namespace referee;
@@ -449,6 +450,11 @@ bool same_slot(const Slot& a, const Slot& b) {
          a.cycle == b.cycle && a.round == b.round;
 }
 
+bool same_record(const storage::SlotRecord& a, const storage::SlotRecord& b) {
+  return a.slot == b.slot && a.game == b.game && a.seats == b.seats && a.opening == b.opening &&
+         a.cycle == b.cycle && a.round == b.round && a.pair == b.pair;
+}
+
 // Shapes of schedule: openings (random plies, book lines, several per pairing), seatings of
 // three-player games, gauntlets, several games (one listed twice), and no cycle at all.
 std::vector<std::pair<std::string, TournamentConfig>> schedule_shapes() {
@@ -501,4 +507,47 @@ TEST_CASE("schedule: the generator makes the whole schedule as it was built befo
     CHECK(i == expected.size());
     CHECK_FALSE(*gen->next(slot));  // and stays at its end
   }
+}
+
+TEST_CASE("schedule: slot batches of any size equal the whole schedule's slot records") {
+  for (const auto& [shape, c] : schedule_shapes()) {
+    const auto whole = slot_records(c, schedule_of(c));
+    for (std::size_t size : {std::size_t{1}, std::size_t{7}, kSlotBatch}) {
+      INFO(shape << ", batches of " << size);
+      auto batches = slot_batches(c, size);
+      REQUIRE(batches.ok());
+      std::vector<storage::SlotRecord> all, batch;
+      while (true) {
+        batch.clear();
+        REQUIRE((*batches)(batch).ok());
+        if (batch.empty()) break;
+        CHECK(batch.size() <= size);
+        all.insert(all.end(), batch.begin(), batch.end());
+      }
+      REQUIRE(all.size() == whole.size());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        INFO("slot " << i);
+        CHECK(same_record(all[i], whole[i]));
+      }
+    }
+  }
+}
+
+TEST_CASE("schedule: slot batches refuse what make_schedule refuses, before making any") {
+  auto c = config_with(2, "awale", 500001);
+  auto refused = slot_batches(c);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().rfind("the schedule has 1000002 games", 0) == 0);
+  c.cycles = 1;
+  c.games = {"oware:players=3"};
+  CHECK(slot_batches(c).error().find("needs 3 engines") != std::string::npos);
+  // An opening that cannot be made is an error of the batch that reaches it.
+  auto ends = config_with(2, "awale:maxplies=5", 1);
+  ends.openings.random_plies = 5;
+  auto batches = slot_batches(ends);
+  REQUIRE(batches.ok());
+  std::vector<storage::SlotRecord> batch;
+  auto made = (*batches)(batch);
+  REQUIRE_FALSE(made.ok());
+  CHECK(made.error().find("the opening of cycle 1, pairing 1") != std::string::npos);
 }
