@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "storage/rows.h"
 #include "storage/sql/dialect.h"
@@ -58,21 +59,77 @@ void finish_event_if_complete(sql::Connection& cache, std::int64_t event) {
   q.exec();
 }
 
-void insert_slots(sql::Connection& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
-  sql::Query q(db,
-               "INSERT INTO slots (event_id, slot, game, seats, opening, cycle, round, pair)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
-  for (const SlotRecord& s : slots) {
+// Slots inserted with `rows` rows per INSERT (statements prepared once per size): one statement
+// per row made SQLite parse and step a million statements and PostgreSQL wait a million round
+// trips for an event at the cap.
+class SlotInserter {
+ public:
+  static constexpr std::size_t kRowsPerInsert = 100;  // 800 parameters, far below either limit
+
+  SlotInserter(sql::Connection& db, std::int64_t event) : db_(db), event_(event) {}
+
+  void insert(const std::vector<SlotRecord>& slots) {
+    std::size_t at = 0;
+    while (slots.size() - at >= kRowsPerInsert) {
+      if (!many_) many_.emplace(db_, sql_for(kRowsPerInsert));
+      add(*many_, slots, at, kRowsPerInsert);
+      at += kRowsPerInsert;
+    }
+    if (at < slots.size()) {
+      if (!one_) one_.emplace(db_, sql_for(1));
+      for (; at < slots.size(); ++at) add(*one_, slots, at, 1);
+    }
+  }
+
+ private:
+  static std::string sql_for(std::size_t rows) {
+    std::string sql =
+        "INSERT INTO slots (event_id, slot, game, seats, opening, cycle, round, pair)"
+        " VALUES ";
+    for (std::size_t r = 0; r < rows; ++r)
+      sql += r ? ", (?, ?, ?, ?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?, ?, ?, ?)";
+    return sql + " ON CONFLICT DO NOTHING";
+  }
+
+  void add(sql::Query& q, const std::vector<SlotRecord>& slots, std::size_t from,
+           std::size_t rows) {
     q.reset();
-    q.bind(1, static_cast<std::int64_t>(event));
-    q.bind(2, static_cast<std::int64_t>(s.slot));
-    q.bind(3, s.game);
-    q.bind(4, rows::json_strings(s.seats));
-    q.bind(5, rows::json_strings(s.opening));
-    q.bind(6, s.cycle);
-    q.bind(7, s.round);
-    q.bind(8, s.pair);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const SlotRecord& s = slots[from + r];
+      const int p = static_cast<int>(r) * 8;
+      q.bind(p + 1, static_cast<std::int64_t>(event_));
+      q.bind(p + 2, static_cast<std::int64_t>(s.slot));
+      q.bind(p + 3, s.game);
+      q.bind(p + 4, rows::json_strings(s.seats));
+      q.bind(p + 5, rows::json_strings(s.opening));
+      q.bind(p + 6, s.cycle);
+      q.bind(p + 7, s.round);
+      q.bind(p + 8, s.pair);
+    }
     q.exec();
+  }
+
+  sql::Connection& db_;
+  std::int64_t event_;
+  std::optional<sql::Query> many_, one_;
+};
+
+void insert_slots(sql::Connection& db, std::int64_t event, const std::vector<SlotRecord>& slots) {
+  SlotInserter(db, event).insert(slots);
+}
+
+// Every batch of `batches` inserted, one batch in memory at a time; whether any slot was, or
+// the error of `batches`.
+Expected<bool> insert_batches(sql::Connection& db, std::int64_t event, const SlotBatches& batches) {
+  SlotInserter inserter(db, event);
+  std::vector<SlotRecord> batch;
+  bool any = false;
+  while (true) {
+    batch.clear();
+    if (auto made = batches(batch); !made) return made.failure();
+    if (batch.empty()) return any;
+    any = true;
+    inserter.insert(batch);
   }
 }
 
@@ -152,6 +209,21 @@ Expected<std::int64_t> open_tournament(Database& database, const std::string& na
 Expected<EventRow> open_event(Database& database, const std::string& name, const std::string& spec,
                               const std::string& config, const std::vector<SlotRecord>& slots,
                               const NewEventOptions& options) {
+  bool given = false;
+  return open_event_in_batches(
+      database, name, spec, config,
+      [&](std::vector<SlotRecord>& batch) -> Status {
+        if (!given) batch = slots;
+        given = true;
+        return Ok{};
+      },
+      options);
+}
+
+Expected<EventRow> open_event_in_batches(Database& database, const std::string& name,
+                                         const std::string& spec, const std::string& config,
+                                         const SlotBatches& batches,
+                                         const NewEventOptions& options) {
   if (name.empty()) return database.error(ErrorKind::Invalid, "an event needs a name");
   try {
     auto& db = database.connection();
@@ -175,7 +247,8 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
       set.bind(2, rows::now_utc());
       set.bind(3, static_cast<std::int64_t>(row.id));
       set.exec();
-      insert_slots(db, row.id, slots);
+      if (auto inserted = insert_batches(db, row.id, batches); !inserted)
+        return inserted.failure();  // rolled back
       sql::Query done(
           db,
           "UPDATE slots SET state = 'done', game_id = (SELECT min(g.id) FROM games g WHERE"
@@ -206,10 +279,11 @@ Expected<EventRow> open_event(Database& database, const std::string& name, const
     row.state = options.state;
     row.priority = options.priority;
     row.created = true;
-    insert_slots(db, row.id, slots);
+    auto inserted = insert_batches(db, row.id, batches);
+    if (!inserted) return inserted.failure();  // rolled back
     finish_event_if_complete(database.connection(),
                              row.id);  // an empty schedule is finished at once
-    if (slots.empty() && options.kind == EventKind::Tournament) row.state = EventState::Finished;
+    if (!*inserted && options.kind == EventKind::Tournament) row.state = EventState::Finished;
     tx.commit();
     return row;
   } catch (const std::exception& e) {

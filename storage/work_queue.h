@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -136,12 +137,23 @@ enum class ClaimEnd {
   Lost,      // the claim had been taken by another owner: game kept unfinished ("lost-claim")
 };
 
+// A schedule given a batch at a time: each call fills `batch` (given empty) with the next slots,
+// in order; an empty batch is the end. Its error stops open_event, which then stores nothing.
+using SlotBatches = std::function<Status(std::vector<SlotRecord>& batch)>;
+
 namespace work_queue {
 
 // ---- Events ----
 // Creates the event with its slots, or returns the existing one of that name unchanged (the
-// caller compares `spec`). A v2 event (no spec yet) whose `config` fingerprint matches is
-// adopted: its spec is set and its slots materialized, finished ones done.
+// caller compares `spec`; `batches` is then never called). A v2 event (no spec yet) whose
+// `config` fingerprint matches is adopted: its spec is set and its slots materialized, finished
+// ones done. One transaction: the event appears whole or not at all, while only one batch of
+// its slots is in memory at a time (an event of 1,000,000 games in a daemon of < 100 MB).
+Expected<EventRow> open_event_in_batches(Database& db, const std::string& name,
+                                         const std::string& spec, const std::string& config,
+                                         const SlotBatches& batches,
+                                         const NewEventOptions& options = {});
+// The same with every slot given at once.
 Expected<EventRow> open_event(Database& db, const std::string& name, const std::string& spec,
                               const std::string& config, const std::vector<SlotRecord>& slots,
                               const NewEventOptions& options = {});

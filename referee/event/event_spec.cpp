@@ -2,7 +2,9 @@
 #include "storage/work_queue.h"
 
 #include <algorithm>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace referee {
 
@@ -173,35 +175,103 @@ std::string spec_changes(const std::string& stored, const std::string& wanted) {
   return out;
 }
 
-std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
-                                              const std::vector<Slot>& schedule) {
-  std::vector<storage::SlotRecord> out;
-  int pair = -1;
-  const Slot* previous = nullptr;
-  for (const Slot& s : schedule) {
-    auto seated = s.seats;
-    std::sort(seated.begin(), seated.end());
-    bool same = false;
-    if (previous) {
-      auto before = previous->seats;
-      std::sort(before.begin(), before.end());
-      same = previous->game == s.game && previous->cycle == s.cycle && previous->round == s.round &&
-             previous->opening == s.opening && before == seated;
-    }
-    if (!same) ++pair;
-    previous = &s;
+namespace {
+
+// Slots to slots rows in schedule order, counting `pair` as the opening groups go by: a new
+// group starts where the game, cycle, round, opening or set of engines differs from the slot
+// before. Holds the slot before, nothing more.
+class SlotRecorder {
+ public:
+  explicit SlotRecorder(const TournamentConfig& config) : config_(config) {}
+
+  storage::SlotRecord record(const Slot& s) {
+    seated_ = s.seats;
+    std::sort(seated_.begin(), seated_.end());
+    const bool same = have_previous_ && previous_.game == s.game && previous_.cycle == s.cycle &&
+                      previous_.round == s.round && previous_.opening == s.opening &&
+                      previous_seated_ == seated_;
+    if (!same) ++pair_;
+    have_previous_ = true;
+    previous_ = s;
+    previous_seated_.swap(seated_);
     storage::SlotRecord r;
     r.slot = s.index;
     r.game = s.game;
     for (int e : s.seats)
-      r.seats.push_back(config.engines[static_cast<std::size_t>(e)].config.name);
+      r.seats.push_back(config_.engines[static_cast<std::size_t>(e)].config.name);
     r.opening = s.opening;
     r.cycle = s.cycle;
     r.round = s.round;
-    r.pair = pair;
-    out.push_back(std::move(r));
+    r.pair = pair_;
+    return r;
   }
+
+ private:
+  const TournamentConfig& config_;
+  int pair_ = -1;
+  bool have_previous_ = false;
+  Slot previous_;
+  std::vector<int> previous_seated_, seated_;
+};
+
+}  // namespace
+
+std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
+                                              const std::vector<Slot>& schedule) {
+  std::vector<storage::SlotRecord> out;
+  out.reserve(schedule.size());
+  SlotRecorder recorder(config);
+  for (const Slot& s : schedule) out.push_back(recorder.record(s));
   return out;
+}
+
+Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
+                                            std::size_t batch_size) {
+  auto gen = ScheduleGenerator::start(config);
+  if (!gen) return gen.failure();
+  // The batches outlive this call (a std::function is copied): the state is shared, and holds
+  // its own copy of the configuration for the engines' names.
+  struct State {
+    State(const TournamentConfig& c, ScheduleGenerator g)
+        : config(c), gen(std::move(g)), recorder(config) {}
+    TournamentConfig config;
+    ScheduleGenerator gen;
+    SlotRecorder recorder;  // refers to `config`: the state stays where it was made
+    Slot slot;
+  };
+  auto state = std::make_shared<State>(config, std::move(*gen));
+  const std::size_t size = std::max<std::size_t>(batch_size, 1);
+  return storage::SlotBatches([state, size](std::vector<storage::SlotRecord>& batch) -> Status {
+    while (batch.size() < size) {
+      auto more = state->gen.next(state->slot);
+      if (!more) return more.failure();
+      if (!*more) break;
+      batch.push_back(state->recorder.record(state->slot));
+    }
+    return Ok{};
+  });
+}
+
+Expected<storage::EventRow> open_tournament_event(storage::Database& db,
+                                                  const TournamentConfig& config,
+                                                  const std::string& spec,
+                                                  const storage::NewEventOptions& options,
+                                                  std::optional<Error>& refused) {
+  refused.reset();
+  auto batches = slot_batches(config);
+  if (!batches) {
+    refused = batches.failure();
+    return storage::EventRow{};
+  }
+  storage::SlotBatches source = [&](std::vector<storage::SlotRecord>& batch) -> Status {
+    auto made = (*batches)(batch);
+    if (!made) refused = made.failure();
+    return made;
+  };
+  auto row = storage::work_queue::open_event_in_batches(
+      db, config.name, spec, schedule_fingerprint(config), source, options);
+  if (!row && refused) return storage::EventRow{};
+  return row;
 }
 
 }  // namespace referee

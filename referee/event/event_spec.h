@@ -15,6 +15,7 @@
 // - The database path and the file the event was read from are not part of it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,26 @@ std::string spec_changes(const std::string& stored, const std::string& wanted);
 // set of engines).
 std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
                                               const std::vector<Slot>& schedule);
+
+// Slots per batch of slot_batches: 10,000 rows of a few hundred bytes, a few MB at most.
+constexpr std::size_t kSlotBatch = 10000;
+
+// The event's schedule as slot_records would give it, made a batch of `batch_size` at a time as
+// open_event_in_batches asks (each batch when asked, never the whole schedule); an error as
+// ScheduleGenerator::start's, before anything is made.
+Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
+                                            std::size_t batch_size = kSlotBatch);
+
+// The event opened from its configuration through open_event_in_batches: every command that
+// creates an event from a tournament (`tournament`, `worker --queue`, the daemon's API) stores
+// its schedule this way. When the schedule itself fails (an opening that cannot be made, found
+// as its batch is made) nothing is stored and `refused` holds why: the event's fault, not the
+// storage's. Then the answer is an empty row (id 0), so that a writer thread running this does not
+// take it for a storage failure.
+Expected<storage::EventRow> open_tournament_event(storage::Database& db,
+                                                  const TournamentConfig& config,
+                                                  const std::string& spec,
+                                                  const storage::NewEventOptions& options,
+                                                  std::optional<Error>& refused);
 
 }  // namespace referee

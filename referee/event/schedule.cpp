@@ -10,21 +10,23 @@ namespace referee {
 
 namespace {
 
-// Every k-subset of {0..n-1} in lexicographic order.
-std::vector<std::vector<int>> combinations(int n, int k) {
-  std::vector<std::vector<int>> out;
+// The k-subsets of {0..n-1} in lexicographic order, one at a time: the first, then each next
+// (false after the last). A schedule's groups are walked, never held: there can be 500,000.
+std::vector<int> first_subset(int k) {
   std::vector<int> pick(static_cast<std::size_t>(k));
   for (int i = 0; i < k; ++i) pick[static_cast<std::size_t>(i)] = i;
-  if (k > n) return out;
-  while (true) {
-    out.push_back(pick);
-    int i = k - 1;
-    while (i >= 0 && pick[static_cast<std::size_t>(i)] == n - k + i) --i;
-    if (i < 0) return out;
-    ++pick[static_cast<std::size_t>(i)];
-    for (int j = i + 1; j < k; ++j)
-      pick[static_cast<std::size_t>(j)] = pick[static_cast<std::size_t>(j - 1)] + 1;
-  }
+  return pick;
+}
+
+bool next_subset(std::vector<int>& pick, int n) {
+  const int k = static_cast<int>(pick.size());
+  int i = k - 1;
+  while (i >= 0 && pick[static_cast<std::size_t>(i)] == n - k + i) --i;
+  if (i < 0) return false;
+  ++pick[static_cast<std::size_t>(i)];
+  for (int j = i + 1; j < k; ++j)
+    pick[static_cast<std::size_t>(j)] = pick[static_cast<std::size_t>(j - 1)] + 1;
+  return true;
 }
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
@@ -49,6 +51,17 @@ std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {
 std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   std::int64_t out = 0;
   if (__builtin_add_overflow(a, b, &out)) return kSaturated;
+  return out;
+}
+
+// C(from, pick), saturating at INT64_MAX.
+std::int64_t binomial(std::int64_t from, std::int64_t pick) {
+  std::int64_t out = 1;
+  for (std::int64_t i = 0; i < pick && out != kSaturated; ++i) {
+    // Exact at each step: C(from, i+1) = C(from, i) * (from - i) / (i + 1).
+    const std::int64_t product = saturating_mul(out, from - i);
+    out = product == kSaturated ? kSaturated : product / (i + 1);
+  }
   return out;
 }
 
@@ -145,13 +158,7 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
     // Groups of k engines: C(n, k); a gauntlet keeps those holding the first engine, C(n-1, k-1).
     const bool gauntlet = config.format == "gauntlet";
     const std::int64_t from = gauntlet ? n - 1 : n, pick = gauntlet ? k - 1 : k;
-    std::int64_t groups = 1;
-    for (std::int64_t i = 0; i < pick && groups != kSaturated; ++i) {
-      // Exact at each step: C(from, i+1) = C(from, i) * (from - i) / (i + 1).
-      const std::int64_t product = saturating_mul(groups, from - i);
-      groups = product == kSaturated ? kSaturated : product / (i + 1);
-    }
-    std::int64_t slots = saturating_mul(groups, k);
+    std::int64_t slots = saturating_mul(binomial(from, pick), k);
     slots = saturating_mul(slots, std::max(0, config.cycles));
     slots = saturating_mul(slots, std::max(0, config.openings.per_pairing));
     total = saturating_add(total, slots);
@@ -169,11 +176,15 @@ Status check_schedule_size(const TournamentConfig& config) {
                " (use fewer cycles, openings per pairing, engines or games)"};
 }
 
-Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
+Expected<ScheduleGenerator> ScheduleGenerator::start(const TournamentConfig& config) {
   if (auto checked = check_schedule_size(config); !checked) return checked.failure();
-  auto size = schedule_size(config);
-  std::vector<Slot> slots;
-  slots.reserve(static_cast<std::size_t>(*size));
+  ScheduleGenerator gen;
+  gen.size_ = *schedule_size(config);
+  gen.seed_ = config.seed;
+  gen.cycles_ = config.cycles;
+  gen.per_pairing_ = config.openings.per_pairing;
+  gen.gauntlet_ = config.format == "gauntlet";
+  gen.openings_ = config.openings;
   const int n = static_cast<int>(config.engines.size());
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
@@ -182,50 +193,91 @@ Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
     if (n < k)
       return Error{"game " + spec + " needs " + std::to_string(k) +
                    " engines; the tournament has " + std::to_string(n)};
-    // A gauntlet's groups are the first engine with every (k-1)-subset of the others, built as
-    // such: filtering all k-subsets could build far more groups than the schedule holds.
-    const bool gauntlet = config.format == "gauntlet";
-    auto groups = combinations(gauntlet ? n - 1 : n, gauntlet ? k - 1 : k);
-    if (gauntlet)
-      for (auto& g : groups) {
-        for (int& e : g) ++e;
-        g.insert(g.begin(), 0);
-      }
-    int round = 0;
-    for (int cycle = 0; cycle < config.cycles; ++cycle) {
-      for (int o = 0; o < config.openings.per_pairing; ++o) {
-        ++round;
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-          // In 64 bits: cycle * 1000003 overflows an int from cycle 2148 on (cycles go to 100000).
-          const auto c64 = static_cast<std::uint64_t>(cycle), o64 = static_cast<std::uint64_t>(o);
-          std::uint64_t seed =
-              mix(mix(mix(config.seed, text_seed(game->canonical())), c64 * 1000003u + o64),
-                  static_cast<std::uint64_t>(g));
-          std::size_t book_index =
-              static_cast<std::size_t>(
-                  c64 * static_cast<std::uint64_t>(config.openings.per_pairing) + o64) *
-                  groups.size() +
-              g;
-          auto opening = make_opening(*game, config.openings, book_index, seed);
-          if (!opening)
-            return Error{"the opening of cycle " + std::to_string(cycle + 1) + ", pairing " +
-                         std::to_string(g + 1) + ": " + opening.error()};
-          for (int r = 0; r < k; ++r) {
-            Slot slot;
-            slot.index = static_cast<std::int64_t>(slots.size());
-            slot.game = game->canonical();
-            for (int s = 0; s < k; ++s)
-              slot.seats.push_back(groups[g][static_cast<std::size_t>((s + r) % k)]);
-            slot.opening = *opening;
-            slot.cycle = cycle;
-            slot.round = round;
-            slots.push_back(std::move(slot));
-          }
-        }
-      }
-    }
+    // A gauntlet's groups are the first engine with every (k-1)-subset of the others, made as
+    // such: filtering all k-subsets could walk far more groups than the schedule holds.
+    std::string canonical = game->canonical();
+    const std::uint64_t seed = text_seed(canonical);
+    const int from = gen.gauntlet_ ? n - 1 : n, pick = gen.gauntlet_ ? k - 1 : k;
+    // At most the schedule's size when the game has slots: no saturation where it is used.
+    const auto groups = static_cast<std::uint64_t>(binomial(from, pick));
+    gen.games_.push_back(
+        GameEntry{std::move(*game), std::move(canonical), seed, k, from, pick, groups});
   }
-  return slots;
+  gen.enter_game();
+  return gen;
+}
+
+void ScheduleGenerator::enter_game() {
+  if (cycles_ <= 0 || per_pairing_ <= 0) game_ = games_.size();  // no game has slots
+  if (game_ >= games_.size()) return;
+  const GameEntry& e = games_[game_];
+  cycle_ = opening_index_ = rotation_ = 0;
+  group_ = 0;
+  subset_ = first_subset(e.pick);
+}
+
+void ScheduleGenerator::advance() {
+  const GameEntry& e = games_[game_];
+  if (++rotation_ < e.k) return;
+  rotation_ = 0;
+  if (next_subset(subset_, e.from)) {
+    ++group_;
+    return;
+  }
+  group_ = 0;
+  subset_ = first_subset(e.pick);
+  if (++opening_index_ < per_pairing_) return;
+  opening_index_ = 0;
+  if (++cycle_ < cycles_) return;
+  ++game_;
+  enter_game();
+}
+
+Expected<bool> ScheduleGenerator::next(Slot& slot) {
+  if (game_ >= games_.size()) return false;
+  const GameEntry& e = games_[game_];
+  if (rotation_ == 0) {  // a new group: its engines and its opening
+    seats_.clear();
+    if (gauntlet_) seats_.push_back(0);
+    for (int s : subset_) seats_.push_back(gauntlet_ ? s + 1 : s);
+    // In 64 bits: cycle * 1000003 overflows an int from cycle 2148 on (cycles go to 100000).
+    const auto c64 = static_cast<std::uint64_t>(cycle_),
+               o64 = static_cast<std::uint64_t>(opening_index_);
+    const std::uint64_t seed =
+        mix(mix(mix(seed_, e.seed), c64 * 1000003u + o64), static_cast<std::uint64_t>(group_));
+    const auto book_index = static_cast<std::size_t>(
+        (c64 * static_cast<std::uint64_t>(per_pairing_) + o64) * e.groups + group_);
+    auto opening = make_opening(e.game, openings_, book_index, seed);
+    if (!opening)
+      return Error{"the opening of cycle " + std::to_string(cycle_ + 1) + ", pairing " +
+                   std::to_string(group_ + 1) + ": " + opening.error()};
+    opening_ = std::move(*opening);
+  }
+  slot.index = index_++;
+  slot.game = e.canonical;
+  slot.seats.resize(static_cast<std::size_t>(e.k));
+  for (int s = 0; s < e.k; ++s)
+    slot.seats[static_cast<std::size_t>(s)] =
+        seats_[static_cast<std::size_t>((s + rotation_) % e.k)];
+  slot.opening = opening_;
+  slot.cycle = cycle_;
+  slot.round = cycle_ * per_pairing_ + opening_index_ + 1;
+  advance();
+  return true;
+}
+
+Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
+  auto gen = ScheduleGenerator::start(config);
+  if (!gen) return gen.failure();
+  std::vector<Slot> slots;
+  slots.reserve(static_cast<std::size_t>(gen->size()));
+  Slot slot;
+  while (true) {
+    auto more = gen->next(slot);
+    if (!more) return more.failure();
+    if (!*more) return slots;
+    slots.push_back(slot);
+  }
 }
 
 }  // namespace referee

@@ -39,8 +39,52 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config);
 // An error giving the computed size when the schedule would exceed kMaxScheduleSlots.
 Status check_schedule_size(const TournamentConfig& config);
 
+// The schedule made one slot at a time, in make_schedule's order and with the same contents: its
+// memory is one group of engines and one opening whatever the size of the schedule, so an event
+// of kMaxScheduleSlots games is stored in batches (event_spec.h, slot_batches) and never held.
+class ScheduleGenerator {
+ public:
+  // An error (naming the computed size) beyond kMaxScheduleSlots, or when a game is unknown or
+  // needs more engines than the event has; nothing is generated yet.
+  static Expected<ScheduleGenerator> start(const TournamentConfig& config);
+
+  // The next slot, or false after the last one; an error when its opening cannot be made.
+  Expected<bool> next(Slot& slot);
+
+  std::int64_t size() const { return size_; }
+
+ private:
+  struct GameEntry {
+    games::Game game;
+    std::string canonical;
+    std::uint64_t seed = 0;    // of its canonical text
+    int k = 0;                 // players
+    int from = 0, pick = 0;    // its groups: every `pick`-subset of `from` engines
+    std::uint64_t groups = 0;  // how many
+  };
+  ScheduleGenerator() = default;
+  void enter_game();  // from games_[game_] on, the first that has slots (or the end)
+  void advance();     // to the next seating, group, opening, cycle or game
+
+  std::uint64_t seed_ = 0;
+  int cycles_ = 0, per_pairing_ = 0;
+  bool gauntlet_ = false;
+  OpeningSettings openings_;
+  std::vector<GameEntry> games_;
+  std::int64_t size_ = 0;
+  // Where it stands: game, cycle, opening, group (its number and its k-subset), seating.
+  std::size_t game_ = 0;
+  int cycle_ = 0, opening_index_ = 0, rotation_ = 0;
+  std::size_t group_ = 0;
+  std::vector<int> subset_;
+  std::vector<int> seats_;            // the group's engines, from subset_
+  std::vector<std::string> opening_;  // the group's opening, made at its first seating
+  std::int64_t index_ = 0;            // the next slot's number
+};
+
 // Every slot; an error (naming the computed size) beyond kMaxScheduleSlots, or when an opening
-// cannot be made.
+// cannot be made. Holds the whole schedule: the events themselves are stored from a
+// ScheduleGenerator.
 Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config);
 
 // The opening for one pairing: book line (if any) then `random_plies` random moves (setups by

@@ -326,16 +326,17 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
 }  // namespace
 
 Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options) {
-  auto schedule = make_schedule(config);
-  if (!schedule) return schedule.failure();
+  // The schedule's size and games are checked before the database is opened; its slots are made
+  // as they are stored.
+  if (auto checked = slot_batches(config); !checked) return checked.failure();
   auto store = storage::Store::open(config.database, options.store_options);
   if (!store) return store.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
-  auto row =
-      storage::work_queue::open_event(*store, config.name, spec, schedule_fingerprint(config),
-                                      slot_records(config, *schedule), kind);
+  std::optional<Error> refused;
+  auto row = open_tournament_event(*store, config, spec, kind, refused);
+  if (refused) return *refused;
   if (!row) return row.failure();
   if (!row->created && row->spec != spec) {
     std::string changes = row->spec.empty()

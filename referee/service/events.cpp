@@ -320,20 +320,18 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   auto config = load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
   // The size of the schedule was checked from the counts (check_tournament): nothing over
-  // kMaxScheduleSlots is built.
-  auto schedule = make_schedule(*config);
-  if (!schedule) return error_reply(400, "request body: " + schedule.error());
+  // kMaxScheduleSlots is made, and what is made is stored a batch at a time (the writer makes
+  // each batch as it stores it), never held whole.
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.kind = *storage::event_kind_from_text(kind);
   options.state = initial_state;
   options.priority = event_priority;
   options.submitted_by = submitter_name(who);
-  const auto slots = slot_records(*config, *schedule);
-  auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return storage::work_queue::open_event(s, config->name, spec, schedule_fingerprint(*config),
-                                           slots, options);
-  });
+  std::optional<Error> refused;  // the schedule's own failure: the request's fault
+  auto row = core.recorder().call<storage::EventRow>(
+      [&](storage::Store& s) { return open_tournament_event(s, *config, spec, options, refused); });
+  if (refused) return error_reply(400, "request body: " + refused->message);
   if (!row) return storage_error(row.failure());
   auto store = core.reads->get();
   if (!store) return storage_error(store.failure());

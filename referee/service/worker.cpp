@@ -30,14 +30,12 @@ int open_events(Core& core) {
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
   auto config = load_tournament_file(file);
   if (!config) return config.failure();
-  auto schedule = make_schedule(*config);
-  if (!schedule) return Error{file + ": " + schedule.error()};
   const std::string spec = event_spec(*config);
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;
-  auto row =
-      storage::work_queue::open_event(store, config->name, spec, schedule_fingerprint(*config),
-                                      slot_records(*config, *schedule), options);
+  std::optional<Error> refused;
+  auto row = open_tournament_event(store, *config, spec, options, refused);
+  if (refused) return Error{file + ": " + refused->message, refused->kind};
   if (!row) return row.failure();
   if (!row->created) {
     const std::string changes =

@@ -6,6 +6,10 @@
 //
 // Usage: serve_load [--seconds S] [--streams N] [--rate R] [--slow N] [--deaf N] [--hostile]
 //        (defaults 20, 200, 1000, 0, 0, off)
+//        serve_load --at-cap
+// With --at-cap it measures instead the acceptance of one event at the cap of 1,000,000 games
+// (2 mock engines on awale, 500,000 cycles, submitted paused so no game starts): the time of the
+// POST, and the daemon's peak RSS (VmHWM) and RSS afterwards (goal: under 100 MB).
 // With the hostile clients of a shared machine beside the load: --slow N connections from
 // 127.0.0.2-9 that send their header a byte a second (opened again when the daemon cuts them),
 // --deaf N live streams that never read, and --hostile a client that sends, one after the other,
@@ -54,10 +58,11 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-pid_t start_daemon(const std::string& dir, const std::string& out_path, int max_streams) {
-  std::vector<std::string> text = {
-      REFEREE_BIN,   "serve", "--db", dir + "/serve.db", "--listen",
-      "127.0.0.1:0", "-c",    "2",    "--max-streams",   std::to_string(max_streams)};
+pid_t start_daemon(const std::string& dir, const std::string& out_path, int max_streams,
+                   int concurrency = 2) {
+  const std::string c = std::to_string(concurrency), streams = std::to_string(max_streams);
+  std::vector<std::string> text = {REFEREE_BIN,   "serve", "--db", dir + "/serve.db", "--listen",
+                                   "127.0.0.1:0", "-c",    c,      "--max-streams",   streams};
   std::vector<char*> argv;
   for (auto& a : text) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -205,7 +210,63 @@ void hostile(int port, const std::string& token, const std::atomic<bool>& stop,
 
 }  // namespace
 
+std::string token_of(const std::string& dir) {
+  const std::string token = read_text(dir + "/serve.db.token");
+  return token.substr(0, token.find('\n'));
+}
+
+// --at-cap: one event of kMaxScheduleSlots games submitted to a fresh daemon.
+int at_cap() {
+  const std::string dir = referee::engines::make_temp_dir("serve-cap");
+  const std::string out_path = dir + "/serve.out";
+  const pid_t daemon = start_daemon(dir, out_path, 16, 1);
+  const int port = wait_port(out_path);
+  if (port == 0) {
+    std::fprintf(stderr, "serve_load: the daemon did not start: %s\n",
+                 read_text(dir + "/serve.err").c_str());
+    ::kill(daemon, SIGKILL);
+    return 1;
+  }
+  std::string toml = "name = \"cap\"\ngames = [\"awale\"]\ntc = \"10+0.1\"\ncycles = 500000\n";
+  for (int e = 0; e < 2; ++e)
+    toml += "[[engine]]\nname = \"m" + std::to_string(e) +
+            "\"\ncommand = \"" SUPPORT_DIR "/mock_engine\"\n";
+  httplib::Client control("127.0.0.1", port);
+  control.set_default_headers({{"Authorization", "Bearer " + token_of(dir)}});
+  control.set_read_timeout(600, 0);
+  control.set_write_timeout(60, 0);
+  auto idle = referee::engines::process_usage(daemon);
+  const auto sent = Clock::now();
+  auto submitted = control.Post("/api/events?state=paused", toml, "application/toml");
+  const double took = std::chrono::duration<double>(Clock::now() - sent).count();
+  auto after = referee::engines::process_usage(daemon);
+  int rc = 0;
+  if (!submitted || submitted->status != 201) {
+    std::fprintf(stderr, "serve_load: submit failed: %s\n",
+                 submitted ? submitted->body.c_str() : "no answer");
+    rc = 1;
+  } else {
+    auto event = get_json(control, "/api/events/1");
+    const long games = event.is_object() ? event.value("scheduled", 0L) : 0L;
+    std::printf("at the cap: an event of %ld games accepted in %.2f s (POST to 201)\n", games,
+                took);
+    if (idle && after)
+      std::printf(
+          "daemon: RSS %.1f MB idle before, %.1f MB after; peak RSS %.1f MB (goal < 100 MB)\n",
+          static_cast<double>(idle->rss_kb) / 1024, static_cast<double>(after->rss_kb) / 1024,
+          static_cast<double>(after->peak_rss_kb) / 1024);
+    if (games != 1000000 || !after || after->peak_rss_kb >= 100 * 1024) rc = 1;
+  }
+  ::kill(daemon, SIGTERM);
+  int status = 0;
+  ::waitpid(daemon, &status, 0);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return rc;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--at-cap") return at_cap();
   double seconds = 20;
   int streams = 200, rate = 1000, slow = 0, deaf = 0;
   bool hostile_client = false;
@@ -233,7 +294,7 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: serve_load [--seconds S] [--streams N] [--rate R] [--slow N] "
-                   "[--deaf N] [--hostile]\n");
+                   "[--deaf N] [--hostile] | --at-cap\n");
       return 2;
     }
   }

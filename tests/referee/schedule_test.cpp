@@ -1,13 +1,16 @@
 // referee/schedule: round-robin and gauntlet counts, both seats per pair with the same opening,
 // k-player seatings (every k-subset in k rotations, each engine in each seat equally often),
 // openings reproducible from the seed and different across pairings, book lines, and never an
-// opening that ends the game.
+// opening that ends the game. The generator and the batches that store an event equal the whole
+// schedule as it was built before, for every shape.
 #include <catch2/catch.hpp>
 #include <limits>
 #include <map>
 #include <set>
 
+#include "games/core.h"
 #include "games/game.h"
+#include "referee/event/event_spec.h"
 #include "referee/event/schedule.h"
 
 using namespace referee;
@@ -362,4 +365,189 @@ TEST_CASE("schedule: thousands of cycles (seeds computed in 64 bits)") {
   std::set<std::vector<std::string>> late;
   for (std::size_t i = 5000; i < 6000; i += 2) late.insert(slots[i].opening);
   CHECK(late.size() == 6u);  // every first move of awale appears among 500 late pairings
+}
+
+namespace {
+
+// The schedule as make_schedule built it whole before ScheduleGenerator: the oracle the generator
+// must match slot for slot (same order, seats, openings, cycles and rounds).
+std::vector<Slot> whole_schedule_as_before(const TournamentConfig& config) {
+  auto mix = [](std::uint64_t a, std::uint64_t b) {
+    games::Hasher h;
+    h.add(a);
+    h.add(b);
+    return h.value();
+  };
+  auto text_seed = [](const std::string& text) {
+    games::Hasher h;
+    for (char c : text) h.add(static_cast<unsigned char>(c));
+    return h.value();
+  };
+  auto combinations = [](int n, int k) {
+    std::vector<std::vector<int>> out;
+    std::vector<int> pick(static_cast<std::size_t>(k));
+    for (int i = 0; i < k; ++i) pick[static_cast<std::size_t>(i)] = i;
+    if (k > n) return out;
+    while (true) {
+      out.push_back(pick);
+      int i = k - 1;
+      while (i >= 0 && pick[static_cast<std::size_t>(i)] == n - k + i) --i;
+      if (i < 0) return out;
+      ++pick[static_cast<std::size_t>(i)];
+      for (int j = i + 1; j < k; ++j)
+        pick[static_cast<std::size_t>(j)] = pick[static_cast<std::size_t>(j - 1)] + 1;
+    }
+  };
+  std::vector<Slot> slots;
+  const int n = static_cast<int>(config.engines.size());
+  for (const auto& spec : config.games) {
+    auto game = games::make_game(spec);
+    REQUIRE(game.ok());
+    const int k = game->num_players();
+    const bool gauntlet = config.format == "gauntlet";
+    auto groups = combinations(gauntlet ? n - 1 : n, gauntlet ? k - 1 : k);
+    if (gauntlet)
+      for (auto& g : groups) {
+        for (int& e : g) ++e;
+        g.insert(g.begin(), 0);
+      }
+    int round = 0;
+    for (int cycle = 0; cycle < config.cycles; ++cycle) {
+      for (int o = 0; o < config.openings.per_pairing; ++o) {
+        ++round;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+          const auto c64 = static_cast<std::uint64_t>(cycle), o64 = static_cast<std::uint64_t>(o);
+          std::uint64_t seed =
+              mix(mix(mix(config.seed, text_seed(game->canonical())), c64 * 1000003u + o64),
+                  static_cast<std::uint64_t>(g));
+          std::size_t book_index =
+              static_cast<std::size_t>(
+                  c64 * static_cast<std::uint64_t>(config.openings.per_pairing) + o64) *
+                  groups.size() +
+              g;
+          auto opening = make_opening(*game, config.openings, book_index, seed);
+          REQUIRE(opening.ok());
+          for (int r = 0; r < k; ++r) {
+            Slot slot;
+            slot.index = static_cast<std::int64_t>(slots.size());
+            slot.game = game->canonical();
+            for (int s = 0; s < k; ++s)
+              slot.seats.push_back(groups[g][static_cast<std::size_t>((s + r) % k)]);
+            slot.opening = *opening;
+            slot.cycle = cycle;
+            slot.round = round;
+            slots.push_back(std::move(slot));
+          }
+        }
+      }
+    }
+  }
+  return slots;
+}
+
+bool same_slot(const Slot& a, const Slot& b) {
+  return a.index == b.index && a.game == b.game && a.seats == b.seats && a.opening == b.opening &&
+         a.cycle == b.cycle && a.round == b.round;
+}
+
+bool same_record(const storage::SlotRecord& a, const storage::SlotRecord& b) {
+  return a.slot == b.slot && a.game == b.game && a.seats == b.seats && a.opening == b.opening &&
+         a.cycle == b.cycle && a.round == b.round && a.pair == b.pair;
+}
+
+// Shapes of schedule: openings (random plies, book lines, several per pairing), seatings of
+// three-player games, gauntlets, several games (one listed twice), and no cycle at all.
+std::vector<std::pair<std::string, TournamentConfig>> schedule_shapes() {
+  std::vector<std::pair<std::string, TournamentConfig>> out;
+  auto openings = config_with(2, "awale", 3);
+  openings.openings.random_plies = 2;
+  openings.openings.per_pairing = 2;
+  out.emplace_back("2 engines, random openings, 2 per pairing", openings);
+  auto book = config_with(3, "awale", 2);
+  book.openings.book_lines = {{"1"}, {"2", "8"}, {"3"}};
+  book.openings.random_plies = 1;
+  out.emplace_back("3 engines, book lines and random plies", book);
+  out.emplace_back("4 engines, three-player seatings", config_with(4, "oware:players=3", 2));
+  auto gauntlet = config_with(5, "awale", 2);
+  gauntlet.format = "gauntlet";
+  gauntlet.games = {"awale", "oware:players=3", "kalaha"};
+  gauntlet.openings.per_pairing = 3;
+  gauntlet.openings.random_plies = 1;
+  out.emplace_back("a gauntlet of 5 engines over three games", gauntlet);
+  auto twice = config_with(2, "awale", 1);
+  twice.games = {"awale", "awale"};
+  out.emplace_back("one game listed twice, one cycle", twice);
+  auto six = config_with(6, "oware:players=6", 2);
+  six.games = {"oware:players=6", "awale"};
+  out.emplace_back("six-player oware, then awale", six);
+  out.emplace_back("no cycle", config_with(3, "awale", 0));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("schedule: the generator makes the whole schedule as it was built before") {
+  for (const auto& [shape, c] : schedule_shapes()) {
+    INFO(shape);
+    auto gen = ScheduleGenerator::start(c);
+    REQUIRE(gen.ok());
+    const auto expected = whole_schedule_as_before(c);
+    CHECK(gen->size() == static_cast<std::int64_t>(expected.size()));
+    std::size_t i = 0;
+    Slot slot;
+    while (true) {
+      auto more = gen->next(slot);
+      REQUIRE(more.ok());
+      if (!*more) break;
+      REQUIRE(i < expected.size());
+      INFO("slot " << i);
+      CHECK(same_slot(slot, expected[i]));
+      ++i;
+    }
+    CHECK(i == expected.size());
+    CHECK_FALSE(*gen->next(slot));  // and stays at its end
+  }
+}
+
+TEST_CASE("schedule: slot batches of any size equal the whole schedule's slot records") {
+  for (const auto& [shape, c] : schedule_shapes()) {
+    const auto whole = slot_records(c, schedule_of(c));
+    for (std::size_t size : {std::size_t{1}, std::size_t{7}, kSlotBatch}) {
+      INFO(shape << ", batches of " << size);
+      auto batches = slot_batches(c, size);
+      REQUIRE(batches.ok());
+      std::vector<storage::SlotRecord> all, batch;
+      while (true) {
+        batch.clear();
+        REQUIRE((*batches)(batch).ok());
+        if (batch.empty()) break;
+        CHECK(batch.size() <= size);
+        all.insert(all.end(), batch.begin(), batch.end());
+      }
+      REQUIRE(all.size() == whole.size());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        INFO("slot " << i);
+        CHECK(same_record(all[i], whole[i]));
+      }
+    }
+  }
+}
+
+TEST_CASE("schedule: slot batches refuse what make_schedule refuses, before making any") {
+  auto c = config_with(2, "awale", 500001);
+  auto refused = slot_batches(c);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().rfind("the schedule has 1000002 games", 0) == 0);
+  c.cycles = 1;
+  c.games = {"oware:players=3"};
+  CHECK(slot_batches(c).error().find("needs 3 engines") != std::string::npos);
+  // An opening that cannot be made is an error of the batch that reaches it.
+  auto ends = config_with(2, "awale:maxplies=5", 1);
+  ends.openings.random_plies = 5;
+  auto batches = slot_batches(ends);
+  REQUIRE(batches.ok());
+  std::vector<storage::SlotRecord> batch;
+  auto made = (*batches)(batch);
+  REQUIRE_FALSE(made.ok());
+  CHECK(made.error().find("the opening of cycle 1, pairing 1") != std::string::npos);
 }

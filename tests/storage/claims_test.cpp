@@ -10,6 +10,7 @@
 #include <future>
 #include <latch>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -114,6 +115,55 @@ TEST_CASE("claims: an event is created once with its slots, reopening returns it
   CHECK(empty->state == referee::storage::EventState::Finished);
   SQLite::Database sql(dir.file("c.db"), SQLite::OPEN_READONLY);
   CHECK(sql.execAndGet("SELECT state FROM events WHERE name = 'empty'").getString() == "finished");
+}
+
+TEST_CASE("claims: an event given in batches is stored whole, or not at all when a batch fails") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb dir_db(backend);
+      Store store = open_ok(dir_db.url());
+      // 257 slots in batches of 50: whole INSERTs of many rows and single rows after them.
+      const auto all = slots_of(257);
+      auto batches_of = [&](std::size_t size, std::size_t fail_at) {
+        auto at = std::make_shared<std::size_t>(0);
+        return SlotBatches([&all, at, size, fail_at](std::vector<SlotRecord>& batch) -> Status {
+          if (*at >= fail_at) return referee::Error{"the opening of cycle 3: no"};
+          for (; *at < all.size() && batch.size() < size; ++*at) batch.push_back(all[*at]);
+          return referee::Ok{};
+        });
+      };
+      auto failed = work_queue::open_event_in_batches(store, "ev", "{}", "{}", batches_of(50, 150));
+      REQUIRE_FALSE(failed.ok());
+      CHECK(failed.error() == "the opening of cycle 3: no");
+      auto none = work_queue::events(store, {});
+      REQUIRE(none.ok());
+      CHECK(none->total == 0);  // nothing of it was kept
+      auto row = work_queue::open_event_in_batches(store, "ev", "{}", "{}",
+                                                   batches_of(50, all.size() + 1));
+      REQUIRE(row.ok());
+      CHECK(row->created);
+      auto stored = work_queue::slots(store, row->id);
+      REQUIRE(stored.ok());
+      REQUIRE(stored->size() == all.size());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        INFO("slot " << i);
+        const auto& s = (*stored)[i];
+        CHECK(s.slot == all[i].slot);
+        CHECK(s.seats == all[i].seats);
+        CHECK(s.opening == all[i].opening);
+        CHECK(s.round == all[i].round);
+        CHECK(s.pair == all[i].pair);
+      }
+      // Reopened: the existing event, its batches never asked for.
+      bool asked = false;
+      auto again = work_queue::open_event_in_batches(store, "ev", "{}", "{}",
+                                                     [&](std::vector<SlotRecord>&) -> Status {
+                                                       asked = true;
+                                                       return referee::Ok{};
+                                                     });
+      REQUIRE(again.ok());
+      CHECK_FALSE(again->created);
+      CHECK_FALSE(asked);
+    }
 }
 
 TEST_CASE("claims: owners take distinct slots in schedule order, excluded engines left alone") {
