@@ -1,8 +1,10 @@
 // The daemon's command-line clients, on its HTTP API (referee/service/API.md): submit, status,
-// pause, resume, cancel, watch. Each takes --server URL (default $REFEREE_SERVER, else
-// http://127.0.0.1:8410) and --token-file F (default $REFEREE_TOKEN_FILE): the operator token
-// file `referee serve` made, or an author token (`referee token add`); every change needs one,
-// reads from loopback do not.
+// pause, resume, cancel, watch. Each reaches the daemon through its Unix socket (--socket PATH,
+// $REFEREE_SOCKET, or one found at ./referee.db.sock or /run/referee/referee.sock when no server
+// is named): no token is needed there, the socket's file permissions are the credential. Or over
+// TCP: --server URL (default $REFEREE_SERVER, else http://127.0.0.1:8410) with --token-file F
+// (default $REFEREE_TOKEN_FILE): the operator token file `referee serve` made, or an author token
+// (`referee token add`); every change over TCP needs one, reads from loopback do not.
 //
 // Decisions:
 // - Exit statuses: 0 done; 1 the daemon refused (its one-line error is printed) or cannot be
@@ -10,10 +12,10 @@
 //   connection was lost for good.
 // - `submit` sends the file's directory (?base=) so relative engine commands mean what they mean
 //   in the file, as long as the daemon sees the same files (same machine or shared disk).
+// - Named beats found: a socket is looked for only when neither --server nor $REFEREE_SERVER
+//   names a server, so a user who names one always gets it. Flags beat the environment.
 // - `watch` reads the live stream: a progress line (rewritten on a terminal, one line a second
 //   otherwise) with the leaders, then the final standings on stdout.
-#include <httplib.h>
-
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -22,9 +24,12 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "cli/cli.h"
+#include "cli/http_client.h"
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "service/auth.h"
@@ -37,29 +42,72 @@ using Json = nlohmann::json;
 namespace {
 
 constexpr const char* kDefaultServer = "http://127.0.0.1:8410";
+// Where a daemon's socket is when none is named: `referee serve` run here on its default
+// database, then the systemd unit's runtime directory (referee.service).
+constexpr const char* kDefaultSockets[] = {"./referee.db.sock", "/run/referee/referee.sock"};
+
+constexpr const char* kWhichServer =
+    "The daemon is reached through, the first given: --socket PATH, --server URL,\n"
+    "$REFEREE_SOCKET, $REFEREE_SERVER; when no server is named, the first socket\n"
+    "that exists of ./referee.db.sock and /run/referee/referee.sock; else\n"
+    "http://127.0.0.1:8410. Over a socket no token is needed (whoever may open it\n"
+    "is the operator); over TCP every change needs --token-file.\n";
 
 struct Connection {
-  std::string server;
+  std::optional<HttpClient> client;
   std::string token;
+  // Said after a failure to connect: how the server was chosen, when the user did not name it.
+  std::string note;
 };
 
-// Reads --server and --token-file (or their environment variables); false after an error line.
-bool connection_of(const std::string& command, const std::string& server,
+// Chooses the server (kWhichServer) and reads the token file; false after an error line.
+bool connection_of(const std::string& command, const std::string& server, const std::string& socket,
                    const std::string& token_file, Connection& out) {
-  out.server = server;
-  if (out.server.empty()) {
-    const char* env = std::getenv("REFEREE_SERVER");
-    out.server = env && *env ? env : kDefaultServer;
-  }
-  while (!out.server.empty() && out.server.back() == '/') out.server.pop_back();
-  if (out.server.rfind("http://", 0) != 0 && out.server.rfind("https://", 0) != 0) {
-    std::cerr << "referee " << command << ": --server must be a URL (http://HOST:PORT), not '"
-              << out.server << "'\n";
+  auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+  };
+  if (!socket.empty() && !server.empty()) {
+    std::cerr << "referee " << command << ": give --socket or --server, not both\n";
     return false;
   }
+  std::string url;
+  if (!socket.empty()) {
+    out.client = HttpClient::unix_socket(socket);
+  } else if (!server.empty()) {
+    url = server;
+  } else if (const std::string s = env("REFEREE_SOCKET"); !s.empty()) {
+    out.client = HttpClient::unix_socket(s);
+    out.note = ", named by $REFEREE_SOCKET";
+  } else if (const std::string u = env("REFEREE_SERVER"); !u.empty()) {
+    url = u;
+    out.note = ", named by $REFEREE_SERVER";
+  } else {
+    for (const char* path : kDefaultSockets) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec)) {
+        out.client = HttpClient::unix_socket(path);
+        out.note = ", found there (--server URL for TCP)";
+        break;
+      }
+    }
+    if (!out.client) {
+      url = kDefaultServer;
+      out.note = std::string(", the default: no socket at ") + kDefaultSockets[0] + " or " +
+                 kDefaultSockets[1];
+    }
+  }
+  if (!out.client) {
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    auto client = HttpClient::tcp(url);
+    if (!client) {
+      std::cerr << "referee " << command << ": --server: " << client.error() << "\n";
+      return false;
+    }
+    out.client = *client;
+  }
   std::string file = token_file;
-  if (file.empty())
-    if (const char* env = std::getenv("REFEREE_TOKEN_FILE")) file = env;
+  if (file.empty()) file = env("REFEREE_TOKEN_FILE");
   if (!file.empty()) {
     auto token = service::read_token_file(file);
     if (!token) {
@@ -71,26 +119,30 @@ bool connection_of(const std::string& command, const std::string& server,
   return true;
 }
 
-httplib::Headers headers_of(const Connection& c) {
-  httplib::Headers h;
-  if (!c.token.empty()) h.emplace("Authorization", "Bearer " + c.token);
-  return h;
+// One request, with the token when there is one.
+Expected<HttpResponse> call(const Connection& c, const std::string& method,
+                            const std::string& target, std::string body = "",
+                            std::string content_type = "") {
+  HttpRequest r;
+  r.method = method;
+  r.target = target;
+  if (!c.token.empty()) r.headers.emplace_back("Authorization", "Bearer " + c.token);
+  r.body = std::move(body);
+  r.content_type = std::move(content_type);
+  return c.client->send(r);
 }
 
-std::unique_ptr<httplib::Client> client_of(const Connection& c) {
-  auto client = std::make_unique<httplib::Client>(c.server);
-  client->set_connection_timeout(5, 0);
-  client->set_read_timeout(60, 0);
-  client->set_write_timeout(10, 0);
-  return client;
+// Prints why a request failed, in one line.
+void report_failure(const std::string& command, const Connection& c, const Error& e) {
+  std::cerr << "referee " << command << ": " << e.message
+            << (e.kind == ErrorKind::Unavailable ? c.note : "") << "\n";
 }
 
 // The reply's JSON, or an error line on stderr and nothing.
 std::optional<Json> answer(const std::string& command, const Connection& c,
-                           const httplib::Result& res) {
+                           const Expected<HttpResponse>& res) {
   if (!res) {
-    std::cerr << "referee " << command << ": cannot reach " << c.server << " ("
-              << httplib::to_string(res.error()) << ")\n";
+    report_failure(command, c, res.failure());
     return std::nullopt;
   }
   Json body = Json::parse(res->body, nullptr, false);
@@ -102,11 +154,13 @@ std::optional<Json> answer(const std::string& command, const Connection& c,
     if (res->status == 401 && c.token.empty())
       std::cerr << "referee " << command
                 << ": give --token-file FILE (or $REFEREE_TOKEN_FILE): the daemon's operator "
-                   "token file, or an author token\n";
+                   "token file, or an author token; or, on the daemon's machine, --socket PATH: "
+                   "its Unix socket\n";
     return std::nullopt;
   }
   if (body.is_discarded()) {
-    std::cerr << "referee " << command << ": " << c.server << " answered something not JSON\n";
+    std::cerr << "referee " << command << ": " << c.client->name()
+              << " answered something not JSON\n";
     return std::nullopt;
   }
   return body;
@@ -198,27 +252,38 @@ bool parse(const Args& args, po::options_description& desc, po::variables_map& v
   po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::cout << desc;
+    std::cout << desc << "\n" << kWhichServer;
     return false;
   }
   return true;
 }
 
-void add_connection_options(po::options_description& desc, std::string& server,
-                            std::string& token_file) {
-  desc.add_options()("server", po::value(&server),
-                     "the daemon's URL (default $REFEREE_SERVER, else http://127.0.0.1:8410)")(
-      "token-file", po::value(&token_file),
+struct ConnectionFlags {
+  std::string server, socket, token_file;
+};
+
+void add_connection_options(po::options_description& desc, ConnectionFlags& flags) {
+  desc.add_options()("socket", po::value(&flags.socket)->value_name("PATH"),
+                     "the daemon's Unix socket (serve's DB.sock): no token needed (default "
+                     "$REFEREE_SOCKET; see below)")(
+      "server", po::value(&flags.server)->value_name("URL"),
+      "the daemon's http://HOST:PORT (default $REFEREE_SERVER; see below)")(
+      "token-file", po::value(&flags.token_file),
       "the operator token file (serve's DB.token) or an author token's file (default "
-      "$REFEREE_TOKEN_FILE); every change needs one");
+      "$REFEREE_TOKEN_FILE); every change over TCP needs one");
+}
+
+bool connection_of(const std::string& command, const ConnectionFlags& flags, Connection& out) {
+  return connection_of(command, flags.server, flags.socket, flags.token_file, out);
 }
 
 // pause / resume / cancel
 int control(const Args& args, const std::string& action) {
-  std::string server, token_file, id;
+  ConnectionFlags flags;
+  std::string id;
   po::options_description desc("referee " + action + " ID [options]");
   desc.add_options()("help,h", "show this help");
-  add_connection_options(desc, server, token_file);
+  add_connection_options(desc, flags);
   po::options_description all;
   all.add(desc).add_options()("id", po::value(&id));
   po::positional_options_description pos;
@@ -230,11 +295,9 @@ int control(const Args& args, const std::string& action) {
     return 2;
   }
   Connection c;
-  if (!connection_of(action, server, token_file, c)) return 1;
-  auto client = client_of(c);
-  auto body = answer(
-      action, c,
-      client->Post("/api/events/" + id + "/" + action, headers_of(c), "", "application/json"));
+  if (!connection_of(action, flags, c)) return 1;
+  auto body = answer(action, c,
+                     call(c, "POST", "/api/events/" + id + "/" + action, "", "application/json"));
   if (!body) return 1;
   std::cout << "event " << text_of(*body, "id") << " \"" << text_of(*body, "name")
             << "\": " << text_of(*body, "state") << "\n";
@@ -244,12 +307,13 @@ int control(const Args& args, const std::string& action) {
 }  // namespace
 
 int submit(const Args& args) {
-  std::string server, token_file, file;
+  ConnectionFlags flags;
+  std::string file;
   int priority = 0;
   po::options_description desc("referee submit FILE [options]");
   desc.add_options()("help,h", "show this help")("priority", po::value(&priority),
                                                  "the event's priority (higher first)");
-  add_connection_options(desc, server, token_file);
+  add_connection_options(desc, flags);
   po::options_description all;
   all.add(desc).add_options()("file", po::value(&file));
   po::positional_options_description pos;
@@ -268,15 +332,13 @@ int submit(const Args& args) {
   std::stringstream text;
   text << in.rdbuf();
   Connection c;
-  if (!connection_of("submit", server, token_file, c)) return 1;
+  if (!connection_of("submit", flags, c)) return 1;
   namespace fs = std::filesystem;
   const std::string base = fs::absolute(fs::path(file)).parent_path().lexically_normal().string();
-  std::string path = "/api/events?base=" + httplib::detail::encode_query_param(base);
+  std::string path = "/api/events?base=" + url_encode(base);
   if (vm.count("priority")) path += "&priority=" + std::to_string(priority);
   const bool is_json = fs::path(file).extension() == ".json";
-  auto client = client_of(c);
-  auto res = client->Post(path, headers_of(c), text.str(),
-                          is_json ? "application/json" : "application/toml");
+  auto res = call(c, "POST", path, text.str(), is_json ? "application/json" : "application/toml");
   auto body = answer("submit", c, res);
   if (!body) return 1;
   std::cout << "event " << text_of(*body, "id") << " \"" << text_of(*body, "name")
@@ -286,10 +348,11 @@ int submit(const Args& args) {
 }
 
 int status(const Args& args) {
-  std::string server, token_file, id;
+  ConnectionFlags flags;
+  std::string id;
   po::options_description desc("referee status [ID] [options]");
   desc.add_options()("help,h", "show this help");
-  add_connection_options(desc, server, token_file);
+  add_connection_options(desc, flags);
   po::options_description all;
   all.add(desc).add_options()("id", po::value(&id));
   po::positional_options_description pos;
@@ -297,10 +360,9 @@ int status(const Args& args) {
   po::variables_map vm;
   if (!parse(args, all, vm, pos)) return 0;
   Connection c;
-  if (!connection_of("status", server, token_file, c)) return 1;
-  auto client = client_of(c);
+  if (!connection_of("status", flags, c)) return 1;
   if (id.empty()) {
-    auto body = answer("status", c, client->Get("/api/events?limit=1000", headers_of(c)));
+    auto body = answer("status", c, call(c, "GET", "/api/events?limit=1000"));
     if (!body) return 1;
     std::printf("%5s %-10s %-9s %12s  %s\n", "id", "kind", "state", "games", "name");
     for (const auto& e : (*body)["events"]) {
@@ -311,7 +373,7 @@ int status(const Args& args) {
     }
     return 0;
   }
-  auto event = answer("status", c, client->Get("/api/events/" + id, headers_of(c)));
+  auto event = answer("status", c, call(c, "GET", "/api/events/" + id));
   if (!event) return 1;
   std::cout << "event " << text_of(*event, "id") << " \"" << text_of(*event, "name") << "\" ("
             << text_of(*event, "kind") << ", priority " << text_of(*event, "priority") << ")\n"
@@ -322,8 +384,7 @@ int status(const Args& args) {
   if (event->contains("notices"))
     for (const auto& n : (*event)["notices"])
       std::cout << "notice: " << n.get<std::string>() << "\n";
-  auto standings =
-      answer("status", c, client->Get("/api/events/" + id + "/standings", headers_of(c)));
+  auto standings = answer("status", c, call(c, "GET", "/api/events/" + id + "/standings"));
   if (!standings) return 1;
   print_standings(*standings);
   return 0;
@@ -340,10 +401,11 @@ int cancel(const Args& args) {
 }
 
 int watch(const Args& args) {
-  std::string server, token_file, id;
+  ConnectionFlags flags;
+  std::string id;
   po::options_description desc("referee watch ID [options]");
   desc.add_options()("help,h", "show this help");
-  add_connection_options(desc, server, token_file);
+  add_connection_options(desc, flags);
   po::options_description all;
   all.add(desc).add_options()("id", po::value(&id));
   po::positional_options_description pos;
@@ -355,9 +417,8 @@ int watch(const Args& args) {
     return 2;
   }
   Connection c;
-  if (!connection_of("watch", server, token_file, c)) return 1;
-  auto client = client_of(c);
-  auto event = answer("watch", c, client->Get("/api/events/" + id, headers_of(c)));
+  if (!connection_of("watch", flags, c)) return 1;
+  auto event = answer("watch", c, call(c, "GET", "/api/events/" + id));
   if (!event) return 1;
   const bool tty = engines::stderr_is_terminal();
   Json standings = Json::object();
@@ -401,7 +462,7 @@ int watch(const Args& args) {
       if (!greeted) {
         // Subscribed: read the event again, so nothing between the first read and now is lost.
         greeted = true;
-        auto fresh = client_of(c)->Get("/api/events/" + id, headers_of(c));
+        auto fresh = call(c, "GET", "/api/events/" + id);
         if (fresh && fresh->status == 200) {
           Json j = Json::parse(fresh->body, nullptr, false);
           if (j.is_object()) *event = j;
@@ -412,16 +473,18 @@ int watch(const Args& args) {
       if (type == "standings" && j.is_object()) standings = j;
       draw(type == "event_changed");
     };
-    auto res = client_of(c)->Get(
-        "/api/stream?event=" + id, headers_of(c), [&](const char* data, std::size_t length) {
-          buffer.append(data, length);
-          for (auto at = buffer.find("\n\n"); at != std::string::npos; at = buffer.find("\n\n")) {
-            handle(buffer.substr(0, at));
-            buffer.erase(0, at + 2);
-            if (over()) return false;
-          }
-          return true;
-        });
+    HttpRequest subscribe;
+    subscribe.target = "/api/stream?event=" + id;
+    if (!c.token.empty()) subscribe.headers.emplace_back("Authorization", "Bearer " + c.token);
+    auto res = c.client->stream(subscribe, [&](std::string_view data) {
+      buffer.append(data);
+      for (auto at = buffer.find("\n\n"); at != std::string::npos; at = buffer.find("\n\n")) {
+        handle(buffer.substr(0, at));
+        buffer.erase(0, at + 2);
+        if (over()) return false;
+      }
+      return true;
+    });
     if (over()) break;
     if (res && res->status >= 400) {
       answer("watch", c, res);
@@ -433,11 +496,10 @@ int watch(const Args& args) {
   draw(true);
   if (tty) std::cerr << "\n";
   if (!over()) {
-    std::cerr << "referee watch: lost the connection to " << c.server << "\n";
+    std::cerr << "referee watch: lost the connection to " << c.client->name() << "\n";
     return 1;
   }
-  auto final_table =
-      answer("watch", c, client->Get("/api/events/" + id + "/standings", headers_of(c)));
+  auto final_table = answer("watch", c, call(c, "GET", "/api/events/" + id + "/standings"));
   if (final_table) print_standings(*final_table);
   if (const std::string t = sprt_text(*event); !t.empty()) std::cout << "sprt: " << t << "\n";
   if (event->value("state", "") == "cancelled") {

@@ -1,7 +1,8 @@
-// referee/service/referee.service checked by systemd itself: `systemd-analyze verify` on the
-// repository's unit finds nothing wrong but that /usr/local/bin/referee is not installed here,
-// and on a copy whose commands name the built binary it finds nothing at all. Skipped, loudly,
-// where systemd-analyze is not installed.
+// referee/service/referee.service: its daemon's socket where the clients look for it
+// (/run/referee/referee.sock, cmd_client.cpp), and the unit checked by systemd itself:
+// `systemd-analyze verify` on the repository's unit finds nothing wrong but that
+// /usr/local/bin/referee is not installed here, and on a copy whose commands name the built binary
+// it finds nothing at all. Skipped, loudly, where systemd-analyze is not installed.
 #include <catch2/catch.hpp>
 
 #include "tests/service/daemon_util.h"
@@ -13,6 +14,15 @@ namespace {
 const std::string kInstalled = "/usr/local/bin/referee";
 
 }  // namespace
+
+TEST_CASE("referee.service: the socket in the runtime directory, where the clients look") {
+  const std::string unit = rtest::read_text(SOURCE_DIR "/referee/service/referee.service");
+  CHECK(contains(unit, "\nRuntimeDirectory=referee\n"));
+  CHECK(contains(unit, "\nRuntimeDirectoryMode=0750\n"));
+  for (const auto& line : rtest::lines_of(unit))
+    if (line.rfind("ExecStart=", 0) == 0)
+      CHECK(contains(line, " --socket /run/referee/referee.sock"));
+}
 
 TEST_CASE("referee.service: systemd-analyze verify finds nothing but the binary not installed") {
   const std::string analyze = rtest::find_on_path("systemd-analyze");
