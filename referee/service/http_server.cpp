@@ -28,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace referee::service::http {
 
@@ -560,8 +561,14 @@ void Server::start() {
 
 void Server::set_handler(Handler handler) {
   auto next = std::make_shared<const Handler>(std::move(handler));
-  std::lock_guard lock(impl_->handler_mutex);
-  impl_->handler = std::move(next);
+  std::shared_ptr<const Handler> previous;
+  {
+    std::lock_guard lock(impl_->handler_mutex);
+    previous = std::exchange(impl_->handler, std::move(next));
+  }
+  // Every request running the previous handler holds a copy of it until its task ends, streamed
+  // body included: once this is the last one, none runs it any more.
+  while (previous.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
 void Server::stop() {

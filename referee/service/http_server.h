@@ -18,7 +18,9 @@
 //   one is busy the request is answered 503 at once on the I/O thread and the connection closes;
 //   when `max_connections` are open, a new one gets 503 and is closed.
 // - The handler may be replaced while serving (set_handler), e.g. by one that answers 503 while
-//   the database is away; requests already running finish with the one they started with.
+//   the database is away; requests already running finish with the one they started with, and
+//   set_handler returns once none runs it any more (what it refers to may then go away: end
+//   streamed bodies first, or this waits for them).
 // - stop() closes the listeners and every connection; providers of streaming responses see their
 //   next write fail.
 #pragma once
