@@ -29,6 +29,7 @@ namespace {
 
 constexpr auto kFlushInterval = std::chrono::milliseconds(100);
 constexpr auto kPing = std::chrono::seconds(15);
+constexpr std::size_t kMaxBatchBytes = 128 * 1024;
 
 struct StreamState {
   StreamState(Core& c, std::int64_t e, std::uint64_t cursor_at)
@@ -75,10 +76,18 @@ void stream(Core& core, const Request& req, Response& res) {
       sink.done();
       return false;
     }
+    // A client that fell behind (one that stopped reading, whose writes waited) would get the
+    // whole ring at once; past kMaxBatchBytes the rest is counted as missed, as when it falls
+    // behind the ring itself, and the client reloads what it shows.
     std::string text;
-    if (batch.missed > 0)
-      text += "event: lost\ndata: {\"missed\":" + std::to_string(batch.missed) + "}\n\n";
-    for (const auto& m : batch.messages) text += m->frame;
+    std::uint64_t missed = batch.missed;
+    for (const auto& m : batch.messages) {
+      if (text.size() + m->frame.size() > kMaxBatchBytes)
+        ++missed;
+      else
+        text += m->frame;
+    }
+    if (missed > 0) text += "event: lost\ndata: {\"missed\":" + std::to_string(missed) + "}\n\n";
     if (text.empty()) text = ": ping\n\n";
     if (!sink.write(text.data(), text.size())) return false;
     // The flush interval: a client takes at most one batch per interval.
