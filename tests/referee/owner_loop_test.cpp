@@ -5,6 +5,7 @@
 #include <SQLiteCpp/Database.h>
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <thread>
 
 #include "engines/system.h"
@@ -212,10 +213,9 @@ TEST_CASE("owner loop: a drain lets games finish, then interrupts them and relea
   for (const auto& g : *games) CHECK(g.termination == "interrupted");
 }
 
-TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
-  rtest::TempDir dir;
-  std::int64_t event = 0;
-  int pages = 0;
+// A database of one event of 40 awale games whose file may grow by 6 pages only (room for a few
+// games): writes past that fail as on a full disk. `event` is set to the event's id.
+storage::Store tiny_store(const rtest::TempDir& dir, std::int64_t& event) {
   {
     auto store = storage::Store::open(dir.file("x.db"));
     REQUIRE(store);
@@ -224,14 +224,22 @@ TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
     REQUIRE(ev);
     event = ev->id;
   }
+  int pages = 0;
   {
     SQLite::Database sql(dir.file("x.db"));
     pages = sql.execAndGet("PRAGMA page_count").getInt();
   }
   storage::OpenOptions tiny;
-  tiny.max_page_count = pages + 6;  // room for a few games only
+  tiny.max_page_count = pages + 6;
   auto store = storage::Store::open(dir.file("x.db"), tiny);
   REQUIRE(store);
+  return std::move(*store);
+}
+
+TEST_CASE("owner loop: a storage failure halts every game and keeps its kind") {
+  rtest::TempDir dir;
+  std::int64_t event = 0;
+  auto store = std::optional<storage::Store>(tiny_store(dir, event));
   OwnerSettings with_logs = settings_of(2);
   with_logs.keep_logs = true;
   with_logs.limits.degrade = false;  // as `referee tournament`: a full disk stops the owner
@@ -329,23 +337,7 @@ TEST_CASE("owner loop: below its free-space headroom it starts no game, then res
 TEST_CASE("owner loop: a write failing on a full file degrades it instead of stopping it") {
   rtest::TempDir dir;
   std::int64_t event = 0;
-  int pages = 0;
-  {
-    auto store = storage::Store::open(dir.file("x.db"));
-    REQUIRE(store);
-    auto ev =
-        storage::work_queue::open_event(*store, "e", "{}", "", slots_of(40, "awale:maxplies=60"));
-    REQUIRE(ev);
-    event = ev->id;
-  }
-  {
-    SQLite::Database sql(dir.file("x.db"));
-    pages = sql.execAndGet("PRAGMA page_count").getInt();
-  }
-  storage::OpenOptions tiny;
-  tiny.max_page_count = pages + 6;  // room for a few games only
-  auto store = storage::Store::open(dir.file("x.db"), tiny);
-  REQUIRE(store);
+  auto store = std::optional<storage::Store>(tiny_store(dir, event));
   OwnerSettings settings = settings_of(2);
   settings.keep_logs = true;
   settings.limits.headroom_bytes = 0;
