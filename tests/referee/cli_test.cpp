@@ -1,7 +1,8 @@
 // The `referee` command, run as a program: exit statuses, the one error line on stderr, and the
 // output of the rules commands (games, rules, moves, perft, show), of tournament and match runs,
 // and of ratings, export and verify on a database with games; damaged, foreign-version and
-// unwritable databases.
+// unwritable databases. The full-disk case takes about 30 s (200 games, so that a few-MiB disk
+// fills in the middle of the event, then the rest played by a second run).
 #include <SQLiteCpp/Database.h>
 #include <sqlite3.h>
 
@@ -1128,6 +1129,7 @@ class SmallDisk {
 
 }  // namespace
 
+// About 30 s: 200 games, so that the disk fills in the middle of the event (file header).
 TEST_CASE("cli: a full disk stops the event: one line, status 1, the next run completes it") {
   rtest::TempDir dir;
   const std::string disk = dir.file("disk");
