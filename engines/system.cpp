@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -142,6 +143,21 @@ std::string host_name() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "";
   return buf;
+}
+
+Status create_private_file(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0)
+    return Error{"cannot create '" + path + "': " + std::strerror(errno),
+                 errno == EEXIST ? ErrorKind::Conflict : ErrorKind::Io};
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const bool synced = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || !synced) {
+    ::unlink(path.c_str());
+    return Error{"cannot write '" + path + "'", ErrorKind::Io};
+  }
+  return Ok{};
 }
 
 void limit_allocator_arenas(int arenas) {

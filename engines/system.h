@@ -50,6 +50,10 @@ Expected<ProcessUsage> process_usage(long pid);
 // Whether standard error is connected to the systemd journal (JOURNAL_STREAM names its device
 // and inode): log lines then carry <N> priority prefixes instead of timestamps.
 bool stderr_is_journal();
+// Creates `path` with `text` readable and writable by this user alone (mode 0600 from the start,
+// whatever the umask), never through a file or link that is already there (O_EXCL, O_NOFOLLOW),
+// and syncs it; nothing is left behind on a failure. Conflict when the path exists.
+Status create_private_file(const std::string& path, const std::string& text);
 // Caps the allocator's arenas (glibc's M_ARENA_MAX). glibc gives threads arenas of their own, up
 // to 8 per core; memory freed in one is not reused by the others, so hundreds of threads that
 // each build and drop large strings (the daemon's live streams) hold several times the memory in

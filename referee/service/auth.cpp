@@ -1,10 +1,10 @@
 #include "service/auth.h"
 
+#include "engines/system.h"
+
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -110,18 +110,8 @@ Expected<std::string> ensure_token_file(const std::string& path, bool& created) 
     return read_token_file(path);
   auto token = random_token();
   if (!token) return token;
-  // O_EXCL: never write through a file or link that appeared meanwhile; 0600 from the start, so
-  // the token is never readable by others, whatever the umask.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return Error{"cannot create the token file '" + path + "': " + std::strerror(errno)};
-  const std::string line = *token + "\n";
-  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!written || !synced) {
-    ::unlink(path.c_str());
-    return Error{"cannot write the token file '" + path + "'"};
-  }
+  if (auto made = engines::create_private_file(path, *token + "\n"); !made)
+    return Error{"cannot create the token file: " + made.error(), made.kind()};
   created = true;
   return token;
 }

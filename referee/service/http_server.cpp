@@ -13,16 +13,13 @@
 // - Errors the server answers itself have the API's body, {"error": "one line"}.
 #include "service/http_server.h"
 
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <future>
 #include <list>
 #include <mutex>
@@ -522,29 +519,34 @@ Expected<int> Server::listen_tcp(const std::string& host, int port) {
 }
 
 Status Server::listen_unix(const std::string& path, unsigned mode) {
-  if (path.size() >= sizeof(sockaddr_un::sun_path))
-    return Error{"socket path '" + path + "' is too long for a Unix socket (at most " +
-                     std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes)",
-                 ErrorKind::Invalid};
+  namespace fs = std::filesystem;
   beast::error_code ec;
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode))
+  Local::endpoint endpoint;
+  try {
+    endpoint = Local::endpoint(path);
+  } catch (const std::exception&) {
+    return Error{"socket path '" + path + "' is too long for a Unix socket", ErrorKind::Invalid};
+  }
+  std::error_code fs_ec;
+  const auto status = fs::symlink_status(path, fs_ec);
+  if (fs::exists(status)) {
+    if (status.type() != fs::file_type::socket)
       return Error{"'" + path + "' exists and is not a socket", ErrorKind::Conflict};
     Local::socket probe(impl_->io);
-    probe.connect(Local::endpoint(path), ec);
+    probe.connect(endpoint, ec);
     if (!ec)
       return Error{"another daemon answers on the socket '" + path + "'", ErrorKind::Conflict};
-    ::unlink(path.c_str());  // stale: its daemon is gone
+    fs::remove(path, fs_ec);  // stale: its daemon is gone
   }
   Local::acceptor acceptor(impl_->io);
   acceptor.open(Local(), ec);
-  if (!ec) acceptor.bind(Local::endpoint(path), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(kListenBacklog, ec);
   if (ec)
     return Error{"cannot listen on the socket '" + path + "': " + ec.message(), ErrorKind::Io};
-  if (::chmod(path.c_str(), mode) != 0) {
-    ::unlink(path.c_str());
+  fs::permissions(path, static_cast<fs::perms>(mode), fs::perm_options::replace, fs_ec);
+  if (fs_ec) {
+    fs::remove(path, fs_ec);
     return Error{"cannot set the mode of the socket '" + path + "'", ErrorKind::Io};
   }
   impl_->local.emplace(std::move(acceptor));
@@ -587,7 +589,8 @@ void Server::stop() {
   s.pool.stop();
   s.io.stop();
   if (s.io_thread.joinable()) s.io_thread.join();
-  if (!s.local_path.empty()) ::unlink(s.local_path.c_str());
+  std::error_code ec;
+  if (!s.local_path.empty()) std::filesystem::remove(s.local_path, ec);
 }
 
 ServerCounts Server::counts() const {

@@ -91,6 +91,20 @@ int wait_port(const std::string& out_path) {
   return 0;
 }
 
+// A daemon started in `dir` and the port it listens on; port 0 (and a line on stderr, the daemon
+// killed) when it did not start.
+std::pair<pid_t, int> started(const std::string& dir, int max_streams, int concurrency = 2) {
+  const std::string out_path = dir + "/serve.out";
+  const pid_t daemon = start_daemon(dir, out_path, max_streams, concurrency);
+  const int port = wait_port(out_path);
+  if (port == 0) {
+    std::fprintf(stderr, "serve_load: the daemon did not start: %s\n",
+                 read_text(dir + "/serve.err").c_str());
+    ::kill(daemon, SIGKILL);
+  }
+  return {daemon, port};
+}
+
 double percentile(std::vector<double>& v, double p) {
   if (v.empty()) return 0;
   const auto k = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
@@ -218,15 +232,11 @@ std::string token_of(const std::string& dir) {
 // --at-cap: one event of kMaxScheduleSlots games submitted to a fresh daemon.
 int at_cap() {
   const std::string dir = referee::engines::make_temp_dir("serve-cap");
-  const std::string out_path = dir + "/serve.out";
-  const pid_t daemon = start_daemon(dir, out_path, 16, 1);
-  const int port = wait_port(out_path);
-  if (port == 0) {
-    std::fprintf(stderr, "serve_load: the daemon did not start: %s\n",
-                 read_text(dir + "/serve.err").c_str());
-    ::kill(daemon, SIGKILL);
-    return 1;
-  }
+  // Not a structured binding: clang 14 refuses them in the lambdas below.
+  const auto daemon_port = started(dir, 16, 1);
+  const pid_t daemon = daemon_port.first;
+  const int port = daemon_port.second;
+  if (port == 0) return 1;
   std::string toml = "name = \"cap\"\ngames = [\"awale\"]\ntc = \"10+0.1\"\ncycles = 500000\n";
   for (int e = 0; e < 2; ++e)
     toml += "[[engine]]\nname = \"m" + std::to_string(e) +
@@ -306,15 +316,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = referee::engines::make_temp_dir("serve-load");
-  const std::string out_path = dir + "/serve.out";
-  const pid_t daemon = start_daemon(dir, out_path, std::min(4096, streams + deaf + 16));
-  const int port = wait_port(out_path);
-  if (port == 0) {
-    std::fprintf(stderr, "serve_load: the daemon did not start: %s\n",
-                 read_text(dir + "/serve.err").c_str());
-    ::kill(daemon, SIGKILL);
-    return 1;
-  }
+  // Not a structured binding: clang 14 refuses them in the lambdas below.
+  const auto daemon_port = started(dir, std::min(4096, streams + deaf + 16));
+  const pid_t daemon = daemon_port.first;
+  const int port = daemon_port.second;
+  if (port == 0) return 1;
 
   // An event long enough to outlast the window: 4 fast engines, short games, a tight clock.
   std::string toml =

@@ -323,6 +323,17 @@ TEST_CASE("http server: the Unix socket marks its requests, has mode 0660, is no
   ::close(stale);
   Server third(limits, [](Request&, Response&) {});
   CHECK(third.listen_unix(path, 0660));
+  // A path that is not a socket is never replaced; one too long for a socket is refused.
+  const std::string file = dir.file("plain");
+  rtest::write_text(file, "keep me");
+  Server fourth(limits, [](Request&, Response&) {});
+  auto not_socket = fourth.listen_unix(file, 0660);
+  REQUIRE_FALSE(not_socket);
+  CHECK(not_socket.kind() == referee::ErrorKind::Conflict);
+  CHECK(rtest::read_text(file) == "keep me");
+  auto too_long = fourth.listen_unix(dir.file(std::string(200, 'l')), 0660);
+  REQUIRE_FALSE(too_long);
+  CHECK(too_long.kind() == referee::ErrorKind::Invalid);
 }
 
 TEST_CASE("http server: a streamed body arrives in chunks and ends, the connection goes on") {
