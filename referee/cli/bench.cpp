@@ -35,7 +35,7 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
                      bool keep_logs, bool pin_cpus, const std::string& database,
                      double& cpu_per_ply_us) {
   const fs::path dir = engines::make_temp_dir("referee-bench-");
-  TournamentConfig config;
+  event::TournamentConfig config;
   config.name = "bench";
   // A server database (--db postgresql://...) gets a new event name per run.
   config.database = database.empty() ? (dir / "bench.db").string() : database;
@@ -45,20 +45,20 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   config.games = {game};
   config.cycles = std::max(1, games / 2);
   config.concurrency = concurrency;
-  config.tc = *parse_time_control("60+1");
+  config.tc = *match::parse_time_control("60+1");
   for (const char* name : {"random-a", "random-b"}) {
-    TournamentEngine e;
+    event::TournamentEngine e;
     e.config.name = name;
     e.config.command = engine;
     config.engines.push_back(e);
   }
   config.openings.random_plies = 2;  // different games, not one game replayed
-  RunOptions options;
+  event::RunOptions options;
   options.keep_logs = keep_logs;
   options.pin_cpus = pin_cpus;
   const auto cpu0 = engines::self_usage();
   const auto wall0 = std::chrono::steady_clock::now();
-  auto summary = run_tournament(config, options);
+  auto summary = event::run_tournament(config, options);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const auto cpu1 = engines::self_usage();

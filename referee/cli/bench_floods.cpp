@@ -27,7 +27,7 @@ int bench_floods(const std::string& mock, int concurrency) {
     return 1;
   }
   const fs::path dir = engines::make_temp_dir("referee-floods-");
-  TournamentConfig config;
+  event::TournamentConfig config;
   config.name = "floods";
   config.database = (dir / "floods.db").string();
   config.games = {"awale:maxplies=40"};
@@ -35,15 +35,15 @@ int bench_floods(const std::string& mock, int concurrency) {
   config.cycles = 2;  // each flood in both seats, twice: between-games floods get a next game
   config.concurrency = concurrency;
   config.max_crashes = 1000000;  // every flood is played in every game, none withdrawn
-  config.tc = *parse_time_control("10+0.1");
-  TournamentEngine steady;
+  config.tc = *match::parse_time_control("10+0.1");
+  event::TournamentEngine steady;
   steady.config.name = "steady";
   steady.config.command = mock;
   config.engines.push_back(steady);
   for (const char* when : {"ugi", "isready", "gameover", "go", "quit"}) {
     for (const char* stream : {"", ",stderr"}) {
       for (const char* raw : {"", ",raw"}) {
-        TournamentEngine e;
+        event::TournamentEngine e;
         e.config.name = std::string("flood-") + when + (*stream ? "-stderr" : "-stdout") +
                         (*raw ? "-raw" : "-lines");
         e.config.command = mock;
@@ -52,9 +52,10 @@ int bench_floods(const std::string& mock, int concurrency) {
       }
     }
   }
-  RunOptions options;  // engine logs kept: what a game keeps of a flood is part of the figure
+  event::RunOptions
+      options;  // engine logs kept: what a game keeps of a flood is part of the figure
   const auto wall0 = std::chrono::steady_clock::now();
-  auto summary = run_tournament(config, options);
+  auto summary = event::run_tournament(config, options);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const auto usage = engines::self_usage();

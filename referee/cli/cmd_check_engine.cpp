@@ -76,10 +76,10 @@ int check_engine(const Args& args) {
   engines::SpawnSpec spec;
   spec.command = args[i];
   spec.args.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-  std::optional<DebugLog> log;
+  std::optional<match::DebugLog> log;
   if (debug) log.emplace(std::cerr);
-  return check_engine_compliance(spec, game_specs, std::cout, start_timeout_ms,
-                                 log ? &*log : nullptr)
+  return match::check_engine_compliance(spec, game_specs, std::cout, start_timeout_ms,
+                                        log ? &*log : nullptr)
              ? 1
              : 0;
 }

@@ -184,7 +184,7 @@ std::string progress_line(const Json& e) {
   char buf[256];
   const long finished = integer_of(e, "finished"), scheduled = integer_of(e, "scheduled");
   std::string eta = e.contains("eta_s") && e["eta_s"].is_number()
-                        ? "ETA " + duration_text(e["eta_s"].get<double>())
+                        ? "ETA " + event::duration_text(e["eta_s"].get<double>())
                         : "";
   if (e.value("kind", "") != "ladder")
     std::snprintf(buf, sizeof buf, "event %ld %s: [%ld/%ld] %.0f%%  running %ld  %s",

@@ -189,7 +189,7 @@ int replay(const Args& args) {
               << " plies (0 to " << total << ")\n";
     return 2;
   }
-  auto view = view_at(*game, *moves, *logs, ply);
+  auto view = match::view_at(*game, *moves, *logs, ply);
   if (!view) {
     std::cerr << "referee replay: " << view.error() << "\n";
     return 1;
@@ -222,11 +222,12 @@ int replay(const Args& args) {
     std::cout << "the referee plays the forced move here: no engine is asked\n";
   } else {
     std::cout << "no move was played here: "
-              << (game->reason.empty() ? game->termination : reason_headline(game->reason)) << "\n";
+              << (game->reason.empty() ? game->termination : match::reason_headline(game->reason))
+              << "\n";
   }
   if (!v.asked) return 0;
   std::cout << "sent to " << player_name(*game, v.to_move)
-            << (v.source == PlyView::Source::Transcript
+            << (v.source == match::PlyView::Source::Transcript
                     ? " (as stored in its transcript):\n"
                     : " (rebuilt from the stored moves and clocks: its transcript does not have "
                       "them):\n")

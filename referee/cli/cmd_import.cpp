@@ -47,7 +47,7 @@ Status for_each_line(const std::string& path, Each each) {
 
 // The per-seat time controls of a line are checked by the referee's own parser.
 Expected<std::string> canonical_time_control(const std::string& text) {
-  auto tc = parse_time_control(text);
+  auto tc = match::parse_time_control(text);
   if (!tc) return tc.failure();
   return tc->to_string();
 }

@@ -15,8 +15,8 @@ namespace referee::cli {
 namespace {
 
 // Starts the engine given as a command line; errors go to stderr.
-std::optional<EngineSession> start_engine(const std::string& command_line, std::string& name,
-                                          DebugLog* debug) {
+std::optional<match::EngineSession> start_engine(const std::string& command_line, std::string& name,
+                                                 match::DebugLog* debug) {
   auto words = engines::split_command_line(command_line);
   if (!words || words->empty()) {
     std::cerr << "referee play: bad engine command '" << command_line << "'"
@@ -32,10 +32,10 @@ std::optional<EngineSession> start_engine(const std::string& command_line, std::
     std::cerr << "referee play: " << ok.error() << "\n";
     return std::nullopt;
   }
-  SessionSettings settings;
+  match::SessionSettings settings;
   settings.name = config.name;
   settings.debug = debug;
-  auto session = EngineSession::start(engines::spawn_spec_of(config), settings);
+  auto session = match::EngineSession::start(engines::spawn_spec_of(config), settings);
   if (!session) {
     std::cerr << "referee play: engine '" << command_line << "' did not start: " << session.error()
               << "\n";
@@ -88,7 +88,7 @@ int play(const Args& args) {
     std::cerr << "referee play: " << game.error() << "\n";
     return 2;
   }
-  auto tc = parse_time_control(tc_text);
+  auto tc = match::parse_time_control(tc_text);
   if (!tc) {
     std::cerr << "referee play: " << tc.error() << "\n";
     return 2;
@@ -98,10 +98,10 @@ int play(const Args& args) {
     return 2;
   }
 
-  DebugLog debug_log(std::cerr);  // before the sessions, which write into it
-  PlaySetup setup{*game, position, {}, *tc, nullptr, nullptr};
-  setup.seats.assign(static_cast<std::size_t>(game->num_players()), PlaySeat{});
-  std::vector<std::optional<EngineSession>> sessions(setup.seats.size());
+  match::DebugLog debug_log(std::cerr);  // before the sessions, which write into it
+  match::PlaySetup setup{*game, position, {}, *tc, nullptr, nullptr};
+  setup.seats.assign(static_cast<std::size_t>(game->num_players()), match::PlaySeat{});
+  std::vector<std::optional<match::EngineSession>> sessions(setup.seats.size());
   const std::string commands[2] = {south, north};
   for (std::size_t s = 0; s < 2 && s < setup.seats.size(); ++s) {
     if (commands[s].empty()) continue;
@@ -121,7 +121,7 @@ int play(const Args& args) {
     setup.store = &*store;
   }
 
-  PlayResult result = play_console(setup, std::cin, std::cout);
+  match::PlayResult result = match::play_console(setup, std::cin, std::cout);
   std::cout << std::flush;
   for (auto& s : sessions)
     if (s) s->quit();

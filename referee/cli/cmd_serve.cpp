@@ -179,7 +179,7 @@ int serve(const Args& args) {
     std::cerr << "referee serve: --ladder-plies must be from 0 to 100\n";
     return 2;
   }
-  if (auto tc = parse_time_control(ladder_tc); tc) {
+  if (auto tc = match::parse_time_control(ladder_tc); tc) {
     options.ladder_tc = *tc;
   } else {
     std::cerr << "referee serve: --ladder-tc: " << tc.error() << "\n";

@@ -33,11 +33,11 @@ constexpr int kMatchRandomPlies = 4;
 // game an engine does not declare, an engine withdrawn); 130 interrupted (Ctrl-C). With `debug`,
 // every line exchanged with the engines goes to stderr as it happens, and the progress is printed
 // as lines (a line rewritten in place would be torn by them).
-int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool pin_cpus,
-                   double lease_seconds = 30, const OwnerLimits& limits = {}) {
+int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug, bool pin_cpus,
+                   double lease_seconds = 30, const event::OwnerLimits& limits = {}) {
   engines::InterruptWatch interrupt;
-  DebugLog debug_log(std::cerr);
-  RunOptions options;
+  match::DebugLog debug_log(std::cerr);
+  event::RunOptions options;
   options.limits = limits;
   options.progress = quiet ? nullptr : &std::cerr;
   options.progress_is_tty = engines::stderr_is_terminal() && !debug;
@@ -48,7 +48,7 @@ int run_and_report(const TournamentConfig& config, bool quiet, bool debug, bool 
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
               << " engines, database " << storage::database_name(config.database) << "\n";
-  auto summary = run_tournament(config, options);
+  auto summary = event::run_tournament(config, options);
   if (!summary) {
     std::cerr << "referee: " << summary.error() << "\n";
     return 1;
@@ -140,12 +140,12 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: missing FILE (usage: " << help.usage << ")\n";
     return 2;
   }
-  if (vm.count("concurrency") && (concurrency < 0 || concurrency > kMaxConcurrency)) {
-    std::cerr << "referee tournament: --concurrency must be from 0 to " << kMaxConcurrency
+  if (vm.count("concurrency") && (concurrency < 0 || concurrency > event::kMaxConcurrency)) {
+    std::cerr << "referee tournament: --concurrency must be from 0 to " << event::kMaxConcurrency
               << ", not " << concurrency << "\n";
     return 2;
   }
-  auto config = load_tournament_file(file);
+  auto config = event::load_tournament_file(file);
   if (!config) {
     std::cerr << "referee: " << config.error() << "\n";
     return 1;
@@ -167,14 +167,14 @@ int tournament(const Args& args) {
 namespace {
 
 // "NAME=COMMAND [ARGS]" from the command line.
-Expected<TournamentEngine> engine_from_flag(const std::string& flag) {
+Expected<event::TournamentEngine> engine_from_flag(const std::string& flag) {
   auto eq = flag.find('=');
   if (eq == std::string::npos || eq == 0)
     return Error{"--engine '" + text::printable(flag) + "' must be NAME=COMMAND"};
   auto words = engines::split_command_line(flag.substr(eq + 1));
   if (!words)
     return Error{"--engine '" + text::printable(flag) + "': " + text::printable(words.error())};
-  TournamentEngine e;
+  event::TournamentEngine e;
   e.config.name = flag.substr(0, eq);
   e.config.command = words->front();
   e.config.args.assign(words->begin() + 1, words->end());
@@ -182,14 +182,14 @@ Expected<TournamentEngine> engine_from_flag(const std::string& flag) {
 }
 
 // The match's event as a tournament configuration, checked like a tournament file.
-Expected<TournamentConfig> match_config(const std::vector<std::string>& engine_flags,
-                                        const std::vector<std::string>& game_flags,
-                                        const std::string& tc, const std::string& book) {
-  TournamentConfig config;
-  auto parsed_tc = parse_time_control(tc);
+Expected<event::TournamentConfig> match_config(const std::vector<std::string>& engine_flags,
+                                               const std::vector<std::string>& game_flags,
+                                               const std::string& tc, const std::string& book) {
+  event::TournamentConfig config;
+  auto parsed_tc = match::parse_time_control(tc);
   if (!parsed_tc) return Error{text::printable(parsed_tc.error())};
   config.tc = *parsed_tc;
-  auto games = canonical_games(game_flags);
+  auto games = event::canonical_games(game_flags);
   if (!games) return games.failure();
   config.games = *games;
   for (const auto& flag : engine_flags) {
@@ -199,7 +199,7 @@ Expected<TournamentConfig> match_config(const std::vector<std::string>& engine_f
   }
   if (config.engines.size() < 2) return Error{"give at least two --engine NAME=COMMAND"};
   if (!book.empty()) {
-    auto lines = read_book(book, config.games);
+    auto lines = event::read_book(book, config.games);
     if (!lines) return lines.failure();
     config.openings.book = book;
     config.openings.book_lines = std::move(*lines);
@@ -277,7 +277,7 @@ int match(const Args& args) {
     for (const auto& g : game_flags) name += " " + g;
   }
   config->name = name;
-  if (auto checked = check_tournament(*config); !checked) {
+  if (auto checked = event::check_tournament(*config); !checked) {
     std::cerr << "referee match: " << checked.error() << "\n";
     return 2;
   }

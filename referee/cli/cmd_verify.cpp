@@ -204,7 +204,7 @@ int verify(const Args& args) {
       *store, *query, stream,
       [&](const storage::GameRecord& g, const std::vector<storage::MoveRecord>& moves) -> Status {
         ++games;
-        if (Status check = replay_check(g, moves); !check) {
+        if (Status check = match::replay_check(g, moves); !check) {
           ++bad;
           report.mismatch(g.id, check.error());
           if (max_mismatches > 0 && bad >= max_mismatches) {

@@ -41,7 +41,7 @@ inline void add_limit_options(boost::program_options::options_description& desc,
 }
 
 // The limits of the flags, or an error naming the flag.
-inline Expected<OwnerLimits> limits_of(const LimitFlags& f) {
+inline Expected<event::OwnerLimits> limits_of(const LimitFlags& f) {
   if (f.output_mb < 0 || f.output_mb > (1L << 20))
     return Error{"--engine-output-mb must be from 0 to 1048576"};
   if (f.output_window_s < 1 || f.output_window_s > 31L * 86400)
@@ -50,7 +50,7 @@ inline Expected<OwnerLimits> limits_of(const LimitFlags& f) {
     return Error{"--min-free-mb must be from 0 to 1073741824"};
   if (!(f.space_check_s >= 0.05 && f.space_check_s <= 3600))
     return Error{"--space-check must be from 0.05 to 3600 seconds"};
-  OwnerLimits limits;
+  event::OwnerLimits limits;
   limits.engine_output.bytes = static_cast<std::int64_t>(f.output_mb) << 20;
   limits.engine_output.window = std::chrono::seconds(f.output_window_s);
   limits.headroom_bytes = static_cast<std::int64_t>(f.min_free_mb) << 20;

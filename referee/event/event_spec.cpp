@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -87,7 +87,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.games = j.at("games").get<std::vector<std::string>>();
     c.cycles = j.at("cycles").get<int>();
     c.seed = j.at("seed").get<unsigned long long>();
-    auto tc = parse_time_control(j.at("tc").get<std::string>());
+    auto tc = match::parse_time_control(j.at("tc").get<std::string>());
     if (!tc) return Error{"stored event '" + c.name + "': " + tc.error()};
     c.tc = *tc;
     const json& o = j.at("openings");
@@ -113,7 +113,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {
-        auto parsed = parse_time_control(etc);
+        auto parsed = match::parse_time_control(etc);
         if (!parsed)
           return Error{"stored event '" + c.name + "': engine " + ec.name + ": " + parsed.error()};
         te.tc = *parsed;
@@ -274,4 +274,4 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
   return row;
 }
 
-}  // namespace referee
+}  // namespace referee::event

@@ -25,7 +25,7 @@
 #include "storage/store.h"
 #include "storage/work_queue.h"
 
-namespace referee {
+namespace referee::event {
 
 // The specification as canonical JSON text (keys sorted).
 std::string event_spec(const TournamentConfig& config);
@@ -64,4 +64,4 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
                                                   const storage::NewEventOptions& options,
                                                   std::optional<Error>& refused);
 
-}  // namespace referee
+}  // namespace referee::event

@@ -1,6 +1,6 @@
 #include "event/output_budget.h"
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -78,4 +78,4 @@ std::string OutputBudget::notice(const std::string& engine) const {
          "): its further output is not stored until its window ends";
 }
 
-}  // namespace referee
+}  // namespace referee::event

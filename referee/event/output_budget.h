@@ -28,7 +28,7 @@
 
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::event {
 
 struct OutputBudgetSettings {
   std::int64_t bytes = 64LL << 20;  // per engine per window; 0: no budget
@@ -67,4 +67,4 @@ class OutputBudget {
   std::map<std::string, Window> windows_;
 };
 
-}  // namespace referee
+}  // namespace referee::event

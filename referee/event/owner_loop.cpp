@@ -5,7 +5,7 @@
 
 #include "engines/system.h"
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -85,7 +85,7 @@ OwnerLoop::~OwnerLoop() {
   (void)stop();
 }
 
-void OwnerLoop::adopt(const engines::EngineConfig& config, EngineSession session) {
+void OwnerLoop::adopt(const engines::EngineConfig& config, match::EngineSession session) {
   players_.front()->adopt(config, std::move(session));
 }
 
@@ -370,4 +370,4 @@ void OwnerLoop::game_thread(GameThread& me, SlotPlayer& player) {
   ended_wake_.notify_all();
 }
 
-}  // namespace referee
+}  // namespace referee::event

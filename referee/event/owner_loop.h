@@ -68,7 +68,7 @@
 #include "storage/recorder.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::event {
 
 // The commit interval an owner uses on `store` unless told otherwise (see above).
 std::chrono::milliseconds commit_interval(const storage::Store& store);
@@ -144,7 +144,7 @@ struct OwnerSettings {
   int threads = 1;
   std::chrono::milliseconds commit_interval{0};  // 0: commit_interval(store)
   bool keep_logs = true;
-  DebugLog* debug = nullptr;
+  match::DebugLog* debug = nullptr;
   std::size_t idle_sessions = 0;  // per thread; 0: no bound (SlotPlayer)
   // Pins thread k and the engines it starts to the k-th allowed CPU (RunOptions::pin_cpus).
   bool pin_cpus = false;
@@ -173,7 +173,7 @@ class OwnerLoop {
   int threads() const { return static_cast<int>(threads_.size()); }
 
   // Sessions started before the games (the engine check) for thread 0.
-  void adopt(const engines::EngineConfig& config, EngineSession session);
+  void adopt(const engines::EngineConfig& config, match::EngineSession session);
   // Starts the heartbeat and the game threads.
   void run(WorkSource source);
   // New work (an event submitted, resumed, topped up): idle threads look again.
@@ -253,4 +253,4 @@ class OwnerLoop {
   OwnerTotals totals_;
 };
 
-}  // namespace referee
+}  // namespace referee::event

@@ -6,7 +6,7 @@
 
 #include "games/core.h"
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -280,4 +280,4 @@ Expected<std::vector<Slot>> make_schedule(const TournamentConfig& config) {
   }
 }
 
-}  // namespace referee
+}  // namespace referee::event

@@ -18,7 +18,7 @@
 #include "event/tournament_config.h"
 #include "games/game.h"
 
-namespace referee {
+namespace referee::event {
 
 struct Slot {
   std::int64_t index = 0;
@@ -99,4 +99,4 @@ Expected<std::vector<std::string>> make_opening(const games::Game& game,
 // error states the largest count that works.
 Status check_random_plies(const games::Game& game, const OpeningSettings& settings);
 
-}  // namespace referee
+}  // namespace referee::event

@@ -7,7 +7,7 @@
 #include "engines/engine_hash.h"
 #include "storage/work_queue.h"
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -28,14 +28,14 @@ std::string session_key(const engines::EngineConfig& c) {
 
 }  // namespace
 
-SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
-                                    DebugLog* debug) {
-  SessionSettings s;
+match::SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
+                                           match::DebugLog* debug) {
+  match::SessionSettings s;
   s.name = config.name;
   s.debug = debug;
-  s.start_timeout = Millis(config.start_timeout_ms);
-  s.ready_timeout = Millis(config.ready_timeout_ms);
-  s.setgame_timeout = Millis(config.setgame_timeout_ms);
+  s.start_timeout = match::Millis(config.start_timeout_ms);
+  s.ready_timeout = match::Millis(config.ready_timeout_ms);
+  s.setgame_timeout = match::Millis(config.setgame_timeout_ms);
   s.protocol0 = config.protocol0;
   s.options = std::map<std::string, std::string>(config.options.begin(), config.options.end());
   s.keep_log = keep_logs;
@@ -44,8 +44,8 @@ SessionSettings session_settings_of(const engines::EngineConfig& config, bool ke
 
 // ---- EventRoster ----
 
-EventRoster::EventRoster(std::vector<TournamentEngine> engines, TimeControl tc, int max_crashes,
-                         bool withdraw_on_time)
+EventRoster::EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc,
+                         int max_crashes, bool withdraw_on_time)
     : engines_(std::move(engines)),
       tc_(tc),
       max_crashes_(max_crashes),
@@ -75,7 +75,7 @@ std::vector<std::string> EventRoster::names() const {
   return out;
 }
 
-TimeControl EventRoster::time_control_of(const TournamentEngine& engine) const {
+match::TimeControl EventRoster::time_control_of(const TournamentEngine& engine) const {
   return engine.tc ? *engine.tc : tc_;
 }
 
@@ -127,7 +127,7 @@ void EventRoster::clear_exclusions() {
 // ---- SlotPlayer ----
 
 SlotPlayer::SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
-                       DebugLog* debug, std::size_t max_idle_sessions, OutputBudget* budget)
+                       match::DebugLog* debug, std::size_t max_idle_sessions, OutputBudget* budget)
     : recorder_(recorder),
       owner_(owner),
       keep_logs_(keep_logs),
@@ -139,7 +139,7 @@ SlotPlayer::~SlotPlayer() {
   close();
 }
 
-void SlotPlayer::quit(EngineSession& session) {
+void SlotPlayer::quit(match::EngineSession& session) {
   session.quit();
   round_trips_ += session.round_trips();
 }
@@ -172,7 +172,7 @@ Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) 
 
 }  // namespace
 
-void SlotPlayer::adopt(const engines::EngineConfig& config, EngineSession session) {
+void SlotPlayer::adopt(const engines::EngineConfig& config, match::EngineSession session) {
   auto hash = checked_hash(config);
   if (!hash) {  // pinned to other bytes: not kept, so that session_for refuses it with the reason
     quit(session);
@@ -199,8 +199,8 @@ SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,
     error = hash.error();
     return nullptr;
   }
-  auto started = EngineSession::start(engines::spawn_spec_of(config),
-                                      session_settings_of(config, keep_logs_, debug_));
+  auto started = match::EngineSession::start(engines::spawn_spec_of(config),
+                                             session_settings_of(config, keep_logs_, debug_));
   if (!started) {
     error = started.error();
     return nullptr;
@@ -247,7 +247,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   }
   auto game = games::make_game(slot.game);
   if (!game) return skip(game.error());
-  std::vector<EngineSession*> seats;
+  std::vector<match::EngineSession*> seats;
   std::vector<storage::EngineHash> hashes;
   for (const auto& e : seat_engines) {
     std::string error;
@@ -269,22 +269,22 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   for (std::size_t s = 0; s < seats.size(); ++s)
     seats[s]->start_log(game_start, static_cast<int>(s + 1));
 
-  MatchResult result;
+  match::MatchResult result;
   // Prepare every seat: a stall or crash here forfeits the game for that engine.
   for (std::size_t s = 0; s < seats.size() && result.termination.empty(); ++s) {
     std::string detail;
-    Fault f = seats[s]->prepare(*game, detail);
-    if (f == Fault::Unsupported) {
+    match::Fault f = seats[s]->prepare(*game, detail);
+    if (f == match::Fault::Unsupported) {
       for (auto* x : seats) x->take_log();
       return skip("engine '" + seat_engines[s].config.name + "' refused " + game->name() + ": " +
                   detail);
     }
-    if (f != Fault::None) {
+    if (f != match::Fault::None) {
       result.finished = true;
-      result.ranks = forfeit_ranks(game->num_players(), static_cast<int>(s + 1));
+      result.ranks = match::forfeit_ranks(game->num_players(), static_cast<int>(s + 1));
       result.scores.assign(seats.size(), 0.0);
-      result.termination = fault_name(f);
-      result.reason = forfeit_reason(*seats[s], f, detail, " before the game");
+      result.termination = match::fault_name(f);
+      result.reason = match::forfeit_reason(*seats[s], f, detail, " before the game");
       result.faulty_seat = static_cast<int>(s + 1);
       result.fault = f;
     }
@@ -319,7 +319,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.id = id;
   if (hooks.started) hooks.started(id, rec);
   if (result.termination.empty()) {
-    MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
+    match::MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
     for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
     setup.on_move = [&](const storage::MoveRecord& m) {
       const bool by_engine = m.player >= 1 && m.player <= static_cast<int>(seat_engines.size());
@@ -338,7 +338,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
       recorder_.add_move(id, m);
       if (hooks.moved) hooks.moved(id, m);
     };
-    result = play_match(setup);
+    result = match::play_match(setup);
   }
   for (std::size_t s = 0; s < seats.size(); ++s) {
     auto lines = seats[s]->take_log();
@@ -369,13 +369,13 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   // Engines that failed are restarted for their next game; repeated failures withdraw them.
   for (std::size_t s = 0; s < seat_engines.size(); ++s) {
     const auto& e = seat_engines[s];
-    if (result.faulty_seat == static_cast<int>(s + 1) && result.fault != Fault::Illegal &&
-        result.fault != Fault::Resign) {
-      const std::string what = fault_name(result.fault) + ": " + result.reason;
+    if (result.faulty_seat == static_cast<int>(s + 1) && result.fault != match::Fault::Illegal &&
+        result.fault != match::Fault::Resign) {
+      const std::string what = match::fault_name(result.fault) + ": " + result.reason;
       drop(e.config);
-      if (result.fault == Fault::Crash || result.fault == Fault::Stall ||
-          result.fault == Fault::Protocol ||
-          (result.fault == Fault::Timeout && roster.withdraws_on_time()))
+      if (result.fault == match::Fault::Crash || result.fault == match::Fault::Stall ||
+          result.fault == match::Fault::Protocol ||
+          (result.fault == match::Fault::Timeout && roster.withdraws_on_time()))
         if (auto notice = roster.note_failure(e.config.name, what)) out.notices.push_back(*notice);
     } else if (result.finished) {
       roster.note_success(e.config.name);
@@ -403,4 +403,4 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   return out;
 }
 
-}  // namespace referee
+}  // namespace referee::event

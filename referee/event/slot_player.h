@@ -44,19 +44,19 @@
 #include "storage/store.h"
 #include "storage/work_queue.h"
 
-namespace referee {
+namespace referee::event {
 
 // The engines of one event and their failure bookkeeping; thread-safe.
 class EventRoster {
  public:
-  EventRoster(std::vector<TournamentEngine> engines, TimeControl tc, int max_crashes,
+  EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc, int max_crashes,
               bool withdraw_on_time);
 
   // A copy of the engine of that name (engines may be added or replaced meanwhile).
   std::optional<TournamentEngine> find(const std::string& name) const;
   // Adds an engine, or replaces the one of that name.
   void set_engine(TournamentEngine engine);
-  TimeControl time_control_of(const TournamentEngine& engine) const;
+  match::TimeControl time_control_of(const TournamentEngine& engine) const;
   std::vector<std::string> names() const;  // every engine, in the order added
   bool withdraws_on_time() const { return withdraw_on_time_; }
 
@@ -75,7 +75,7 @@ class EventRoster {
  private:
   mutable std::mutex mutex_;
   std::vector<TournamentEngine> engines_;
-  TimeControl tc_;
+  match::TimeControl tc_;
   int max_crashes_;
   bool withdraw_on_time_;
   std::map<std::string, int> consecutive_failures_;
@@ -108,21 +108,21 @@ struct SlotOutcome {
   ErrorKind error_kind = ErrorKind::Io;  // the storage error's kind (StorageFailure)
   std::vector<std::string> notices;      // withdrawals and exclusions caused by this game
   storage::GameRecord record;            // the game as recorded (id, players, result)
-  MatchResult result;
+  match::MatchResult result;
 };
 
 class SlotPlayer {
  public:
   // `debug`, when set, prints every line exchanged as it happens (--debug).
   SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
-             DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0,
+             match::DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0,
              OutputBudget* budget = nullptr);
   ~SlotPlayer();
   SlotPlayer(const SlotPlayer&) = delete;
   SlotPlayer& operator=(const SlotPlayer&) = delete;
 
   // A session started elsewhere (the engine check) for this engine.
-  void adopt(const engines::EngineConfig& config, EngineSession session);
+  void adopt(const engines::EngineConfig& config, match::EngineSession session);
   // Plays the claimed slot. `stop` interrupts the game (it is then released).
   SlotOutcome play(const storage::Claim& claim, EventRoster& roster, const std::atomic<bool>* stop,
                    const SlotHooks& hooks = {});
@@ -134,24 +134,24 @@ class SlotPlayer {
  private:
   struct Cached {
     std::string key;
-    EngineSession session;
+    match::EngineSession session;
     storage::EngineHash hash;  // of the files it was started from
   };
   Cached* session_for(const engines::EngineConfig& config, std::string& error);
   void drop(const engines::EngineConfig& config);
-  void quit(EngineSession& session);
+  void quit(match::EngineSession& session);
 
   storage::Recorder& recorder_;
   std::int64_t owner_;
   bool keep_logs_;
-  DebugLog* debug_;
+  match::DebugLog* debug_;
   std::size_t max_idle_;
   OutputBudget* budget_;
   std::list<Cached> sessions_;  // most recently used first
   long round_trips_ = 0;
 };
 
-SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
-                                    DebugLog* debug = nullptr);
+match::SessionSettings session_settings_of(const engines::EngineConfig& config, bool keep_logs,
+                                           match::DebugLog* debug = nullptr);
 
-}  // namespace referee
+}  // namespace referee::event

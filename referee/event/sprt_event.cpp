@@ -1,7 +1,7 @@
 #include "event/sprt_event.h"
 #include "storage/work_queue.h"
 
-namespace referee {
+namespace referee::event {
 
 Expected<ratings::SprtTally> event_sprt(storage::Store& store, std::int64_t event,
                                         const TournamentConfig& config) {
@@ -33,4 +33,4 @@ Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,
   return check;
 }
 
-}  // namespace referee
+}  // namespace referee::event

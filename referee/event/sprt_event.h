@@ -25,7 +25,7 @@
 #include "ratings/sprt_games.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::event {
 
 struct SprtCheck {
   ratings::SprtTally tally;
@@ -61,4 +61,4 @@ struct SprtThrottle {
 Expected<SprtCheck> enforce_sprt(storage::Store& store, std::int64_t event,
                                  const TournamentConfig& config);
 
-}  // namespace referee
+}  // namespace referee::event

@@ -20,7 +20,7 @@
 #include "storage/recorder.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::event {
 
 std::string duration_text(double seconds) {
   long s = static_cast<long>(seconds + 0.5);
@@ -148,7 +148,7 @@ void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   for (auto& n : out.notices) sh.summary.messages.push_back(std::move(n));
   using Kind = SlotOutcome::Kind;
   if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
-  const MatchResult& result = out.result;
+  const match::MatchResult& result = out.result;
   sh.summary.plies += out.record.plies;
   for (const auto& m : result.moves) sh.summary.engine_moves += m.source == "engine";
   const std::string head = "finished slot " + std::to_string(slot.slot + 1) + "/" +
@@ -172,7 +172,7 @@ void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   }
   ++sh.summary.played;
   std::string text = head + short_result(result.ranks) + " (" + result.termination;
-  if (result.faulty_seat > 0) text += ": " + reason_headline(result.reason);
+  if (result.faulty_seat > 0) text += ": " + match::reason_headline(result.reason);
   text += ")";
   if (sh.two_engines && result.ranks.size() == 2) {
     for (std::size_t s = 0; s < 2; ++s) {
@@ -225,18 +225,18 @@ WorkSource work_source(Shared& sh) {
 
 // Starts every engine that has games left, once: handshake, declared games, rejected options.
 // Returns the sessions that started (handed to the first worker).
-std::map<int, EngineSession> check_engines(
+std::map<int, match::EngineSession> check_engines(
     Shared& sh, const std::vector<storage::SlotRecord>& open_slots,
     std::vector<std::pair<std::vector<std::int64_t>, std::string>>& skips) {
-  std::map<int, EngineSession> started;
+  std::map<int, match::EngineSession> started;
   std::set<std::string> needed;
   for (const auto& s : open_slots) needed.insert(s.seats.begin(), s.seats.end());
   for (std::size_t e = 0; e < sh.config.engines.size(); ++e) {
     const auto& config = sh.config.engines[e].config;
     if (!needed.count(config.name)) continue;
-    auto session =
-        EngineSession::start(engines::spawn_spec_of(config),
-                             session_settings_of(config, sh.options.keep_logs, sh.options.debug));
+    auto session = match::EngineSession::start(
+        engines::spawn_spec_of(config),
+        session_settings_of(config, sh.options.keep_logs, sh.options.debug));
     std::string line = "engine " + config.name + ": ";
     if (!session) {
       sh.roster->exclude(config.name, "cannot start: " + session.error());
@@ -479,4 +479,4 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   return sh.summary;
 }
 
-}  // namespace referee
+}  // namespace referee::event

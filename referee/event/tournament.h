@@ -35,14 +35,14 @@
 #include "ratings/sprt_games.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::event {
 
 struct RunOptions {
   std::ostream* progress = nullptr;         // live progress (stderr); null = quiet
   bool progress_is_tty = false;             // rewrite one line with '\r' instead of printing lines
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C
   bool keep_logs = true;                    // store every line exchanged
-  DebugLog* debug = nullptr;                // --debug: every line exchanged, as it happens
+  match::DebugLog* debug = nullptr;         // --debug: every line exchanged, as it happens
   long lease_ms = 30000;                    // a claim's lease; renewed every lease/4
   storage::OpenOptions store_options;       // test hooks (max_page_count)
   // Pins game thread k and the engines it starts to one CPU (the k-th allowed one, round robin):
@@ -100,4 +100,4 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
 // to the minute). The runner's progress line and the daemon's clients show ETAs with it.
 std::string duration_text(double seconds);
 
-}  // namespace referee
+}  // namespace referee::event

@@ -15,7 +15,7 @@
 #include "event/schedule.h"
 #include "games/game.h"
 
-namespace referee {
+namespace referee::event {
 
 namespace {
 
@@ -232,7 +232,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   // what is sent to the engine, environment names without '='.
   if (auto valid = engines::validate(c); !valid) return Error{where + ": " + valid.error()};
   if (!tc.empty()) {
-    auto parsed = parse_time_control(tc);
+    auto parsed = match::parse_time_control(tc);
     if (!parsed) return Error{who + ": " + text::printable(parsed.error())};
     e.tc = *parsed;
   }
@@ -449,7 +449,7 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     config.openings.book_lines = std::move(*lines);
   }
   if (tc_text.empty()) return Error{path + ": 'tc' (time control) is missing"};
-  auto tc = parse_time_control(tc_text);
+  auto tc = match::parse_time_control(tc_text);
   if (!tc) return Error{path + ": " + text::printable(tc.error())};
   config.tc = *tc;
   if (!engines || !engines->is_array()) return Error{path + ": needs [[engine]] tables"};
@@ -492,4 +492,4 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
   return j.dump();
 }
 
-}  // namespace referee
+}  // namespace referee::event

@@ -21,7 +21,7 @@
 #include "match/time_control.h"
 #include "ratings/sprt.h"
 
-namespace referee {
+namespace referee::event {
 
 constexpr int kMaxCycles = 1'000'000;      // the schedule's size check usually refuses sooner
 constexpr int kMaxPerPairing = 1'000'000;  // same
@@ -30,7 +30,7 @@ constexpr int kMaxRandomPlies = 1000;
 
 struct TournamentEngine {
   engines::EngineConfig config;
-  std::optional<TimeControl> tc;  // overrides the tournament's time control
+  std::optional<match::TimeControl> tc;  // overrides the tournament's time control
 };
 
 struct OpeningSettings {
@@ -47,7 +47,7 @@ struct TournamentConfig {
       "round-robin";               // round-robin | gauntlet (the first engine against the others)
   std::vector<std::string> games;  // game strings, "oware:players=3"
   std::vector<TournamentEngine> engines;
-  TimeControl tc;
+  match::TimeControl tc;
   int cycles = 1;
   int concurrency = 0;  // 0 = number of cores
   unsigned long long seed = 1;
@@ -99,4 +99,4 @@ Status check_tournament(const TournamentConfig& config);
 // with a changed file is refused instead of silently mixing two events).
 std::string schedule_fingerprint(const TournamentConfig& config);
 
-}  // namespace referee
+}  // namespace referee::event

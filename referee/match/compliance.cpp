@@ -28,7 +28,7 @@
 #include "games/registry.h"
 #include "match/engine_session.h"
 
-namespace referee {
+namespace referee::match {
 
 namespace {
 
@@ -526,4 +526,4 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
   return report.failures();
 }
 
-}  // namespace referee
+}  // namespace referee::match

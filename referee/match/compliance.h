@@ -8,7 +8,7 @@
 #include "engines/process.h"
 #include "match/debug_log.h"
 
-namespace referee {
+namespace referee::match {
 
 // Runs every step of an engine's life against it (compliance.cpp), printing "PASS ..." and
 // "FAIL ...: detail" lines (a FAIL followed by a "hint:" line where one helps), then a summary
@@ -19,4 +19,4 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
                             const std::vector<std::string>& game_specs, std::ostream& out,
                             long start_timeout_ms = 10000, DebugLog* debug = nullptr);
 
-}  // namespace referee
+}  // namespace referee::match

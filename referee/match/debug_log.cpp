@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-namespace referee {
+namespace referee::match {
 
 DebugLog::DebugLog(std::ostream& out, Clock::time_point start) : out_(out), start_(start) {}
 
@@ -32,4 +32,4 @@ void DebugLog::line(std::string_view engine, int instance, char direction, std::
   out_ << out << std::flush;
 }
 
-}  // namespace referee
+}  // namespace referee::match

@@ -18,7 +18,7 @@
 #include <ostream>
 #include <string_view>
 
-namespace referee {
+namespace referee::match {
 
 class DebugLog {
  public:
@@ -42,4 +42,4 @@ class DebugLog {
   int instances_ = 0;
 };
 
-}  // namespace referee
+}  // namespace referee::match

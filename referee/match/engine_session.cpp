@@ -4,7 +4,7 @@
 #include <deque>
 #include <thread>
 
-namespace referee {
+namespace referee::match {
 
 using engines::Clock;
 using engines::ReadStatus;
@@ -504,4 +504,4 @@ std::string EngineSession::stderr_tail() {
   return process_ ? process_->stderr_tail() : "";
 }
 
-}  // namespace referee
+}  // namespace referee::match

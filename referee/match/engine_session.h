@@ -38,7 +38,7 @@
 #include "protocol/messages.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 struct EngineIdentity {
   std::string name;
@@ -190,4 +190,4 @@ class EngineSession {
   std::vector<std::string> request_lines_;  // position and go, reused by every request
 };
 
-}  // namespace referee
+}  // namespace referee::match

@@ -2,7 +2,7 @@
 
 #include "protocol/messages.h"
 
-namespace referee {
+namespace referee::match {
 
 std::vector<int> forfeit_ranks(int players, int seat) {
   std::vector<int> ranks(static_cast<std::size_t>(players), 1);
@@ -194,4 +194,4 @@ MatchResult play_match(const MatchSetup& setup) {
   return result;
 }
 
-}  // namespace referee
+}  // namespace referee::match

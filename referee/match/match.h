@@ -13,7 +13,7 @@
 #include "match/time_control.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 struct MatchSetup {
   games::Game game;
@@ -75,4 +75,4 @@ std::string forfeit_reason(const EngineSession& engine, Fault fault, const std::
 // reason is stored.
 std::string reason_headline(const std::string& reason);
 
-}  // namespace referee
+}  // namespace referee::match

@@ -13,7 +13,7 @@
 #include "match/match.h"
 #include "protocol/messages.h"
 
-namespace referee {
+namespace referee::match {
 
 namespace {
 
@@ -497,4 +497,4 @@ PlayResult play_console(const PlaySetup& setup, std::istream& in, std::ostream& 
   return Console(setup, std::move(*start), in, out).run();
 }
 
-}  // namespace referee
+}  // namespace referee::match

@@ -32,7 +32,7 @@
 #include "match/time_control.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 struct PlaySeat {
   EngineSession* engine = nullptr;  // nullptr: a person at the console
@@ -72,4 +72,4 @@ std::string seed_final_board(const games::State& state);
 // Plays one game, reading the people's entries from `in` and writing the screen to `out`.
 PlayResult play_console(const PlaySetup& setup, std::istream& in, std::ostream& out);
 
-}  // namespace referee
+}  // namespace referee::match

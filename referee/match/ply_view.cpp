@@ -6,7 +6,7 @@
 #include "match/time_control.h"
 #include "protocol/messages.h"
 
-namespace referee {
+namespace referee::match {
 
 namespace {
 
@@ -108,4 +108,4 @@ Expected<PlyView> view_at(const storage::GameRecord& game,
   return v;
 }
 
-}  // namespace referee
+}  // namespace referee::match

@@ -22,7 +22,7 @@
 #include "games/game.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 struct PlyView {
   int ply = 0;          // K: plies played
@@ -45,4 +45,4 @@ Expected<PlyView> view_at(const storage::GameRecord& game,
                           const std::vector<storage::MoveRecord>& moves,
                           const std::vector<storage::LogLine>& logs, int ply);
 
-}  // namespace referee
+}  // namespace referee::match

@@ -3,7 +3,7 @@
 #include "games/game.h"
 #include "games/terminations.h"
 
-namespace referee {
+namespace referee::match {
 
 Status replay_check(const storage::GameRecord& rec, const std::vector<storage::MoveRecord>& moves) {
   const std::string where = "game " + std::to_string(rec.id);
@@ -35,4 +35,4 @@ Status replay_check(const storage::GameRecord& rec, const std::vector<storage::M
   return Ok{};
 }
 
-}  // namespace referee
+}  // namespace referee::match

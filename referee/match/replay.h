@@ -8,8 +8,8 @@
 #include "base/expected.h"
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 Status replay_check(const storage::GameRecord& game, const std::vector<storage::MoveRecord>& moves);
 
-}  // namespace referee
+}  // namespace referee::match

@@ -5,7 +5,7 @@
 
 #include "base/text.h"
 
-namespace referee {
+namespace referee::match {
 
 namespace {
 
@@ -196,4 +196,4 @@ bool PlayerClock::charge(Millis elapsed) {
   return true;
 }
 
-}  // namespace referee
+}  // namespace referee::match

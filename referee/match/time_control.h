@@ -13,7 +13,7 @@
 
 #include "base/expected.h"
 
-namespace referee {
+namespace referee::match {
 
 using Millis = std::chrono::milliseconds;
 
@@ -65,4 +65,4 @@ class PlayerClock {
   int moves_made_ = 0;
 };
 
-}  // namespace referee
+}  // namespace referee::match

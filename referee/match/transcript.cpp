@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace referee {
+namespace referee::match {
 
 Transcript::Transcript(TranscriptCaps caps, bool enabled) : enabled_(enabled) {
   output_.head_cap = caps.output_head;
@@ -87,4 +87,4 @@ std::vector<storage::LogLine> Transcript::take() {
   return out;
 }
 
-}  // namespace referee
+}  // namespace referee::match

@@ -18,7 +18,7 @@
 
 #include "storage/store.h"
 
-namespace referee {
+namespace referee::match {
 
 struct TranscriptCaps {
   std::size_t output_head = 1u << 20;  // engine stdout per game: the first ...
@@ -71,4 +71,4 @@ class Transcript {
   Stream output_, stderr_;
 };
 
-}  // namespace referee
+}  // namespace referee::match

@@ -60,7 +60,7 @@ Status normalise_selection(GameSelection& s) {
   if (!s.since.empty() && !s.until.empty() && s.until < s.since.substr(0, s.until.size()))
     return Error{"--until " + s.until + " is before --since " + s.since};
   if (!s.tc.empty()) {
-    auto tc = parse_time_control(s.tc);
+    auto tc = match::parse_time_control(s.tc);
     if (!tc) return Error{"--tc '" + s.tc + "': " + tc.error()};
     s.tc = tc->to_string();  // as every game is stored
   }

@@ -105,9 +105,9 @@ void health(Core& core, Response& res) {
           rt.state == storage::EventState::Running || rt.state == storage::EventState::Queued;
   }
   const std::string failure = core.failed() ? core.loop->failure().message : std::string();
-  const OwnerHealth owner = core.loop->health();
+  const event::OwnerHealth owner = core.loop->health();
   const double uptime = std::chrono::duration<double>(SteadyClock::now() - core.started).count();
-  Json body = {{"status", owner_state_name(owner.state)},
+  Json body = {{"status", event::owner_state_name(owner.state)},
                {"version", kVersion},
                {"db", core.db_path},
                {"uptime_s", std::floor(uptime)},
@@ -116,7 +116,7 @@ void health(Core& core, Response& res) {
                {"stream_clients", core.stream.subscribers()},
                {"owner", core.owner()}};
   if (!failure.empty()) body["failure"] = failure;
-  if (owner.state == OwnerState::Degraded) body["reason"] = owner.reason;
+  if (owner.state == event::OwnerState::Degraded) body["reason"] = owner.reason;
   body["disk"] = {{"free_bytes", owner.free_bytes < 0 ? Json(nullptr) : Json(owner.free_bytes)},
                   {"headroom_bytes", owner.headroom_bytes}};
   reply(res, 200, body);

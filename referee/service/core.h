@@ -57,7 +57,7 @@ struct ServeOptions {
   double drain_seconds = 30;
   long lease_ms = 30000;
   bool keep_logs = true;
-  TimeControl ladder_tc = *parse_time_control("10+0.1");
+  match::TimeControl ladder_tc = *match::parse_time_control("10+0.1");
   int ladder_random_plies = 4;
   std::size_t max_body_bytes = 1 << 20;
   int max_stream_clients = 256;
@@ -70,7 +70,7 @@ struct ServeOptions {
   // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
   // The engines' output budget and the free-space headroom (event/owner_loop.h).
-  OwnerLimits limits;
+  event::OwnerLimits limits;
 };
 
 // One event the daemon may play: what the database says plus what only this daemon knows.
@@ -80,9 +80,10 @@ struct EventRuntime {
   storage::EventKind kind = storage::EventKind::Tournament;
   storage::EventState state = storage::EventState::Queued;
   int priority = 0;
-  int cap = 0;              // the file's concurrency: most games at once here (0 = none)
-  TournamentConfig config;  // from the stored specification (a ladder's engines: the registry)
-  std::shared_ptr<EventRoster> roster;
+  int cap = 0;  // the file's concurrency: most games at once here (0 = none)
+  event::TournamentConfig
+      config;  // from the stored specification (a ladder's engines: the registry)
+  std::shared_ptr<event::EventRoster> roster;
   int running = 0;                     // games this daemon plays now
   std::uint64_t served = 0;            // scheduler's counter at the last claim
   SteadyClock::time_point retry_at{};  // nothing to claim before (another claim found none)
@@ -101,7 +102,8 @@ struct EventRuntime {
   // changes (a "standings" message means the table changed, never an empty table at the start).
   std::int64_t standings_done = 0;
   std::int64_t sprt_done = -1;  // sprt events: finished games when the test was last run
-  SprtThrottle sprt_throttle;   // as every owner's (event/sprt_event.h); the hub runs it later
+  event::SprtThrottle
+      sprt_throttle;  // as every owner's (event/sprt_event.h); the hub runs it later
 };
 
 struct Core {
@@ -112,7 +114,7 @@ struct Core {
   long idle_max_ms = 1000;
   Log* log = nullptr;
   std::string db_path;
-  std::unique_ptr<OwnerLoop> loop;  // this process as an owner: its writer and game threads
+  std::unique_ptr<event::OwnerLoop> loop;  // this process as an owner: its writer and game threads
   std::unique_ptr<ReadPool> reads;
   Broadcaster stream;
   SteadyClock::time_point started = SteadyClock::now();
@@ -204,7 +206,7 @@ void top_up_ladders(Core& core);
 // up at once.
 void resume_ladder(Core& core, std::int64_t id);
 // The registered engines (not retired) that play `game` (canonical), as tournament engines.
-Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game);
+Expected<std::vector<event::TournamentEngine>> ladder_engines(Core& core, const std::string& game);
 std::string ladder_name(const std::string& canonical_game);
 Json ladders_json(Core& core);
 Expected<Json> engines_json(Core& core);
@@ -212,14 +214,14 @@ Expected<Json> engines_json(Core& core);
 // ---- game_source.cpp ----
 // What the owner loop's game threads do here: claim from the events in the scheduler's order,
 // publish each game's start, moves and end on the live stream, keep the events' counters.
-WorkSource work_source(Core& core);
+event::WorkSource work_source(Core& core);
 // The end of a run (serve, worker): the games in hand may finish for `seconds` while
 // `keep_waiting()` holds, then those left are interrupted (their slots go back to pending);
 // returns once every game thread has ended.
 void drain_games(Core& core, double seconds, const std::function<bool()>& keep_waiting, Log& log);
 // `limits` with its changes of health told to `log` (a warning when degraded, with the reason;
 // a line when the owner starts games again): serve's and worker's owner loops.
-OwnerLimits logged_limits(OwnerLimits limits, Log& log);
+event::OwnerLimits logged_limits(event::OwnerLimits limits, Log& log);
 
 // Sleeps up to `d`, in short steps, while `keep_going()` holds.
 template <class Pred>

@@ -57,18 +57,18 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
   core->log = &log;
   core->db_path = options.db;
   {
-    OwnerSettings settings;
+    event::OwnerSettings settings;
     settings.info.name = "serve " + options.host + ":" + std::to_string(options.port);
     settings.info.host = engines::host_name();
     settings.info.pid = engines::process_id();
     settings.info.kind = storage::OwnerKind::Serve;
     settings.info.lease_ms = options.lease_ms;
-    settings.threads = game_threads(options.concurrency);
+    settings.threads = event::game_threads(options.concurrency);
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
     settings.keep_logs = options.keep_logs;
     settings.idle_sessions = kIdleSessions;
     settings.limits = logged_limits(options.limits, log);
-    auto loop = OwnerLoop::start(*opened, settings);
+    auto loop = event::OwnerLoop::start(*opened, settings);
     if (!loop) {
       log.error(loop.error());
       // A full disk or database is waited out like a server out of reach: exiting would only
@@ -189,7 +189,7 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   // Measured with 200 live streams and 300 that never read (tests/bench/serve_load): 505 MB of
   // RSS with glibc's default arenas, 103 MB with two, and a lower p99 latency.
   engines::limit_allocator_arenas(kAllocatorArenas);
-  const long reserved = kReservedFiles + kFilesPerGame * game_threads(options.concurrency);
+  const long reserved = kReservedFiles + kFilesPerGame * event::game_threads(options.concurrency);
   http::Limits limits;
   limits.max_body = options.max_body_bytes;
   limits.handler_threads = static_cast<std::size_t>(std::max(1, options.max_stream_clients) +

@@ -88,7 +88,7 @@ std::string now_iso() {
 }
 
 Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
-  auto config = config_from_spec(info.spec);
+  auto config = event::config_from_spec(info.spec);
   if (!config) return Error{"event " + std::to_string(info.id) + ": " + config.error()};
   EventRuntime rt;
   rt.id = info.id;
@@ -98,15 +98,15 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   rt.priority = info.priority;
   rt.cap = config->concurrency;
   rt.config = std::move(*config);
-  std::vector<TournamentEngine> engines = rt.config.engines;
+  std::vector<event::TournamentEngine> engines = rt.config.engines;
   if (info.kind == storage::EventKind::Ladder) {
     if (rt.config.games.empty()) return Error{"ladder " + info.name + " has no game"};
     auto registered = ladder_engines(core, rt.config.games.front());
     if (!registered) return registered.failure();
     engines = std::move(*registered);
   }
-  rt.roster = std::make_shared<EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
-                                            rt.config.withdraw_on_time);
+  rt.roster = std::make_shared<event::EventRoster>(
+      std::move(engines), rt.config.tc, rt.config.max_crashes, rt.config.withdraw_on_time);
   exclude_unpinned(core, rt);
   return rt;
 }
@@ -186,11 +186,11 @@ Json sprt_of_event(Core& core, const storage::EventInfo& info) {
     if (it != core.sprt.end() && it->second.first == info.done)
       return Json::parse(it->second.second);
   }
-  auto config = config_from_spec(info.spec);
+  auto config = event::config_from_spec(info.spec);
   if (!config || !config->sprt) return nullptr;
   auto store = core.reads->get();
   if (!store) return nullptr;
-  auto tally = event_sprt(**store, info.id, *config);
+  auto tally = event::event_sprt(**store, info.id, *config);
   if (!tally) return nullptr;
   Json out = sprt_json(*config->sprt, *tally);
   std::lock_guard lock(core.mutex);
@@ -212,11 +212,11 @@ void check_sprt_event(Core& core, std::int64_t id) {
   if (!store) return;
   auto info = storage::work_queue::event(**store, id);
   if (!info || info->done == seen) return;
-  auto config = config_from_spec(info->spec);
+  auto config = event::config_from_spec(info->spec);
   if (!config || !config->sprt) return;
   // On the writer: serialized with the games' finishes, so it sees every game finished so far.
-  auto check = core.recorder().call<SprtCheck>(
-      [&](storage::Store& s) { return enforce_sprt(s, id, *config); });
+  auto check = core.recorder().call<event::SprtCheck>(
+      [&](storage::Store& s) { return event::enforce_sprt(s, id, *config); });
   if (!check) {
     core.fail(check.failure());
     return;
@@ -273,7 +273,7 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
 Reply submit_event(Core& core, const Principal& who, const std::string& body, bool is_json,
                    const std::string& base_dir, std::optional<int> priority,
                    storage::EventState initial_state) {
-  auto doc = parse_tournament_document(body, is_json, "request body");
+  auto doc = event::parse_tournament_document(body, is_json, "request body");
   if (!doc) return error_reply(400, doc.error());
   if (auto may = may_submit_event(who, *doc, priority.has_value()); !may)
     return error_reply(403, may.error());
@@ -317,20 +317,21 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
     doc->erase("priority");
   }
   if (priority) event_priority = *priority;
-  auto config = load_tournament_text(dump(*doc), true, "request body", base_dir);
+  auto config = event::load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
   // The size of the schedule was checked from the counts (check_tournament): nothing over
   // kMaxScheduleSlots is made, and what is made is stored a batch at a time (the writer makes
   // each batch as it stores it), never held whole.
-  const std::string spec = event_spec(*config);
+  const std::string spec = event::event_spec(*config);
   storage::NewEventOptions options;
   options.kind = *storage::event_kind_from_text(kind);
   options.state = initial_state;
   options.priority = event_priority;
   options.submitted_by = submitter_name(who);
   std::optional<Error> refused;  // the schedule's own failure: the request's fault
-  auto row = core.recorder().call<storage::EventRow>(
-      [&](storage::Store& s) { return open_tournament_event(s, *config, spec, options, refused); });
+  auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
+    return event::open_tournament_event(s, *config, spec, options, refused);
+  });
   if (refused) return error_reply(400, "request body: " + refused->message);
   if (!row) return storage_error(row.failure());
   auto store = core.reads->get();
@@ -344,7 +345,7 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
     const std::string changes = row->spec.empty() ? std::string(
                                                         "its games, engines, cycles, "
                                                         "seed or openings")
-                                                  : spec_changes(row->spec, spec);
+                                                  : event::spec_changes(row->spec, spec);
     if (!changes.empty())
       return error_reply(409, "event \"" + config->name +
                                   "\" already exists with a different specification (" + changes +
@@ -476,7 +477,7 @@ Expected<Json> event_standings(Core& core, std::int64_t id) {
   Json table = standings_json(*games);
   table["event_id"] = id;
   if (info->kind == storage::EventKind::Sprt) {
-    auto config = config_from_spec(info->spec);
+    auto config = event::config_from_spec(info->spec);
     if (config && config->sprt)
       table["sprt"] =
           sprt_json(*config->sprt, sprt_tally(*games, config->engines[0].config.name,

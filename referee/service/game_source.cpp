@@ -55,13 +55,13 @@ std::vector<std::int64_t> candidates(Core& core) {
 
 // A game of `event` is over (or never began): the counters, the notices, the sprt, the stream.
 void game_over(Core& core, std::int64_t event, const std::string& event_name, const LiveGame& live,
-               SlotOutcome& out);
+               event::SlotOutcome& out);
 
-GameWatch watch_game(Core& core, const storage::Claim& claim) {
+event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
   const std::int64_t event = claim.event;
-  GameWatch watch;
+  event::GameWatch watch;
   std::string event_name;
-  std::shared_ptr<EventRoster> roster;
+  std::shared_ptr<event::EventRoster> roster;
   bool was_queued = false;
   {
     std::lock_guard lock(core.mutex);
@@ -102,7 +102,7 @@ GameWatch watch_game(Core& core, const storage::Claim& claim) {
     if (auto game = games::make_game(rec.game)) live->state = game->initial_state();
     for (const auto& name : rec.players) {
       auto e = roster ? roster->find(name) : std::nullopt;
-      const TimeControl tc = e ? roster->time_control_of(*e) : TimeControl{};
+      const match::TimeControl tc = e ? roster->time_control_of(*e) : match::TimeControl{};
       live->clocks.push_back(tc.has_clock() ? static_cast<long>(tc.base.count()) : -1);
     }
     if (!core.stream.has_subscribers()) return;
@@ -133,15 +133,15 @@ GameWatch watch_game(Core& core, const storage::Claim& claim) {
                  {"clocks_ms", clocks_json(live->clocks)}};
     core.stream.publish(event, "move", "move:" + std::to_string(game_id), dump(data));
   };
-  watch.finished = [&core, live, event, event_name](SlotOutcome& out) {
+  watch.finished = [&core, live, event, event_name](event::SlotOutcome& out) {
     game_over(core, event, event_name, *live, out);
   };
   return watch;
 }
 
 void game_over(Core& core, std::int64_t event, const std::string& event_name, const LiveGame& live,
-               SlotOutcome& out) {
-  using Kind = SlotOutcome::Kind;
+               event::SlotOutcome& out) {
+  using Kind = event::SlotOutcome::Kind;
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(event);
@@ -179,10 +179,10 @@ void game_over(Core& core, std::int64_t event, const std::string& event_name, co
 
 }  // namespace
 
-WorkSource work_source(Core& core) {
-  WorkSource source;
+event::WorkSource work_source(Core& core) {
+  event::WorkSource source;
   source.candidates = [&core] {
-    std::vector<Candidate> out;
+    std::vector<event::Candidate> out;
     const auto order = candidates(core);
     std::lock_guard lock(core.mutex);
     for (std::int64_t id : order)
@@ -213,11 +213,11 @@ void drain_games(Core& core, double seconds, const std::function<bool()>& keep_w
              " games (their slots go back to pending)");
 }
 
-OwnerLimits logged_limits(OwnerLimits limits, Log& log) {
-  limits.changed = [&log](const OwnerHealth& h) {
-    if (h.state == OwnerState::Degraded)
+event::OwnerLimits logged_limits(event::OwnerLimits limits, Log& log) {
+  limits.changed = [&log](const event::OwnerHealth& h) {
+    if (h.state == event::OwnerState::Degraded)
       log.warning("degraded: " + h.reason + "; no new games until there is room (reads go on)");
-    else if (h.state == OwnerState::Ok)
+    else if (h.state == event::OwnerState::Ok)
       log.info("room again: starting games");
   };
   return limits;

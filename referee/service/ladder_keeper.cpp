@@ -84,8 +84,8 @@ std::string quoted_word(const std::string& word) {
   return out + "'";
 }
 
-TournamentEngine tournament_engine(const storage::RegisteredEngine& e) {
-  TournamentEngine t;
+event::TournamentEngine tournament_engine(const storage::RegisteredEngine& e) {
+  event::TournamentEngine t;
   auto& c = t.config;
   c.name = e.name;
   c.command = e.command;
@@ -109,7 +109,7 @@ TournamentEngine tournament_engine(const storage::RegisteredEngine& e) {
 
 // The ladder of `game` (canonical): created when missing; its runtime loaded. Returns its id.
 Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
-  TournamentConfig config;
+  event::TournamentConfig config;
   config.name = ladder_name(game);
   config.database.clear();
   config.games = {game};
@@ -119,7 +119,8 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   options.kind = storage::EventKind::Ladder;
   options.state = storage::EventState::Running;
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return storage::work_queue::open_event(s, config.name, event_spec(config), "", {}, options);
+    return storage::work_queue::open_event(s, config.name, event::event_spec(config), "", {},
+                                           options);
   });
   if (!row) return row.failure();
   {
@@ -141,9 +142,11 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
 }
 
 // Ladder runtimes: id -> (roster, config), of running ladders only when `running_only`.
-std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> ladders(
-    Core& core, bool running_only) {
-  std::vector<std::tuple<std::int64_t, std::shared_ptr<EventRoster>, TournamentConfig>> out;
+std::vector<std::tuple<std::int64_t, std::shared_ptr<event::EventRoster>, event::TournamentConfig>>
+ladders(Core& core, bool running_only) {
+  std::vector<
+      std::tuple<std::int64_t, std::shared_ptr<event::EventRoster>, event::TournamentConfig>>
+      out;
   std::lock_guard lock(core.mutex);
   for (const auto& [id, rt] : core.events)
     if (rt.kind == storage::EventKind::Ladder &&
@@ -224,12 +227,12 @@ std::string ladder_name(const std::string& canonical_game) {
   return "ladder " + canonical_game;
 }
 
-Expected<std::vector<TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
+Expected<std::vector<event::TournamentEngine>> ladder_engines(Core& core, const std::string& game) {
   auto store = core.reads->get();
   if (!store) return store.failure();
   auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
-  std::vector<TournamentEngine> out;
+  std::vector<event::TournamentEngine> out;
   for (const auto& e : *all)
     if (!e.registered_at.empty() && e.retired_at.empty() &&
         std::find(e.games.begin(), e.games.end(), game) != e.games.end())
@@ -243,7 +246,7 @@ Status fill_registered_engines(Core& core, Json& document) {
     if (!table.is_object() || !table.contains("name") || !table["name"].is_string()) continue;
     auto e = registered(core, table["name"].get<std::string>());
     if (!e) return Error{"request body: " + e.error(), e.kind()};
-    const TournamentEngine te = tournament_engine(*e);
+    const event::TournamentEngine te = tournament_engine(*e);
     const auto& c = te.config;
     std::string command = quoted_word(c.command);
     for (const auto& a : c.args) command += " " + quoted_word(a);
@@ -403,7 +406,7 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
   }
   e.settings = dump(settings);
   e.submitted_by = submitter_name(who);
-  const TournamentEngine te = tournament_engine(e);
+  const event::TournamentEngine te = tournament_engine(e);
   if (auto valid = engines::validate(te.config); !valid)
     return error_reply(400, "request body: " + valid.error());
 
@@ -528,7 +531,7 @@ void top_up_ladders(Core& core) {
     std::vector<storage::SlotRecord> add;
     std::int64_t serial = info->total() / 2;
     for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted)) {
-      const auto opening = make_opening(
+      const auto opening = event::make_opening(
           *game, config.openings, 0, config.seed * 1000003ULL + static_cast<std::uint64_t>(serial));
       if (!opening) {
         core.log->error("ladder " + std::to_string(id) + ": " + opening.error());

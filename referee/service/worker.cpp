@@ -28,18 +28,18 @@ int open_events(Core& core) {
 }  // namespace
 
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
-  auto config = load_tournament_file(file);
+  auto config = event::load_tournament_file(file);
   if (!config) return config.failure();
-  const std::string spec = event_spec(*config);
+  const std::string spec = event::event_spec(*config);
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;
   std::optional<Error> refused;
-  auto row = open_tournament_event(store, *config, spec, options, refused);
+  auto row = event::open_tournament_event(store, *config, spec, options, refused);
   if (refused) return Error{file + ": " + refused->message, refused->kind};
   if (!row) return row.failure();
   if (!row->created) {
     const std::string changes =
-        row->spec.empty() ? std::string("its schedule") : spec_changes(row->spec, spec);
+        row->spec.empty() ? std::string("its schedule") : event::spec_changes(row->spec, spec);
     if (!changes.empty())
       return Error{file + ": event \"" + config->name +
                        "\" already exists with a different specification (" + changes +
@@ -86,7 +86,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
              (row->created ? "queued" : "was already queued"));
   }
   {
-    OwnerSettings settings;
+    event::OwnerSettings settings;
     settings.info.name = name;
     settings.info.host = engines::host_name();
     settings.info.pid = engines::process_id();
@@ -97,7 +97,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     settings.keep_logs = options.keep_logs;
     settings.idle_sessions = kIdleSessions;
     settings.limits = logged_limits(options.limits, log);
-    auto loop = OwnerLoop::start(store, settings);
+    auto loop = event::OwnerLoop::start(store, settings);
     if (!loop) {
       log.error(loop.error());
       return stop_with(loop.failure());

@@ -55,7 +55,7 @@ struct WorkerOptions {
   // (event/owner_loop.h: commit_interval).
   long commit_interval_ms = 0;
   // The engines' output budget and the free-space headroom (event/owner_loop.h).
-  OwnerLimits limits;
+  event::OwnerLimits limits;
 };
 
 // Queues the event of a tournament file in the database (state "queued"), as `referee submit`

@@ -10,18 +10,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(fuzz::text_of(data, size));
   const bool json = !text.empty() && text[0] == '{';
   const std::string path = json ? "/nonexistent-fuzz/t.json" : "/nonexistent-fuzz/t.toml";
-  auto config = referee::parse_tournament(text, path);
+  auto config = referee::event::parse_tournament(text, path);
   if (!config) {
     FUZZ_CHECK(fuzz::one_line(config.error()), config.error());
     return 0;
   }
-  auto checked = referee::check_tournament(*config);
+  auto checked = referee::event::check_tournament(*config);
   FUZZ_CHECK(checked.ok(), checked ? std::string() : checked.error());
-  auto size_of = referee::schedule_size(*config);
-  FUZZ_CHECK(size_of.ok() && *size_of <= referee::kMaxScheduleSlots, text);
-  (void)referee::schedule_fingerprint(*config);
+  auto size_of = referee::event::schedule_size(*config);
+  FUZZ_CHECK(size_of.ok() && *size_of <= referee::event::kMaxScheduleSlots, text);
+  (void)referee::event::schedule_fingerprint(*config);
   if (*size_of <= 2000) {
-    auto slots = referee::make_schedule(*config);
+    auto slots = referee::event::make_schedule(*config);
     // Rare: an opening the few trial seeds of check_tournament could make, but not this one.
     if (slots) FUZZ_CHECK(static_cast<std::int64_t>(slots->size()) == *size_of, text);
   }

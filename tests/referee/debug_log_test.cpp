@@ -12,6 +12,7 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
 using rtest::contains;
 
 namespace {

@@ -58,7 +58,7 @@ std::vector<std::string> first_moves(const StoredGame& g, int n) {
 
 TEST_CASE("ply view: the position, each clock replayed from the stored times, the rebuilt lines") {
   const auto g = stored_game(6, 2);
-  auto v = referee::view_at(g.record, g.moves, {}, 5);
+  auto v = referee::match::view_at(g.record, g.moves, {}, 5);
   REQUIRE(v.ok());
   CHECK(v->ply == 5);
   CHECK(v->total_plies == 6);
@@ -74,7 +74,7 @@ TEST_CASE("ply view: the position, each clock replayed from the stored times, th
   REQUIRE(v->next);
   CHECK(v->next->ply == 6);
   CHECK(v->asked);
-  CHECK(v->source == referee::PlyView::Source::Rebuilt);
+  CHECK(v->source == referee::match::PlyView::Source::Rebuilt);
   std::string position = "position startpos moves";
   for (const auto& m : first_moves(g, 5)) position += " " + m;
   CHECK(v->position_line == position);
@@ -84,7 +84,7 @@ TEST_CASE("ply view: the position, each clock replayed from the stored times, th
 TEST_CASE("ply view: each seat's own time control when the game recorded them") {
   auto g = stored_game(6, 2);
   g.record.time_controls = {"10+0.5", "5+0.25"};
-  auto v = referee::view_at(g.record, g.moves, {}, 5);
+  auto v = referee::match::view_at(g.record, g.moves, {}, 5);
   REQUIRE(v.ok());
   // Plies 3 and 5 were player 1's (300 and 500 ms, +500 ms each), ply 4 player 2's (400, +250).
   REQUIRE(v->clocks.size() == 2);
@@ -105,43 +105,43 @@ TEST_CASE("ply view: the lines stored in the transcript win, a different rebuilt
       {1, '>', "go player 1 p1time 1 p2time 2", 20, 5},
   };
   // Ply 2 is player 1's turn: its transcript's first copy of the line is taken.
-  auto v = referee::view_at(g.record, g.moves, logs, 2);
+  auto v = referee::match::view_at(g.record, g.moves, logs, 2);
   REQUIRE(v.ok());
   REQUIRE(v->to_move == 1);
-  CHECK(v->source == referee::PlyView::Source::Transcript);
+  CHECK(v->source == referee::match::PlyView::Source::Transcript);
   CHECK(v->position_line == position);
   CHECK(v->go_line == "go player 1 wrong");
   CHECK(v->rebuilt_go == "go player 1 p1time 10400 p2time 10300 p1inc 500 p2inc 500");
   // Player 2's transcript does not have ply 3's lines: rebuilt.
-  auto w = referee::view_at(g.record, g.moves, logs, 3);
+  auto w = referee::match::view_at(g.record, g.moves, logs, 3);
   REQUIRE(w.ok());
-  CHECK(w->source == referee::PlyView::Source::Rebuilt);
+  CHECK(w->source == referee::match::PlyView::Source::Rebuilt);
   CHECK(w->rebuilt_go.empty());
 }
 
 TEST_CASE("ply view: no engine was asked at an opening move, plies out of range are refused") {
   const auto g = stored_game(4, 2);
-  auto opening = referee::view_at(g.record, g.moves, {}, 1);
+  auto opening = referee::match::view_at(g.record, g.moves, {}, 1);
   REQUIRE(opening.ok());
   CHECK_FALSE(opening->asked);
   CHECK(opening->position_line.empty());
   // The last position of an unfinished game: the engine to move was asked (and failed).
-  auto last = referee::view_at(g.record, g.moves, {}, 4);
+  auto last = referee::match::view_at(g.record, g.moves, {}, 4);
   REQUIRE(last.ok());
   CHECK_FALSE(last->next);
   CHECK(last->asked);
-  auto start = referee::view_at(g.record, g.moves, {}, 0);
+  auto start = referee::match::view_at(g.record, g.moves, {}, 0);
   REQUIRE(start.ok());
   CHECK(start->ply == 0);
   CHECK_FALSE(start->asked);  // ply 1 was an opening move
   for (int bad : {-1, 5}) {
-    auto out = referee::view_at(g.record, g.moves, {}, bad);
+    auto out = referee::match::view_at(g.record, g.moves, {}, bad);
     REQUIRE_FALSE(out.ok());
     CHECK(contains(out.error(), "game 7 has 4 plies"));
   }
   auto tampered = g;
   tampered.moves[2].move = "99";
-  auto refused = referee::view_at(tampered.record, tampered.moves, {}, 4);
+  auto refused = referee::match::view_at(tampered.record, tampered.moves, {}, 4);
   REQUIRE_FALSE(refused.ok());
   CHECK(contains(refused.error(), "game 7 ply 3 '99'"));
 }

@@ -17,6 +17,7 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::event;
 using rtest::contains;
 
 namespace {

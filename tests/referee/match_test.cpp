@@ -14,6 +14,7 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
 using rtest::contains;
 
 namespace {

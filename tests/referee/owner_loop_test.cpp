@@ -19,6 +19,8 @@
 #include "tests/storage/backends.h"
 
 using namespace referee;
+using namespace referee::match;
+using namespace referee::event;
 
 namespace {
 

@@ -26,6 +26,7 @@
 #include "match/play.h"
 
 using namespace referee;
+using namespace referee::match;
 
 namespace {
 

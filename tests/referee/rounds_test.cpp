@@ -7,6 +7,7 @@
 #include "match/replay.h"
 
 using namespace referee;
+using namespace referee::match;
 
 namespace {
 

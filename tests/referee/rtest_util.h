@@ -179,15 +179,15 @@ inline RunResult referee_cmd(const std::vector<std::string>& args, const std::st
 
 namespace rtest {
 
-inline referee::EngineSession start_session(const referee::engines::SpawnSpec& spec,
-                                            const referee::SessionSettings& settings = {}) {
-  auto s = referee::EngineSession::start(spec, settings);
+inline referee::match::EngineSession start_session(
+    const referee::engines::SpawnSpec& spec, const referee::match::SessionSettings& settings = {}) {
+  auto s = referee::match::EngineSession::start(spec, settings);
   if (!s) throw std::runtime_error("engine did not start: " + s.error());
   return std::move(*s);
 }
 
-inline referee::EngineSession start_mock(std::vector<std::string> flags,
-                                         const referee::SessionSettings& settings = {}) {
+inline referee::match::EngineSession start_mock(
+    std::vector<std::string> flags, const referee::match::SessionSettings& settings = {}) {
   return start_session(mock_spec(std::move(flags)), settings);
 }
 

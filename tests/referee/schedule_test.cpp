@@ -14,6 +14,7 @@
 #include "referee/event/schedule.h"
 
 using namespace referee;
+using namespace referee::event;
 
 namespace {
 

@@ -18,6 +18,8 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
+using namespace referee::event;
 using rtest::contains;
 
 namespace seat_tc_cli {

@@ -13,6 +13,7 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
 using rtest::contains;
 
 namespace {

@@ -29,6 +29,8 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
+using namespace referee::event;
 using rtest::contains;
 
 namespace {

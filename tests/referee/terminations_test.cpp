@@ -12,6 +12,7 @@
 #include "tests/referee/rtest_util.h"
 
 using namespace referee;
+using namespace referee::match;
 using games::EndKind;
 
 TEST_CASE("terminations: each word once, found by name, old words read as new ones") {

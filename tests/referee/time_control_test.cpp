@@ -5,10 +5,10 @@
 
 #include "referee/match/time_control.h"
 
-using referee::Millis;
-using referee::parse_time_control;
-using referee::PlayerClock;
-using referee::TimeControl;
+using referee::match::Millis;
+using referee::match::parse_time_control;
+using referee::match::PlayerClock;
+using referee::match::TimeControl;
 
 namespace {
 
@@ -262,7 +262,7 @@ TEST_CASE("time control: numbers beyond the limits are refused, naming the limit
 }
 
 TEST_CASE("time control: the limits themselves are accepted, to the millisecond") {
-  CHECK(parsed("1000000").base == Millis(referee::kMaxTimeMs));
+  CHECK(parsed("1000000").base == Millis(referee::match::kMaxTimeMs));
   CHECK(parsed("999999+1").increment == Millis(1000));
   CHECK(parsed("100000/1+0").moves_to_go == 100000);
   CHECK(parsed("movetime=1000000000").movetime == Millis(1000000000));
@@ -288,6 +288,6 @@ TEST_CASE("player clock: a clock that keeps growing stops at its cap") {
   // One move per period, a million seconds each: the clock would pass any int64 of nanoseconds.
   PlayerClock clock(parsed("1/1000000"));
   for (int i = 0; i < 2000; ++i) REQUIRE(clock.charge(Millis(0)));
-  CHECK(clock.left() == Millis(referee::kMaxClockMs));
-  CHECK(clock.move_budget() == Millis(referee::kMaxClockMs + 50));
+  CHECK(clock.left() == Millis(referee::match::kMaxClockMs));
+  CHECK(clock.move_budget() == Millis(referee::match::kMaxClockMs + 50));
 }

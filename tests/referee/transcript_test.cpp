@@ -7,6 +7,7 @@
 #include <thread>
 
 using namespace referee;
+using namespace referee::match;
 
 namespace {
 

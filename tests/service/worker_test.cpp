@@ -390,7 +390,7 @@ TEST_CASE("worker: a pin is 64 hex digits, kept in the event's specification") {
   TempDir dir;
   const std::string mock_hash = referee::engines::file_sha256(stest::kMock).value();
   rtest::write_text(dir.file("bad.toml"), pinned_toml("p", "abc"));
-  auto bad = referee::load_tournament_file(dir.file("bad.toml"));
+  auto bad = referee::event::load_tournament_file(dir.file("bad.toml"));
   REQUIRE_FALSE(bad.ok());
   CHECK(contains(bad.error(), "'sha256' must be 64 hexadecimal digits"));
   CHECK(contains(bad.error(), "bad.toml"));
@@ -398,20 +398,20 @@ TEST_CASE("worker: a pin is 64 hex digits, kept in the event's specification") {
   std::string upper = mock_hash;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   rtest::write_text(dir.file("ok.toml"), pinned_toml("p", upper));
-  auto ok = referee::load_tournament_file(dir.file("ok.toml"));
+  auto ok = referee::event::load_tournament_file(dir.file("ok.toml"));
   REQUIRE(ok.ok());
   CHECK(ok->engines[0].config.sha256 == mock_hash);  // stored in lower case
   CHECK(ok->engines[1].config.sha256.empty());
-  const std::string spec = referee::event_spec(*ok);
-  auto back = referee::config_from_spec(spec);
+  const std::string spec = referee::event::event_spec(*ok);
+  auto back = referee::event::config_from_spec(spec);
   REQUIRE(back.ok());
   CHECK(back->engines[0].config.sha256 == mock_hash);
-  CHECK(referee::event_spec(*back) == spec);
+  CHECK(referee::event::event_spec(*back) == spec);
   // Unpinned engines add no key: specifications stored before pins compare equal.
   CHECK(stest::Json::parse(spec)["engines"][1].count("sha256") == 0);
   auto other = *ok;
   other.engines[0].config.sha256 = std::string(64, '0');
-  CHECK(contains(referee::spec_changes(spec, referee::event_spec(other)), "m0"));
+  CHECK(contains(referee::event::spec_changes(spec, referee::event::event_spec(other)), "m0"));
 }
 
 TEST_CASE("worker: an engine whose binary differs from its pin is never claimed here") {
