@@ -28,9 +28,9 @@ WhereClause where_clause(const GameQuery& q, sql::Backend b) {
     terms.push_back("g.event_id = ?");
     w.values.emplace_back(*q.event_id);
   }
-  if (!q.tournament.empty()) {
+  if (!q.event_name.empty()) {
     terms.push_back("g.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
-    w.values.emplace_back(q.tournament);
+    w.values.emplace_back(q.event_name);
   }
   if (q.game_strings) {
     terms.push_back(sql::in_json(b, "g.game", "?"));
@@ -99,7 +99,7 @@ Expected<bool> has_engine(Store& store, const std::string& name) {
                 "look for an engine");
 }
 
-Expected<bool> has_tournament(Store& store, const std::string& name) {
+Expected<bool> has_event_named(Store& store, const std::string& name) {
   return exists(store,
                 "SELECT 1 FROM games g JOIN events t ON t.id = g.event_id WHERE t.name "
                 "= ? LIMIT 1",

@@ -28,7 +28,7 @@ namespace referee::storage {
 
 struct GameQuery {
   std::optional<std::int64_t> event_id;                  // one event by id (a runner's own report)
-  std::string tournament;                                // one event by name; "" = any
+  std::string event_name;                                // one event by name; "" = any
   std::optional<std::vector<std::string>> game_strings;  // stored strings; nullopt = any
   std::vector<std::string> engines;
   std::string since, until;  // on finished_at, as above; "" = open
@@ -42,7 +42,7 @@ Expected<std::vector<std::string>> stored_game_strings(Store& store);
 
 // Whether any stored game has this engine, belongs to this tournament, has this time control.
 Expected<bool> has_engine(Store& store, const std::string& name);
-Expected<bool> has_tournament(Store& store, const std::string& name);
+Expected<bool> has_event_named(Store& store, const std::string& name);
 Expected<bool> has_time_control(Store& store, const std::string& time_control);
 Expected<bool> has_game(Store& store, std::int64_t id);
 

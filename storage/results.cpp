@@ -132,9 +132,9 @@ Expected<ResultSet> aggregate_results(Store& store, const GameQuery& query) {
     if (query.event_id) {
       kind_terms.push_back("k.event_id = " + std::to_string(*query.event_id));
     }
-    if (!query.tournament.empty()) {
+    if (!query.event_name.empty()) {
       kind_terms.push_back("k.event_id = (SELECT t.id FROM events t WHERE t.name = ?)");
-      kind_values.push_back(query.tournament);
+      kind_values.push_back(query.event_name);
     }
     if (query.game_strings) {
       kind_terms.push_back(sql::in_json(db.backend(), "k.game", "?"));

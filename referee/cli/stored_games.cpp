@@ -26,7 +26,7 @@ std::optional<storage::Store> open_database_for_reading(const std::string& path,
 void add_selection_options(po::options_description& desc, ratings::GameSelection& s) {
   desc.add_options()("game,g", po::value(&s.game),
                      "only this game string, canonicalised (oware = oware:players=2,...)")(
-      "tournament", po::value(&s.tournament), "only games of this tournament (its name)")(
+      "tournament", po::value(&s.event_name), "only games of this tournament (its name)")(
       "engine,e", po::value(&s.engines)->composing(),
       "only games of this engine; repeated: only games among these engines")(
       "since", po::value(&s.since), "only games finished on or after this date (YYYY-MM-DD)")(

@@ -28,7 +28,7 @@ std::size_t PairKeyHash::operator()(const PairKey& k) const {
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
   };
-  std::uint64_t h = mix(static_cast<std::uint64_t>(k.tournament));
+  std::uint64_t h = mix(static_cast<std::uint64_t>(k.event_id));
   for (std::uint64_t part : {std::uint64_t{k.game}, std::uint64_t{k.lo}, std::uint64_t{k.hi},
                              std::uint64_t{std::hash<std::string>()(k.start_position)},
                              std::uint64_t{std::hash<std::string>()(k.opening)}})
@@ -107,7 +107,7 @@ Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery
     return counts[(std::uint64_t{game} << 42) | (std::uint64_t{lo} << 21) | hi];
   };
   PairMatcher<double> matcher;  // each waiting game as lo's score
-  std::int64_t tournament = -1;
+  std::int64_t event_id = -1;
   auto forget_waiting = [&] {
     matcher.drain([&](const PairKey& k, double) { count_of(k.game, k.lo, k.hi).unpaired += 1; });
   };
@@ -118,12 +118,12 @@ Expected<PairCounts> count_pairs(storage::Store& store, const storage::GameQuery
         if (r.engines[0] == r.engines[1]) return Ok{};
         if (std::max({r.game, r.engines[0], r.engines[1]}) >= (1u << 21))
           return Error{store.path() + ": more than 2^21 engines or game strings to count pairs of"};
-        if (r.event_id != tournament) {
+        if (r.event_id != event_id) {
           forget_waiting();  // a tournament's games never pair with another's
-          tournament = r.event_id;
+          event_id = r.event_id;
         }
         const bool lo_first = n.engines[r.engines[0]] < n.engines[r.engines[1]];
-        key.tournament = r.event_id;
+        key.event_id = r.event_id;
         key.game = r.game;
         key.lo = r.engines[lo_first ? 0 : 1];
         key.hi = r.engines[lo_first ? 1 : 0];

@@ -33,7 +33,7 @@ namespace referee::ratings {
 // A set of games that may pair: engines `lo` < `hi` by name, game string and engines interned
 // by the caller, the opening as JSON text.
 struct PairKey {
-  std::int64_t tournament = -1;
+  std::int64_t event_id = -1;
   std::uint32_t game = 0, lo = 0, hi = 0;
   std::string start_position, opening;
   bool operator==(const PairKey&) const = default;

@@ -77,8 +77,8 @@ Status check_names(const GameSelection& s, const std::vector<storage::GameRecord
   }
   for (const auto& e : s.engines)
     if (!engines.count(e)) return Error{"--engine: no stored game has an engine named '" + e + "'"};
-  if (!s.tournament.empty() && !tournaments.count(s.tournament))
-    return Error{"--tournament: no stored game belongs to a tournament named '" + s.tournament +
+  if (!s.event_name.empty() && !tournaments.count(s.event_name))
+    return Error{"--tournament: no stored game belongs to a tournament named '" + s.event_name +
                  "'"};
   if (!s.tc.empty() && !tcs.count(s.tc))
     return Error{"--tc: no stored game has the time control '" + s.tc + "'"};
@@ -88,7 +88,7 @@ Status check_names(const GameSelection& s, const std::vector<storage::GameRecord
 storage::GameQuery game_query(const GameSelection& s,
                               const std::vector<std::string>& stored_games) {
   storage::GameQuery q;
-  q.tournament = s.tournament;
+  q.event_name = s.event_name;
   q.engines = s.engines;
   q.since = s.since;
   q.until = s.until;
@@ -107,11 +107,11 @@ Expected<std::string> name_problem(storage::Store& store, const GameSelection& s
     if (!found) return found.failure();
     if (!*found) return "--engine: no stored game has an engine named '" + e + "'";
   }
-  if (!s.tournament.empty()) {
-    auto found = storage::has_tournament(store, s.tournament);
+  if (!s.event_name.empty()) {
+    auto found = storage::has_event_named(store, s.event_name);
     if (!found) return found.failure();
     if (!*found)
-      return "--tournament: no stored game belongs to a tournament named '" + s.tournament + "'";
+      return "--tournament: no stored game belongs to a tournament named '" + s.event_name + "'";
   }
   if (!s.tc.empty()) {
     auto found = storage::has_time_control(store, s.tc);
@@ -148,7 +148,7 @@ std::vector<const storage::GameRecord*> select_games(const std::vector<storage::
   const std::set<std::string> engines(s.engines.begin(), s.engines.end());
   std::vector<const storage::GameRecord*> out;
   for (const auto& g : all) {
-    if (!s.tournament.empty() && g.event != s.tournament) continue;
+    if (!s.event_name.empty() && g.event != s.event_name) continue;
     if (!s.tc.empty() && g.time_control != s.tc) continue;
     if (!s.since.empty() && g.finished_at < s.since) continue;
     if (!s.until.empty() && g.finished_at.substr(0, s.until.size()) > s.until) continue;

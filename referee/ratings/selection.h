@@ -30,8 +30,8 @@
 namespace referee::ratings {
 
 struct GameSelection {
-  std::string game;  // canonical game string; "" = every game
-  std::string tournament;
+  std::string game;        // canonical game string; "" = every game
+  std::string event_name;  // --tournament: one event by name; "" = any
   std::vector<std::string> engines;
   std::string since, until;
   std::string tc;

@@ -196,7 +196,7 @@ void export_route(Core& core, const Request& req, Response& res) {
   }
   ratings::GameSelection selection;
   selection.game = req.get_param_value("game");
-  selection.tournament = req.get_param_value("tournament");
+  selection.event_name = req.get_param_value("tournament");
   for (std::size_t k = 0; k < req.get_param_value_count("engine"); ++k)
     selection.engines.push_back(req.get_param_value("engine", k));
   selection.since = req.get_param_value("since");

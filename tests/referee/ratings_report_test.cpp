@@ -112,7 +112,7 @@ TEST_CASE("selection: names that no stored game has are errors, not empty tables
   s.engines = {"A", "Z"};
   CHECK(check_names(s, all).error() == "--engine: no stored game has an engine named 'Z'");
   s = GameSelection{};
-  s.tournament = "nope";
+  s.event_name = "nope";
   CHECK(check_names(s, all).error() ==
         "--tournament: no stored game belongs to a tournament named 'nope'");
   s = GameSelection{};
@@ -148,7 +148,7 @@ TEST_CASE("selection: each filter keeps exactly its games") {
   game.game = "oware:players=3";
   CHECK(ids(game) == std::vector<std::size_t>{3});
   GameSelection tournament;
-  tournament.tournament = "u";
+  tournament.event_name = "u";
   CHECK(ids(tournament) == std::vector<std::size_t>{1});
   GameSelection one;
   one.engines = {"C"};

@@ -223,7 +223,7 @@ TEST_CASE("ratings: names that match nothing stored are named, from the database
   s.engines = {"A", "Z"};
   CHECK(problem(s) == "--engine: no stored game has an engine named 'Z'");
   s = {};
-  s.tournament = "nope";
+  s.event_name = "nope";
   CHECK(problem(s) == "--tournament: no stored game belongs to a tournament named 'nope'");
   s = {};
   s.tc = "1+0";

@@ -129,7 +129,7 @@ TEST_CASE("pair stream: finished two-player games only, in schedule order, narro
       CHECK(with_c[0].first == "C");
       CHECK(with_c[1].second == "C");
       GameQuery t2;
-      t2.tournament = "t2";
+      t2.event_name = "t2";
       CHECK(streamed(*store, t2).size() == 2);
 
       GameQuery unfinished;

@@ -149,8 +149,8 @@ TEST_CASE("results: counted in SQL, the same as counting the games, for every fi
         change(q);
         queries.push_back(q);
       };
-      add([](GameQuery& q) { q.tournament = "rr"; });
-      add([](GameQuery& q) { q.tournament = "nobody"; });
+      add([](GameQuery& q) { q.event_name = "rr"; });
+      add([](GameQuery& q) { q.event_name = "nobody"; });
       add([](GameQuery& q) { q.event_id = 1; });
       add([](GameQuery& q) { q.time_control = "40/60+0"; });
       add([](GameQuery& q) { q.game_strings = std::vector<std::string>{kOware3}; });
@@ -169,7 +169,7 @@ TEST_CASE("results: counted in SQL, the same as counting the games, for every fi
       add([](GameQuery& q) { q.engines = {"nobody"}; });
       add([](GameQuery& q) {
         q.engines = {"B"};
-        q.tournament = "gauntlet";
+        q.event_name = "gauntlet";
         q.time_control = "10+0.1";
         q.since = "2026-05-02";
       });
@@ -278,7 +278,7 @@ TEST_CASE("results: games finished through claims are counted once and lost clai
         REQUIRE(work_queue::finish_claimed(*store, *id, result, *owner).ok());
       }
       GameQuery q;
-      q.tournament = "ev";
+      q.event_name = "ev";
       const Tally t = counted(*store, q);
       CHECK(t == reference(*store, q));
       REQUIRE(t.size() == 1);

@@ -128,7 +128,7 @@ TEST_CASE("stream: games in schedule order, each with its own moves") {
       for (const auto& [g, m] : stream(*store, GameQuery{}, false)) CHECK(m.empty());
       // A filter applies to the games and their moves alike.
       GameQuery q;
-      q.tournament = "early";
+      q.event_name = "early";
       const auto filtered = stream(*store, q);
       REQUIRE(filtered.size() == 2);
       CHECK(filtered[0].first.id == e0);
