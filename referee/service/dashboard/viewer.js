@@ -162,7 +162,7 @@ export function viewerPage(root, id, params) {
       h("p", { class: "small muted" },
         game.event_id ? h("a", { href: `#/events/${game.event_id}` }, game.event || `event ${game.event_id}`) : "no event",
         ` · ${plies} plies`, game.time_control ? ` · tc ${game.time_control}` : "",
-        game.opening ? ` · opening ${game.opening}` : "", ` · started ${fmtTime(game.started_at)}`,
+        game.opening?.length ? ` · opening ${[].concat(game.opening).join(" ")}` : "", ` · started ${fmtTime(game.started_at)}`,
         game.finished_at ? ` · finished ${fmtTime(game.finished_at)}` : ""));
     clear(movesBox, movesTable());
     const wanted = params.get("ply");
