@@ -7,13 +7,14 @@ both in one browser session, against a real `referee serve` that has played a sm
   (a kalaha game whose last seeds left in a row count for their owner); the move list follows the
   ply shown, its current move highlighted and inside the list's scrolled view, and stepping never
   scrolls the page;
+- a finished game's live card, the games list and the viewer say how a game ended once (never
+  "rules · game over by the rules (rules)");
 - the stream's status light says "live" on the games list and the viewer (the pages that
-  subscribe to nothing), and "live updates off" with ?live=off, which opens no stream;
+  subscribe to nothing), and "live updates off" with ?live=off;
 - the events table fits its box (no sideways scrolling) with a long name, and on a phone keeps
   the state and progress in view; every text of the Elo charts (the event's and a made-up one with
-  long labels) lies inside the chart's box; the state badge does not touch the event's kind; the
-  ending of a game is said once (never "rules · game over by the rules (rules)"); game strings
-  wrap between their parameters, never inside one;
+  long labels) lies inside the chart's box; the state badge does not touch the event's kind; game
+  strings wrap between their parameters, never inside one;
 - `chromium --headless --screenshot --virtual-time-budget` of the dashboard with ?live=off
   finishes and draws the page (OPERATING.md, "A screenshot of the dashboard").
 Screenshots: --artifacts/layout/.
@@ -293,9 +294,18 @@ def main():
     shot = lambda name: os.path.join(out, name)  # noqa: E731
 
     with browser.Browser(browser.DESKTOP) as b, browser.Daemon(args.referee, concurrency=2) as d:
+        # The live page watches the games as they are played: a finished game's card says how it
+        # ended, once.
+        b.driver.get(f"{d.url}/#/live")
+        b.wait("the live page's stream", lambda: b.js("return document.body.dataset.stream;") == "live")
         event = d.api("/api/events", event_file(os.path.abspath(args.random)), content_type="application/toml")
         eid = event["id"]
+        finished_cards = b.wait("a finished game's live card", lambda: b.js(
+            "return Array.from(document.querySelectorAll('.live-card[data-finished=\"1\"]')).map(c =>"
+            " [Number(c.dataset.gameId), c.querySelector('.result-banner').innerText.trim()]);"), timeout=120)
         b.wait("the event to finish", lambda: d.api(f"/api/events/{eid}")["state"] == "finished", timeout=180)
+        check_endings("the live page's finished cards", [
+            [d.api(f"/api/games/{gid}")["termination"], text] for gid, text in finished_cards])
 
         # A kalaha game whose end counted seeds the board still shows: its stores are not its score.
         gid, stored = None, None
