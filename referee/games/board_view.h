@@ -78,6 +78,10 @@ struct BoardView {
   int to_move = 0;             // 0 once the game is over
   std::vector<double> scores;  // per player, index 0 is player 1
   std::string score_label;     // what the scores are: "captured", "store", "reserve", "pieces", ...
+  // Once the game is over: the scores its result counts (Outcome::scores), which may differ from
+  // `scores` (kalaha's seeds left in a row go to their owner's store only in the count); empty
+  // while the game goes on.
+  std::vector<double> final_scores;
   int round = 1;
   std::string phase;   // "setup", "mirror" while setups are played; empty otherwise
   std::string legend;  // what a marked cell means; empty when no cell is ever marked

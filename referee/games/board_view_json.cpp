@@ -61,6 +61,8 @@ nlohmann::json board_view_json(const BoardView& view) {
           {"to_move", view.to_move},
           {"scores", view.scores},
           {"score_label", view.score_label},
+          {"final_scores",
+           view.final_scores.empty() ? nlohmann::json(nullptr) : nlohmann::json(view.final_scores)},
           {"round", view.round},
           {"phase", view.phase},
           {"legend", view.legend},

@@ -361,6 +361,9 @@ struct StateModel final : StateConcept {
     v.to_move = current_player();
     v.round = round();
     if (v.scores.empty()) v.scores = material();
+    // The board stays the position as it stands; the count the result makes of it is added, so
+    // a viewer never shows a final score the stored result contradicts.
+    if (play.terminal()) v.final_scores = play.outcome().scores;
     return v;
   }
   std::string sample_setup(std::uint64_t seed) const override {

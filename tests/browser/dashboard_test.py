@@ -317,7 +317,7 @@ def main():
             [args.referee, "export", "--format", "jsonl", "--db", d.db]).splitlines() if line.strip()]
         game = max(export, key=lambda g: g["plies"])
         gid, plies = game["id"], len(game["moves"])
-        b.driver.get(f"{d.url}/#/games/{gid}")
+        b.driver.get(f"{d.url}/#/games/{gid}?ply=0")
         viewer = b.wait("the viewer", lambda: b.driver.find_elements(By.ID, "viewer"))[0]
         shown = lambda: (viewer.get_attribute("data-shown"), viewer.get_attribute("data-position"))  # noqa: E731
         b.wait("ply 0", lambda: shown()[0] == "0")
@@ -347,8 +347,9 @@ def main():
         want = "1/2-1/2" if ranks[0] == ranks[1] else ("1-0" if ranks[0] < ranks[1] else "0-1")
         if result.get_attribute("data-result") != want or want not in result.text:
             browser.fail(f"viewer: the result shown is '{result.text}', the database has {want} ({ranks})")
-        if game["termination"] not in result.text:
-            browser.fail(f"viewer: the ending shown is '{result.text}', the database has {game['termination']}")
+        if result.get_attribute("data-termination") != game["termination"]:
+            browser.fail(f"viewer: the ending shown is '{result.text}' "
+                         f"({result.get_attribute('data-termination')}), the database has {game['termination']}")
         check_cells_match(b.js(VIEWER_CELLS), final["position"], "viewer at the last ply")
         b.screenshot(None, shot("viewer-desktop.png"))
         body.send_keys(Keys.HOME)

@@ -19,7 +19,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TESTS = ["gallery_test.py", "dashboard_test.py", "sprt_test.py"]
+TESTS = ["gallery_test.py", "dashboard_test.py", "sprt_test.py", "layout_test.py"]
 BANNER = "!" * 78
 
 
@@ -52,7 +52,8 @@ def main():
                                     "--artifacts", artifacts],
                 "dashboard_test.py": ["--referee", a.referee, "--mock", a.mock, "--random", a.random,
                                       "--artifacts", artifacts],
-                "sprt_test.py": ["--referee", a.referee, "--mock", a.mock, "--artifacts", artifacts]}
+                "sprt_test.py": ["--referee", a.referee, "--mock", a.mock, "--artifacts", artifacts],
+                "layout_test.py": ["--referee", a.referee, "--random", a.random, "--artifacts", artifacts]}
         base = {k: v for k, v in os.environ.items()
                 if k not in ("REFEREE_REQUIRE_BROWSER", "PYTHONPATH", "REFEREE_CHROMIUM")}
         cases = [("no selenium", {"PYTHONPATH": tmp}, "selenium hidden by skip_test.py"),

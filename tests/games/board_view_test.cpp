@@ -289,6 +289,44 @@ TEST_CASE("board view: a finished game still has its board, with nobody to move"
   check_contents(*make_game("kalaha"), s);
 }
 
+TEST_CASE("board view: at the end the view carries the result's scores, the seeds left counted") {
+  // Kalaha's last ply: South's extra turn finds his row empty; North's seed left in hole 12 is
+  // his in the count, not in his store. The board stays the position; final_scores is the count.
+  State s = at("kalaha", "0,0,0,0,0,1/0,0,0,0,0,1:35,35:1:0:0");
+  CHECK(s.view().final_scores.empty());
+  REQUIRE(s.apply("6").ok());
+  REQUIRE(s.is_terminal());
+  const BoardView v = s.view();
+  CHECK(v.scores == std::vector<double>{36, 35});
+  CHECK(cell(v, "12").count == 1);
+  CHECK(v.final_scores == s.outcome().scores);
+  CHECK(v.final_scores == std::vector<double>{36, 36});
+  CHECK(board_view_json(v)["final_scores"] == nlohmann::json::array({36.0, 36.0}));
+  CHECK(board_view_json(make_game("kalaha")->initial_state().view())["final_scores"].is_null());
+}
+
+TEST_CASE("board view: every game played to its end has the result's scores, none before") {
+  std::mt19937_64 rng(20261129);
+  for (const auto& e : registry()) {
+    SECTION(e.name) {
+      auto g = make_game(e.name + ":maxplies=400");
+      REQUIRE(g.ok());
+      State s = g->initial_state();
+      while (!s.is_terminal()) {
+        CHECK(s.view().final_scores.empty());
+        std::string move = s.setup_form().empty() ? "" : s.sample_setup(rng());
+        if (move.empty()) {
+          const auto moves = s.legal_moves();
+          REQUIRE_FALSE(moves.empty());
+          move = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+        }
+        REQUIRE(s.apply(move).ok());
+      }
+      CHECK(s.view().final_scores == s.outcome().scores);
+    }
+  }
+}
+
 TEST_CASE("board view: 2x6 holes run counter-clockwise, 12 above 1, 7 above 6 (rules.md §1)") {
   const BoardView v = make_game("awale")->initial_state().view();
   CHECK(v.family == "2x6");

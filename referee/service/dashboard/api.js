@@ -62,10 +62,22 @@ export function query(params) {
 
 // ---- the live stream ----
 
+// `?live=off` in the page's address (before the #: /?live=off#/events) keeps the stream closed:
+// the pages show what they load and are not updated. For tools that wait until the network is
+// quiet, such as a headless browser's --screenshot with --virtual-time-budget, which an open
+// stream would keep waiting forever (OPERATING.md, "A screenshot of the dashboard").
+export const liveUpdates = !/^(off|0|no|false)$/i.test(new URLSearchParams(location.search).get("live") || "");
+
 const listeners = new Map(); // type -> Set of callbacks
 let source = null;
 let statusCallback = () => {};
+let status = "connecting";
 let everOpen = false;
+
+function setStatus(state) {
+  status = state;
+  statusCallback(state);
+}
 
 const STREAM_TYPES = ["game_started", "move", "game_finished", "standings", "event_changed", "lost"];
 
@@ -79,15 +91,22 @@ function dispatch(type, data) {
   }
 }
 
-function connect() {
+// Opens the one stream (once; never when live updates are off). The page opens it at start, so
+// the status light says whether the page is live on every page, those that subscribe to nothing
+// too (the games list, the viewer).
+export function connect() {
   if (source) return;
+  if (!liveUpdates) {
+    setStatus("off");
+    return;
+  }
   source = new EventSource("/api/stream");
   source.onopen = () => {
-    statusCallback("live");
+    setStatus("live");
     if (everOpen) dispatch("resync", {}); // back after a cut: what we show may be stale
     everOpen = true;
   };
-  source.onerror = () => statusCallback(source && source.readyState === EventSource.CLOSED ? "down" : "retrying");
+  source.onerror = () => setStatus(source && source.readyState === EventSource.CLOSED ? "down" : "retrying");
   for (const type of STREAM_TYPES)
     source.addEventListener(type, (e) => {
       let data = null;
@@ -101,8 +120,10 @@ function connect() {
     });
 }
 
+// `cb(state)` now and at every change: "connecting", "live", "retrying", "down" or "off".
 export function onStreamStatus(cb) {
   statusCallback = cb;
+  cb(status);
 }
 
 // Subscribes `handlers` ({type: callback}); returns the function that unsubscribes them.

@@ -3,7 +3,7 @@
 //   #/events  #/events/ID  #/live  #/games?filters  #/games/ID?ply=K  #/ladder  #/workers
 //   #/settings
 
-import { get, onStreamStatus } from "./api.js";
+import { connect, get, onStreamStatus } from "./api.js";
 import { eventPage } from "./event.js";
 import { eventsPage } from "./events.js";
 import { gamesPage } from "./games.js";
@@ -55,11 +55,14 @@ function route() {
 
 const light = document.getElementById("stream-light");
 const lightText = document.getElementById("stream-text");
+const STATUS_TEXT = { connecting: "connecting…", live: "live", retrying: "reconnecting…", down: "stream closed",
+  off: "live updates off" };
 onStreamStatus((state) => {
   light.className = `dot ${state === "live" ? "live" : state === "down" ? "down" : ""}`;
-  lightText.textContent = state === "live" ? "live" : state === "down" ? "stream closed" : "reconnecting…";
+  lightText.textContent = STATUS_TEXT[state] || state;
   document.body.dataset.stream = state;
 });
+connect();
 
 // The daemon's health on every page: a banner while it is degraded (no new games: a low disk)
 // or failed, gone once it is ok again. Polled, because the stream does not carry it.

@@ -235,13 +235,26 @@ export function renderBoard(original, options = {}) {
   return svg;
 }
 
-// One line about the view: who moves, the scores and what they are, the round, the phase.
+// The final scores of a finished game (what its result counts), or null while it goes on.
+function finalScores(view) {
+  return view.final_scores && view.final_scores.length ? view.final_scores : null;
+}
+
+// One line about the view: who moves, the scores and what they are (at the end, the final score
+// the result counts, and the board's own figure too when the count changed it: kalaha's seeds
+// left in a row), the round, the phase.
 export function describeView(view, names = []) {
   const who = (p) => names[p - 1] || `player ${p}`;
   const parts = [];
   parts.push(view.to_move ? `${who(view.to_move)} to move` : "game over");
-  if (view.scores && view.scores.length)
-    parts.push(`${view.score_label}: ${view.scores.map((s) => fmt(s)).join(" – ")}`);
+  const final = finalScores(view);
+  const text = (list) => list.map((s) => fmt(s)).join(" – ");
+  if (final) {
+    parts.push(`final score: ${text(final)}`);
+    if (view.scores && text(view.scores) !== text(final))
+      parts.push(`${view.score_label} ${text(view.scores)} before the final count`);
+  } else if (view.scores && view.scores.length)
+    parts.push(`${view.score_label}: ${text(view.scores)}`);
   if (view.round > 1) parts.push(`round ${view.round}`);
   if (view.phase) parts.push(`${view.phase} phase`);
   return parts.join(" · ");
@@ -256,12 +269,13 @@ export function boardFigure(view, options = {}) {
   const cap = document.createElement("figcaption");
   const line = document.createElement("div");
   line.className = "board-caption";
-  (view.scores || []).forEach((s, i) => {
+  (finalScores(view) || view.scores || []).forEach((s, i) => {
     const chip = document.createElement("span");
     chip.className = `chip${view.to_move === i + 1 ? " chip-turn" : ""}`;
     chip.style.setProperty("--chip", playerColour(i + 1));
     chip.textContent = `${(options.names || [])[i] || `P${i + 1}`} ${fmt(s)}`;
     chip.dataset.player = String(i + 1);
+    chip.dataset.score = String(s);
     line.appendChild(chip);
   });
   const text = document.createElement("span");

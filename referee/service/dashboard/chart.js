@@ -63,7 +63,8 @@ export function eloChart(table, options = {}) {
     const y = top + i * rowH + rowH / 2;
     const g = s("g", { class: "elo-row", "data-engine": r.engine, "data-elo": r.elo,
       "data-lower": r.lower ?? "", "data-upper": r.upper ?? "" }, svg);
-    const name = narrow && r.engine.length > 12 ? `${r.engine.slice(0, 11)}…` : r.engine;
+    const cut = narrow ? 12 : 24;
+    const name = r.engine.length > cut ? `${r.engine.slice(0, cut - 1)}…` : r.engine;
     s("text", { x: left - 8, y: y + 4, "text-anchor": "end" }, g, name);
     const colour = playerColour((i % 6) + 1);
     if (r.elo === null || r.elo === undefined) {
@@ -94,5 +95,24 @@ export function eloChart(table, options = {}) {
     }
     s("text", { x: W - right + 8, y: y + 4 }, g, label);
   });
+  fitTexts(svg, W, H);
   return svg;
+}
+
+// Widens the drawing (its viewBox) so that every text lies inside it: names and labels are as
+// long as they are (a label such as "+141 ±17" or a bound's text), and a fixed margin would clip
+// them at the box's edge. Widths are measured in the chart's font (style.css: 12px system-ui).
+function fitTexts(svg, W, H) {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = "12px system-ui, sans-serif";
+  let from = 0;
+  let to = W;
+  for (const t of svg.querySelectorAll("text")) {
+    const x = Number(t.getAttribute("x"));
+    const w = ctx.measureText(t.textContent).width * 1.05 + 4; // a little slack for the font's own fitting
+    const anchor = t.getAttribute("text-anchor");
+    from = Math.min(from, anchor === "end" ? x - w : anchor === "middle" ? x - w / 2 : x);
+    to = Math.max(to, anchor === "end" ? x : anchor === "middle" ? x + w / 2 : x + w);
+  }
+  svg.setAttribute("viewBox", `${Math.floor(from)} 0 ${Math.ceil(to - from)} ${H}`);
 }

@@ -8,12 +8,12 @@ import { eventControls } from "./events.js";
 import { liveBoards } from "./live.js";
 import { sprtPanel } from "./sprt.js";
 import { crosstablePanel, gamesTable, standingsPanel, terminationsPanel } from "./tables.js";
-import { badge, clear, debounce, errorBox, fmtDuration, fmtTime, h, progressBar } from "./util.js";
+import { badge, breakable, clear, debounce, errorBox, fmtDuration, fmtTime, h, progressBar } from "./util.js";
 
 function header(e, onChange) {
   const sprt = sprtPanel(e.sprt);
   return [
-    h("h1", {}, e.name, badge(e.state), h("span", { class: "muted small" }, e.kind)),
+    h("h1", { class: "event-title" }, h("span", {}, e.name), badge(e.state), h("span", { class: "muted small event-kind" }, e.kind)),
     h("div", { class: "row" },
       e.progress !== null && e.progress !== undefined ? progressBar(e.progress) : null,
       h("span", { class: "event-counts", "data-finished": e.finished, "data-scheduled": e.scheduled },
@@ -21,7 +21,7 @@ function header(e, onChange) {
       e.state === "running" ? h("span", { class: "muted" }, `ETA ${fmtDuration(e.eta_s)}`) : null,
       h("span", { class: "spacer" }), eventControls(e, onChange)),
     h("p", { class: "small muted" },
-      `games: ${(e.games || []).join(", ")} · engines: ${(e.engines || []).join(", ")}`,
+      "games: ", (e.games || []).map((g, i) => [i ? ", " : "", breakable(g)]), ` · engines: ${(e.engines || []).join(", ")}`,
       e.tc ? ` · tc ${typeof e.tc === "string" ? e.tc : JSON.stringify(e.tc)}` : "",
       ` · created ${fmtTime(e.created_at)}`, e.finished_at ? ` · finished ${fmtTime(e.finished_at)}` : ""),
     sprt,

@@ -1,9 +1,13 @@
 // events.js: the events page (every event with its state, progress and ETA, kept current by the
 // stream's event_changed messages) and the controls an event has (pause, resume, cancel: shown
 // when a token is set on the settings page, since the daemon wants one for them).
+//
+// Layout: long names and game lists wrap (between words, a game string between its
+// parameters) so the table fits a desktop without scrolling; on a phone the name, state and
+// progress stay, the progress cell saying the ETA and the games playing.
 
 import { get, post, query, subscribe, token } from "./api.js";
-import { badge, clear, errorBox, fmtDuration, fmtTime, h, progressBar, tableWrap } from "./util.js";
+import { badge, breakable, clear, errorBox, fmtDuration, fmtTime, h, progressBar, tableWrap } from "./util.js";
 
 const PAGE = 50;
 
@@ -21,13 +25,13 @@ function progressCell(e) {
 
 function eventRow(e) {
   return h("tr", { class: "clickable", "data-event-id": e.id, onclick: () => (location.hash = `#/events/${e.id}`) },
-    h("td", {}, h("a", { href: `#/events/${e.id}` }, e.name)),
+    h("td", { class: "event-name" }, h("a", { href: `#/events/${e.id}` }, e.name)),
     h("td", { class: "hide-phone" }, e.kind),
     h("td", {}, badge(e.state)),
-    h("td", {}, progressCell(e)),
+    h("td", { class: "event-progress" }, progressCell(e)),
     h("td", { class: "num hide-phone" }, e.state === "running" ? fmtDuration(e.eta_s) : "–"),
     h("td", { class: "num hide-phone" }, e.running || 0),
-    h("td", { class: "hide-phone small" }, (e.games || []).join(", ")),
+    h("td", { class: "hide-phone small event-games" }, (e.games || []).map((g, i) => [i ? ", " : "", breakable(g)])),
     h("td", { class: "hide-phone small" }, fmtTime(e.created_at)));
 }
 

@@ -9,7 +9,7 @@
 
 import { get, query, subscribe } from "./api.js";
 import { boardFigure, playerColour } from "./board.js";
-import { clear, fmtClock, gameLink, gameTitle, h } from "./util.js";
+import { clear, ending, fmtClock, gameLink, gameTitle, h } from "./util.js";
 
 const FINISHED_KEEP_MS = 8000;
 const MAX_BOARDS = 24;
@@ -42,7 +42,8 @@ export function liveBoards(container, options = {}) {
       s.game ? gameTitle(s.game) : null);
     const footer = h("div", { class: "muted small" },
       g.finished
-        ? h("span", { class: "result-banner" }, `${s.result || s.termination || "finished"} · ${s.termination || ""} ${s.reason || ""}`)
+        ? h("span", { class: "result-banner", title: ending(s.termination, s.reason).title },
+          `${s.result || "finished"}${s.termination ? ` · ${ending(s.termination, s.reason).long}` : ""}`)
         : `ply ${g.ply}${g.lastMove ? ` · last move ${g.lastMove}` : ""}`);
     const card = h("section", {
       class: "panel live-card", "data-game-id": s.id, "data-ply": g.ply, "data-position": g.position || "",

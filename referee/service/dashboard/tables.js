@@ -2,7 +2,7 @@
 // crosstable, terminations per engine, and a list of games.
 
 import { eloChart } from "./chart.js";
-import { fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, tableWrap } from "./util.js";
+import { ending, fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, tableWrap } from "./util.js";
 
 // A rating as written in the table: "+12.3", "> -636.4" for a lower bound, "< ..." for an upper
 // one, "unrated".
@@ -79,6 +79,13 @@ function playerNames(players) {
   return list.map((p, i) => [h("span", { class: "seat-name" }, i < list.length - 1 ? `${p}${sep.trimEnd()}` : p), " "]);
 }
 
+// The ending said once: a sentence on a desktop, the word on a phone, both as stored in the title.
+function endingCell(g) {
+  const e = ending(g.termination, g.reason);
+  return h("td", { class: "small ending", title: e.title, "data-termination": g.termination || "" },
+    h("span", { class: "hide-phone" }, e.long), h("span", { class: "show-phone" }, e.short));
+}
+
 export function gamesTable(games) {
   if (!games.length) return h("p", { class: "muted" }, "No game.");
   return tableWrap(
@@ -89,6 +96,6 @@ export function gamesTable(games) {
       h("tr", { class: "clickable", "data-game-id": g.id, onclick: () => (location.hash = `#/games/${g.id}`) },
         h("td", { class: "num" }, gameLink(g.id, g.id)), h("td", { class: "players" }, playerNames(g.players)),
         h("td", {}, g.result || g.status), h("td", { class: "hide-phone small" }, gameTitle(g.game)),
-        h("td", { class: "small" }, g.termination || "", g.reason ? h("span", { class: "hide-phone" }, ` · ${g.reason}`) : null),
+        endingCell(g),
         h("td", { class: "num hide-phone" }, g.plies), h("td", { class: "hide-phone small" }, fmtTime(g.finished_at))))));
 }

@@ -115,15 +115,50 @@ export function gameLink(id, text) {
   return h("a", { href: `#/games/${id}` }, text ?? `#${id}`);
 }
 
+// Text with a line-break opportunity after each comma (a <wbr>): a game string
+// ("grandslam=nocapture,first=1") is one word to the browser, which would break it anywhere on a
+// phone; it breaks between its parameters instead.
+export function breakable(text) {
+  const parts = String(text ?? "").split(",");
+  return parts.flatMap((p, i) => (i < parts.length - 1 ? [`${p},`, h("wbr")] : [p]));
+}
+
 // A canonical game string as its name in bold and its parameters in small print
-// ("awale" + "grandslam=nocapture,first=1,..."); the whole string as the tooltip.
+// ("awale" + "grandslam=nocapture,first=1,..."), broken between parameters; the whole string as
+// the tooltip.
 export function gameTitle(canonical) {
   const text = canonical || "";
   const colon = text.indexOf(":");
   const name = colon < 0 ? text : text.slice(0, colon);
   const params = colon < 0 ? "" : text.slice(colon + 1);
   return h("span", { class: "game-title", title: text },
-    h("span", { class: "game-name" }, name), params ? h("span", { class: "game-params" }, ` ${params}`) : null);
+    h("span", { class: "game-name" }, name), params ? h("span", { class: "game-params" }, " ", breakable(params)) : null);
+}
+
+// The endings by the rules, said plainly: their stored reason only repeats the word
+// ("rules", "game over by the rules (rules)").
+const RULE_ENDINGS = {
+  rules: ["rules", "game over by the rules"],
+  relay: ["relay", "every move left breaks the relay guard"],
+  repetition: ["repetition", "a position occurred a third time"],
+  nocapture: ["no capture", "too many plies without a capture"],
+  maxplies: ["ply limit", "the game reached its ply limit"],
+  agreement: ["agreement", "ended by agreement"],
+};
+
+// What ended a game, said once: {short, long, title}. `short` for a narrow column (the
+// termination's word), `long` a sentence (a rules ending plainly; otherwise the stored reason,
+// which names the engine and what it did), `title` both as stored.
+export function ending(termination, reason) {
+  const t = termination || "";
+  const r = reason || "";
+  const rule = RULE_ENDINGS[t];
+  const restates = !r || /^game over by the rules( \(.*\))?$/.test(r) || r === t;
+  return {
+    short: rule ? rule[0] : t,
+    long: restates ? (rule ? rule[1] : t) : r,
+    title: [t, r].filter(Boolean).join(": "),
+  };
 }
 
 export const narrowScreen = () => window.matchMedia("(max-width: 720px)").matches;

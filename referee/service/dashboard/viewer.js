@@ -6,11 +6,15 @@
 // Decisions: the board at ply K comes from the daemon (/api/games/{id}/position?ply=K: the rules
 // library replays the stored moves), fetched once per ply and cached, the next plies prefetched;
 // a game's first plies may be opening plies the referee played (not in the move list): the move
-// list starts after them. The ply shown is kept in the address (#/games/12?ply=30).
+// list starts after them. The ply shown is kept in the address (#/games/12?ply=30); without one
+// the viewer opens at the last ply (a finished game's end, a running game's latest move). The
+// move list follows the ply shown: its move highlighted and scrolled into the list's view (the
+// list scrolls, never the page: on a phone the list is under the board). At a finished game's
+// last ply the board's caption gives the final score the result counts (BoardView.final_scores).
 
 import { get } from "./api.js";
 import { boardFigure, playerColour } from "./board.js";
-import { clear, errorBox, fmtClock, fmtTime, gameTitle, h, tableWrap } from "./util.js";
+import { clear, ending, errorBox, fmtClock, fmtTime, gameTitle, h, tableWrap } from "./util.js";
 
 const TRANSCRIPT_LINES = 3000;
 
@@ -63,8 +67,7 @@ export function viewerPage(root, id, params) {
     counter.textContent = `ply ${k} / ${plies}`;
     main.dataset.ply = String(k);
     main.dataset.plies = String(plies);
-    movesBox.querySelectorAll("tr[data-ply]").forEach((row) => row.classList.toggle("current", Number(row.dataset.ply) === k));
-    movesBox.querySelector("tr.current")?.scrollIntoView({ block: "nearest" });
+    followMove(k);
     const m = moveAt(k);
     infoBox.textContent = m ? (m.info || "(no info lines)") + (m.note ? `\nnote: ${m.note}` : "") : k <= offset && k > 0 ? "(an opening ply played by the referee)" : "";
     let p;
@@ -86,10 +89,30 @@ export function viewerPage(root, id, params) {
     const atEnd = k === plies && game.status === "finished";
     main.dataset.atEnd = atEnd ? "1" : "0";
     clear(resultBox, atEnd
-      ? h("p", { class: "result-banner", id: "viewer-result-text", "data-result": game.result },
-        `${game.result || "no result"} · ${game.termination}${game.reason ? ` (${game.reason})` : ""}`)
+      ? h("p", { class: "result-banner", id: "viewer-result-text", "data-result": game.result,
+        "data-termination": game.termination, title: ending(game.termination, game.reason).title },
+      `${game.result || "no result"} · ${ending(game.termination, game.reason).long}`)
       : null);
     for (const next of [k + 1, k + 2]) if (next <= plies) position(next).catch(() => {});
+  }
+
+  // Highlights the move that led to ply k and scrolls the list (only the list) to show it.
+  function followMove(k) {
+    let current = null;
+    for (const row of movesBox.querySelectorAll("tr[data-ply]")) {
+      const on = Number(row.dataset.ply) === k;
+      row.classList.toggle("current", on);
+      if (on) current = row;
+    }
+    if (!current) {
+      if (k <= offset) movesBox.scrollTop = 0;
+      return;
+    }
+    const box = movesBox.getBoundingClientRect();
+    const row = current.getBoundingClientRect();
+    const head = movesBox.querySelector("thead")?.getBoundingClientRect().height || 0;
+    if (row.top < box.top + head) movesBox.scrollTop -= box.top + head - row.top;
+    else if (row.bottom > box.bottom) movesBox.scrollTop += row.bottom - box.bottom;
   }
 
   function movesTable() {
@@ -134,15 +157,16 @@ export function viewerPage(root, id, params) {
       h("div", { class: "row" }, (game.players || []).map((p, i) =>
         h("span", { class: "chip", style: { "--chip": playerColour(i + 1) } }, p)),
       h("strong", {}, game.result || game.status),
-      h("span", { class: "muted small" }, [game.termination, game.reason].filter(Boolean).join(" · "))),
+      h("span", { class: "muted small", title: ending(game.termination, game.reason).title },
+        game.termination ? ending(game.termination, game.reason).long : "")),
       h("p", { class: "small muted" },
         game.event_id ? h("a", { href: `#/events/${game.event_id}` }, game.event || `event ${game.event_id}`) : "no event",
         ` · ${plies} plies`, game.time_control ? ` · tc ${game.time_control}` : "",
-        game.opening ? ` · opening ${game.opening}` : "", ` · started ${fmtTime(game.started_at)}`,
+        game.opening?.length ? ` · opening ${[].concat(game.opening).join(" ")}` : "", ` · started ${fmtTime(game.started_at)}`,
         game.finished_at ? ` · finished ${fmtTime(game.finished_at)}` : ""));
     clear(movesBox, movesTable());
     const wanted = params.get("ply");
-    go(wanted === null ? 0 : Number(wanted));
+    go(wanted === null ? plies : Number(wanted));
     get(`/api/games/${id}/transcript`).then((t) => {
       const lines = t.lines || [];
       clear(transcriptBox, lines.length === 0 ? "(no transcript kept)" : lines.slice(0, TRANSCRIPT_LINES).map((l) =>
