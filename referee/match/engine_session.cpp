@@ -4,6 +4,8 @@
 #include <deque>
 #include <thread>
 
+#include "match/error_line.h"
+
 namespace referee {
 
 using engines::Clock;
@@ -171,7 +173,7 @@ std::string EngineSession::crash_detail(const std::string& how) {
   if (!exited) detail += how + ", then ";  // it did not exit by itself: it was ended
   detail += exit_words(*process_) + ")";
   const auto recent = recent_stderr();
-  if (!recent.empty()) detail += ": " + recent.back();
+  if (!recent.empty()) detail += ": " + error_line(recent);
   return detail;
 }
 
