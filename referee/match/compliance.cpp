@@ -6,8 +6,9 @@
 // declares, one per declared number of players): setgame and isready, moves from the start with
 // clocks, after moves and from a position string within movetime, go depth 1, the turn of each
 // player with 3 or more players, a position after a forced move, a setup followed by play, a game
-// played to its end and gameover, then a second game in the same process (uginewgame); then
-// go infinite and stop, quit; and a second process that must exit at end of input.
+// played to its end and gameover, the game with other parameter values, then a second game in the
+// same process (uginewgame); then go infinite and stop (a bestmove before the stop FAILs), a stop
+// while idle (ignored), quit; and a second process that must exit at end of input.
 //
 // Decisions:
 // - A game the engine declares is checked only with values it declares ("game oware players=2"
@@ -17,6 +18,11 @@
 //   plies before the end of a random playout (a few seconds at most per game, whatever the
 //   engine); if it has not ended after kEndgamePlies engine moves, the referee ends it with
 //   random moves, so that gameover always follows a real end.
+// - Each game is also played with every other value of its own parameters and of `first` that
+//   the engine declares (or all of them when it declares the game without values): the engine
+//   is asked where that value changes the legal moves, found by random play under it and
+//   compared move by move with the game as given. An engine that ignores setgame's parameters
+//   then plays a move they forbid. `nocapture` and `maxplies` only end games: not tried.
 // - The summary line names the first failing step: later failures often follow from it.
 #include "match/compliance.h"
 
@@ -32,11 +38,13 @@ namespace referee {
 
 namespace {
 
-constexpr int kEndgamePlies = 40;    // engine moves at most in the game played to its end
-constexpr int kEndgameLead = 12;     // it starts this many plies before a random playout's end
-constexpr long kMovetime = 200;      // ms, for the movetime steps
-constexpr long kMargin = 1000;       // ms beyond movetime before a reply is late
-constexpr long kQuickMovetime = 20;  // ms, for the moves of the games played to their end
+constexpr int kEndgamePlies = 40;         // engine moves at most in the game played to its end
+constexpr int kEndgameLead = 12;          // it starts this many plies before a random playout's end
+constexpr long kMovetime = 200;           // ms, for the movetime steps
+constexpr long kMargin = 1000;            // ms beyond movetime before a reply is late
+constexpr long kQuickMovetime = 20;       // ms, for the moves of the games played to their end
+constexpr long kInfiniteStopAfter = 300;  // ms of go infinite before stop
+constexpr std::size_t kParameterProbes = 6;  // positions asked with each other parameter value
 
 class Report {
  public:
@@ -96,7 +104,7 @@ std::string hint_for(const MoveReply& reply, bool nothing_read, const games::Gam
       return "answer every go in time: movetime is the time for this move, p<i>time the clock "
              "of player i; run with --debug to see when each line came";
     case Fault::Crash:
-      return "the engine's last stderr line is quoted above; run with --debug to see every "
+      return "the stderr line naming the error is quoted above; run with --debug to see every "
              "line exchanged, then feed the same lines to the engine by hand";
     case Fault::Protocol:
       return "run with --debug to see every line exchanged (PROTOCOL.md §7 lists the replies)";
@@ -238,18 +246,29 @@ class Checker {
     return judge(reply, game, *state, what, move_out);
   }
 
+  // Asks for a move, without judging it.
+  MoveReply ask(const std::vector<std::string>& moves, const protocol::Go& go, Millis budget) {
+    return session_.request("", moves, go, budget, nullptr);
+  }
+  Report& report() { return report_; }
+  const EngineIdentity& identity() const { return session_.identity(); }
+
+  // `hint`: what to fix when the move is illegal, instead of the usual hint.
   bool judge(const MoveReply& reply, const games::Game& game, const games::State& state,
-             const std::string& what, std::string* move_out = nullptr) {
+             const std::string& what, std::string* move_out = nullptr,
+             const std::string& hint = "") {
     if (reply.fault != Fault::None)
       return report_.step(false, what,
                           fault_name(reply.fault) + ": " + reply.detail +
                               (reply.move.empty() ? "" : " (line: '" + reply.move + "')"),
-                          hint_for(reply, session_.nothing_read(), game, state));
+                          reply.fault == Fault::Illegal && !hint.empty()
+                              ? hint
+                              : hint_for(reply, session_.nothing_read(), game, state));
     auto copy = state;
     if (!copy.apply(reply.move))
       return report_.step(false, what,
                           "bestmove '" + reply.move + "' is illegal in " + state.to_string(),
-                          hint_for(illegal(reply), false, game, state));
+                          hint.empty() ? hint_for(illegal(reply), false, game, state) : hint);
     if (move_out) *move_out = reply.move;
     return report_.step(
         true, what,
@@ -325,6 +344,153 @@ class Checker {
   Report& report_;
   EngineSession& session_;
 };
+
+// The game with `key` set to `value`, its other parameters as in `game`.
+Expected<games::Game> with_parameter(const games::Game& game, const std::string& key,
+                                     const std::string& value) {
+  std::string spec = game.name();
+  for (const auto& [k, v] : parameters(game))
+    spec += (spec.size() == game.name().size() ? ":" : ",") + k + "=" + (k == key ? value : v);
+  return games::make_game(spec);
+}
+
+// For each parameter of the game's own (not `players`: one target per declared number of players
+// already) and `first`: every other value the engine's declaration accepts (a range: the next
+// value, or the one before at its top).
+std::vector<std::pair<std::string, std::string>> other_values(const EngineIdentity& id,
+                                                              const games::Game& game) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto* entry = games::find_entry(game.name());
+  if (!entry) return out;
+  const auto current = parameters(game);
+  auto value_of = [&](const std::string& key) {
+    for (const auto& [k, v] : current)
+      if (k == key) return v;
+    return std::string();
+  };
+  auto declared = [&](const std::string& key, const std::string& value) {
+    for (const auto& decl : id.games)
+      if (decl.name == game.name())
+        for (const auto& [dkey, spec] : decl.params)
+          if (dkey == key && !spec_accepts(spec, value)) return false;
+    return true;
+  };
+  for (const auto& p : games::all_params(*entry)) {
+    if (p.key == "players" || p.key == "nocapture" || p.key == "maxplies") continue;
+    const std::string now = value_of(p.key);
+    std::vector<std::string> others;
+    if (!p.choices.empty()) {
+      for (const auto& c : p.choices)
+        if (c != now) others.push_back(c);
+    } else if (auto n = games::parse_count(now)) {
+      const long v = static_cast<long>(*n);
+      if (v + 1 <= p.max)
+        others.push_back(std::to_string(v + 1));
+      else if (v - 1 >= p.min)
+        others.push_back(std::to_string(v - 1));
+    }
+    for (const auto& o : others)
+      if (declared(p.key, o) && (p.key != "first" || std::stol(o) <= game.num_players()))
+        out.emplace_back(p.key, o);
+  }
+  return out;
+}
+
+// Lines of random play under `variant` after which an engine playing `base` instead goes wrong:
+// `base` refuses a move of the line, or allows moves `variant` forbids there. At most `count`,
+// those where the most of `base`'s moves are wrong first.
+std::vector<std::vector<std::string>> telling_lines(const games::Game& variant,
+                                                    const games::Game& base, std::size_t count) {
+  struct Found {
+    double wrong;  // the share of base's legal moves that variant forbids; 2 when base refuses
+    std::vector<std::string> line;
+  };
+  std::vector<Found> found;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto playout = random_playout(variant, seed, 300);
+    auto v = variant.initial_state();
+    auto b = base.initial_state();
+    bool diverged = false;
+    for (std::size_t i = 0; i <= playout.size() && !diverged; ++i) {
+      if (v.is_terminal()) break;
+      if (!v.is_forced() && v.setup_form().empty()) {
+        const std::vector<std::string> line(playout.begin(),
+                                            playout.begin() + static_cast<long>(i));
+        if (b.is_terminal()) {
+          found.push_back({2, line});
+          break;
+        }
+        const auto vm = v.legal_moves();
+        const auto bm = b.legal_moves();
+        const auto wrong = std::count_if(bm.begin(), bm.end(), [&](const std::string& m) {
+          return std::find(vm.begin(), vm.end(), m) == vm.end();
+        });
+        if (wrong > 0) found.push_back({double(wrong) / double(bm.size()), line});
+      }
+      if (i == playout.size()) break;
+      if (!v.apply(playout[i])) break;
+      if (!b.apply(playout[i])) {  // base cannot follow: asked after this move, it goes wrong
+        const std::vector<std::string> line(playout.begin(),
+                                            playout.begin() + static_cast<long>(i) + 1);
+        if (!v.is_terminal() && !v.is_forced()) found.push_back({2, line});
+        diverged = true;
+      }
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Found& a, const Found& b) { return a.wrong > b.wrong; });
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t i = 0; i < found.size() && out.size() < count; ++i) out.push_back(found[i].line);
+  return out;
+}
+
+// The game with each other value of its parameters the engine declares: where that value
+// changes the legal moves, the engine must play by it.
+void check_parameters(Checker& check, const games::Game& game, const std::string& label) {
+  Report& report = check.report();
+  const auto current = parameters(game);
+  for (const auto& [key, value] : other_values(check.identity(), game)) {
+    auto variant = with_parameter(game, key, value);
+    if (!variant) continue;
+    const std::string vlabel = label + " with " + key + "=" + value;
+    const auto lines = telling_lines(*variant, game, kParameterProbes);
+    if (lines.empty()) {
+      report.skip(vlabel, "no position found where it changes the legal moves");
+      continue;
+    }
+    if (!check.prepare(*variant, vlabel + ": setgame, uginewgame, isready -> readyok")) continue;
+    std::size_t asked = 0;
+    for (const auto& line : lines) {
+      auto state = games::state_after(*variant, "", line);
+      if (!state) break;
+      protocol::Go go;
+      go.player = state->current_player();
+      go.movetime = kQuickMovetime;
+      auto reply = check.ask(line, go, Millis(kQuickMovetime + kMargin));
+      auto probe = *state;
+      if (reply.fault != Fault::None || !probe.apply(reply.move)) {
+        std::string before;
+        for (const auto& [k, v] : current)
+          if (k == key) before = v;
+        check.judge(reply, *variant, *state,
+                    vlabel + ": legal bestmoves where " + key + "=" + value +
+                        " changes the legal moves (ply " + std::to_string(line.size() + 1) + ")",
+                    nullptr,
+                    "play by the parameters 'setgame' gives: the legal moves with " + key + "=" +
+                        value + " are not those with " + key + "=" + before + " (`referee moves " +
+                        variant->canonical() + " --position " + state->to_string() +
+                        "` lists them)");
+        break;
+      }
+      ++asked;
+    }
+    if (asked == lines.size())
+      report.step(
+          true,
+          vlabel + ": legal bestmoves where " + key + "=" + value + " changes the legal moves",
+          std::to_string(asked) + " positions");
+  }
+}
 
 void check_game(Checker& check, const games::Game& game, const std::string& label) {
   if (!check.prepare(game, label + ": game 1: setgame, uginewgame, isready -> readyok <token>"))
@@ -425,11 +591,45 @@ void check_game(Checker& check, const games::Game& game, const std::string& labe
   }
 
   check.play_to_end(game, label);
+  check_parameters(check, game, label);
 
   // The same process, a second game.
   if (check.prepare(game, label + ": game 2 in the same process: uginewgame, isready"))
     check.move(game, "", {}, timed, Millis(11000),
                label + ": game 2: legal bestmove from startpos");
+}
+
+// go infinite, then stop: the bestmove must come after the stop, however soon the engine is
+// done (PROTOCOL.md §6); then a stop while idle, which must be ignored (§8).
+void check_infinite(Report& report, Checker& check, EngineSession& session,
+                    const games::Game& game) {
+  auto line = random_line(game, 3, 9);
+  auto state = games::state_after(game, "", line);
+  if (!state || state->is_forced() || state->is_terminal()) return;
+  protocol::Go go;
+  go.player = state->current_player();
+  go.infinite = true;
+  const std::string what = "stop: go infinite, then stop -> bestmove";
+  auto reply = session.request_and_stop("", line, go, Millis(kInfiniteStopAfter), Millis(2000));
+  // request_and_stop writes stop only once kInfiniteStopAfter has passed without a bestmove.
+  if (reply.fault == Fault::None && reply.elapsed < Millis(kInfiniteStopAfter)) {
+    report.step(false, what,
+                "'bestmove " + reply.move + "' after " + std::to_string(reply.elapsed.count()) +
+                    " ms, before any stop",
+                "under 'go infinite' keep the bestmove until 'stop' comes, however soon the "
+                "search is done (PROTOCOL.md §6); the SDKs do it for you");
+    session.send("stop");
+  } else if (!check.judge(reply, game, *state, what)) {
+    return;
+  }
+  // The engine is idle now: a stop gets no reply, and the next command is answered as usual.
+  session.send("stop");
+  std::string detail;
+  const Fault f = session.prepare(game, detail);
+  report.step(f == Fault::None, "stop while idle: ignored, then uginewgame, isready -> readyok",
+              f == Fault::None ? "" : fault_name(f) + ": " + detail,
+              "'stop' when no search runs gets no answer at all (PROTOCOL.md §8): never a second "
+              "bestmove");
 }
 
 }  // namespace
@@ -495,18 +695,7 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
     last_game = *game;
   }
 
-  // go infinite, then stop.
-  if (last_game && session.alive()) {
-    auto line = random_line(*last_game, 3, 9);
-    auto state = games::state_after(*last_game, "", line);
-    if (state && !state->is_forced() && !state->is_terminal()) {
-      protocol::Go go;
-      go.player = state->current_player();
-      go.infinite = true;
-      auto reply = session.request_and_stop("", line, go, Millis(300), Millis(2000));
-      check.judge(reply, *last_game, *state, "stop: go infinite, then stop -> bestmove");
-    }
-  }
+  if (last_game && session.alive()) check_infinite(report, check, session, *last_game);
   session.quit();
   const std::string exit = session.exit_description();
   report.step(session.exited_normally(), "quit: the engine exits by itself", exit,
