@@ -166,6 +166,30 @@ TEST_CASE("cli: moves prints the position and the legal moves, key by key") {
   one_error_line(bad_position, "4,4:1");
 }
 
+TEST_CASE("cli: an empty --moves list is the start position, for moves, perft and show") {
+  const auto start = referee_cmd({"moves", "awale"});
+  REQUIRE(start.status == 0);
+  for (const std::vector<std::string>& empty :
+       {std::vector<std::string>{"--moves"}, {"--moves", ""}, {"-m"}}) {
+    std::vector<std::string> args = {"moves", "awale"};
+    args.insert(args.end(), empty.begin(), empty.end());
+    auto r = referee_cmd(args);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == start.out);
+  }
+  // A list given as one word, as a script may pass "$MOVES".
+  auto quoted = referee_cmd({"moves", "oware:players=3", "--moves", "1 5"});
+  CHECK(quoted.status == 0);
+  CHECK(quoted.out == moves_output("oware:players=3", {"1", "5"}));
+  auto perft = referee_cmd({"perft", "awale", "1", "--moves"});
+  CHECK(perft.status == 0);
+  CHECK(perft.out == referee_cmd({"perft", "awale", "1"}).out);
+  auto show = referee_cmd({"show", "awale", "--moves", "--json"});
+  CHECK(show.status == 0);
+  CHECK(show.out == referee_cmd({"show", "awale", "--json"}).out);
+}
+
 TEST_CASE("cli: moves in a setup phase and before a forced move") {
   auto setup = referee_cmd({"moves", "lontu-holo"});
   CHECK(setup.status == 0);
