@@ -33,6 +33,7 @@
 #include "games/core.h"
 #include "games/registry.h"
 #include "match/engine_session.h"
+#include "match/parameter_probes.h"
 
 namespace referee {
 
@@ -116,42 +117,6 @@ std::string hint_for(const MoveReply& reply, bool nothing_read, const games::Gam
   }
 }
 
-// The game's parameter values, from its canonical string "name:key=value,...".
-std::vector<std::pair<std::string, std::string>> parameters(const games::Game& game) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const std::string& text = game.canonical();
-  auto colon = text.find(':');
-  if (colon == std::string::npos) return out;
-  std::size_t pos = colon + 1;
-  while (pos <= text.size()) {
-    auto end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string kv = text.substr(pos, end - pos);
-    if (auto eq = kv.find('='); eq != std::string::npos)
-      out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    pos = end + 1;
-  }
-  return out;
-}
-
-// The values a declared spec accepts: "a|b|c" listed; "min..max" as a range (integers).
-bool spec_accepts(const std::string& spec, const std::string& value) {
-  if (auto dots = spec.find(".."); dots != std::string::npos) {
-    auto lo = games::parse_count(spec.substr(0, dots));
-    auto hi = games::parse_count(spec.substr(dots + 2));
-    auto v = games::parse_count(value);
-    return lo && hi && v && *lo <= *v && *v <= *hi;
-  }
-  std::size_t pos = 0;
-  while (pos <= spec.size()) {
-    auto end = spec.find('|', pos);
-    if (end == std::string::npos) end = spec.size();
-    if (spec.compare(pos, end - pos, value) == 0) return true;
-    pos = end + 1;
-  }
-  return false;
-}
-
 // Empty when the engine's declaration of the game accepts its parameters, else why not.
 std::string outside_declaration(const EngineIdentity& id, const games::Game& game) {
   for (const auto& decl : id.games) {
@@ -186,26 +151,6 @@ std::vector<std::string> declared_targets(const EngineIdentity& id) {
     }
   }
   return out;
-}
-
-// A random playout from the start to the end (or `cap` plies).
-std::vector<std::string> random_playout(const games::Game& game, std::uint64_t seed, int cap) {
-  std::mt19937_64 rng(seed);
-  auto state = game.initial_state();
-  std::vector<std::string> moves;
-  for (int i = 0; i < cap && !state.is_terminal(); ++i) {
-    std::string move;
-    if (!state.setup_form().empty()) {
-      move = state.sample_setup(rng());
-    } else {
-      auto legal = state.legal_moves();
-      if (legal.empty()) break;
-      move = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
-    }
-    if (!state.apply(move)) break;
-    moves.push_back(move);
-  }
-  return moves;
 }
 
 // The first `plies` moves of a random playout that has not ended by then.
@@ -345,111 +290,12 @@ class Checker {
   EngineSession& session_;
 };
 
-// The game with `key` set to `value`, its other parameters as in `game`.
-Expected<games::Game> with_parameter(const games::Game& game, const std::string& key,
-                                     const std::string& value) {
-  std::string spec = game.name();
-  for (const auto& [k, v] : parameters(game))
-    spec += (spec.size() == game.name().size() ? ":" : ",") + k + "=" + (k == key ? value : v);
-  return games::make_game(spec);
-}
-
-// For each parameter of the game's own (not `players`: one target per declared number of players
-// already) and `first`: every other value the engine's declaration accepts (a range: the next
-// value, or the one before at its top).
-std::vector<std::pair<std::string, std::string>> other_values(const EngineIdentity& id,
-                                                              const games::Game& game) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const auto* entry = games::find_entry(game.name());
-  if (!entry) return out;
-  const auto current = parameters(game);
-  auto value_of = [&](const std::string& key) {
-    for (const auto& [k, v] : current)
-      if (k == key) return v;
-    return std::string();
-  };
-  auto declared = [&](const std::string& key, const std::string& value) {
-    for (const auto& decl : id.games)
-      if (decl.name == game.name())
-        for (const auto& [dkey, spec] : decl.params)
-          if (dkey == key && !spec_accepts(spec, value)) return false;
-    return true;
-  };
-  for (const auto& p : games::all_params(*entry)) {
-    if (p.key == "players" || p.key == "nocapture" || p.key == "maxplies") continue;
-    const std::string now = value_of(p.key);
-    std::vector<std::string> others;
-    if (!p.choices.empty()) {
-      for (const auto& c : p.choices)
-        if (c != now) others.push_back(c);
-    } else if (auto n = games::parse_count(now)) {
-      const long v = static_cast<long>(*n);
-      if (v + 1 <= p.max)
-        others.push_back(std::to_string(v + 1));
-      else if (v - 1 >= p.min)
-        others.push_back(std::to_string(v - 1));
-    }
-    for (const auto& o : others)
-      if (declared(p.key, o) && (p.key != "first" || std::stol(o) <= game.num_players()))
-        out.emplace_back(p.key, o);
-  }
-  return out;
-}
-
-// Lines of random play under `variant` after which an engine playing `base` instead goes wrong:
-// `base` refuses a move of the line, or allows moves `variant` forbids there. At most `count`,
-// those where the most of `base`'s moves are wrong first.
-std::vector<std::vector<std::string>> telling_lines(const games::Game& variant,
-                                                    const games::Game& base, std::size_t count) {
-  struct Found {
-    double wrong;  // the share of base's legal moves that variant forbids; 2 when base refuses
-    std::vector<std::string> line;
-  };
-  std::vector<Found> found;
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    const auto playout = random_playout(variant, seed, 300);
-    auto v = variant.initial_state();
-    auto b = base.initial_state();
-    bool diverged = false;
-    for (std::size_t i = 0; i <= playout.size() && !diverged; ++i) {
-      if (v.is_terminal()) break;
-      if (!v.is_forced() && v.setup_form().empty()) {
-        const std::vector<std::string> line(playout.begin(),
-                                            playout.begin() + static_cast<long>(i));
-        if (b.is_terminal()) {
-          found.push_back({2, line});
-          break;
-        }
-        const auto vm = v.legal_moves();
-        const auto bm = b.legal_moves();
-        const auto wrong = std::count_if(bm.begin(), bm.end(), [&](const std::string& m) {
-          return std::find(vm.begin(), vm.end(), m) == vm.end();
-        });
-        if (wrong > 0) found.push_back({double(wrong) / double(bm.size()), line});
-      }
-      if (i == playout.size()) break;
-      if (!v.apply(playout[i])) break;
-      if (!b.apply(playout[i])) {  // base cannot follow: asked after this move, it goes wrong
-        const std::vector<std::string> line(playout.begin(),
-                                            playout.begin() + static_cast<long>(i) + 1);
-        if (!v.is_terminal() && !v.is_forced()) found.push_back({2, line});
-        diverged = true;
-      }
-    }
-  }
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Found& a, const Found& b) { return a.wrong > b.wrong; });
-  std::vector<std::vector<std::string>> out;
-  for (std::size_t i = 0; i < found.size() && out.size() < count; ++i) out.push_back(found[i].line);
-  return out;
-}
-
 // The game with each other value of its parameters the engine declares: where that value
 // changes the legal moves, the engine must play by it.
 void check_parameters(Checker& check, const games::Game& game, const std::string& label) {
   Report& report = check.report();
   const auto current = parameters(game);
-  for (const auto& [key, value] : other_values(check.identity(), game)) {
+  for (const auto& [key, value] : other_values(check.identity().games, game)) {
     auto variant = with_parameter(game, key, value);
     if (!variant) continue;
     const std::string vlabel = label + " with " + key + "=" + value;
