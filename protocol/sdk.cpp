@@ -56,6 +56,7 @@ void read_input(Channel& ch, std::istream& in) {
       const bool idle_queue = ch.searching && !ch.stop && ch.queue.empty();
       if (idle_queue && cmd == "stop") {
         ch.stop = true;
+        ch.ready.notify_one();  // a go infinite whose search is over waits for it
         continue;
       }
       if (idle_queue && cmd == "isready") {
@@ -231,20 +232,26 @@ class Session {
     lim.emit = [this](const std::string& text) { ch_.write(text); };
 
     std::string move;
+    {
+      std::lock_guard lock(ch_.mutex);
+      ch_.searching = true;
+      ch_.stop = take_early_stop(ch_.queue) || (ch_.closed && ch_.queue.empty());
+    }
     if (!state.setup_form().empty() && !info_.search_setups) {
       move = state.sample_setup(lim.seed);
     } else {
-      {
-        std::lock_guard lock(ch_.mutex);
-        ch_.searching = true;
-        ch_.stop = take_early_stop(ch_.queue) || (ch_.closed && ch_.queue.empty());
-      }
       try {
         move = search_(state, lim);
       } catch (const std::exception& e) {
         reply_error("internal", std::string("search failed: ") + e.what());
       }
-      std::lock_guard lock(ch_.mutex);
+    }
+    {
+      std::unique_lock lock(ch_.mutex);
+      // go infinite: the bestmove waits for stop (PROTOCOL.md §6), however soon the search ends,
+      // or for anything else the referee sends meanwhile.
+      if (go.infinite)
+        ch_.ready.wait(lock, [&] { return ch_.stop.load() || ch_.closed || !ch_.queue.empty(); });
       ch_.searching = false;
     }
     if (move.empty()) {

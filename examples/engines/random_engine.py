@@ -206,6 +206,7 @@ def main():
     randomness = 10
     game = None
     position = None
+    infinite_reply = None  # the answer to a go infinite, sent at stop
 
     def say(line):
         sys.stdout.write(line + "\n")
@@ -287,10 +288,18 @@ def main():
                 say("error illegal-position no valid position")
                 continue
             move = choose(position, game, rng, randomness)
-            say("bestmove %s" % move if move is not None else "error illegal-position game over")
+            reply = "bestmove %s" % move if move is not None else "error illegal-position game over"
+            if "infinite" in args:
+                infinite_reply = reply  # go infinite: the answer waits for stop (PROTOCOL.md §6)
+            else:
+                say(reply)
+        elif cmd == "stop":
+            if infinite_reply is not None:
+                say(infinite_reply)
+                infinite_reply = None
         elif cmd == "quit":
             break
-        elif cmd in ("stop", "gameover", "protocol"):
+        elif cmd in ("gameover", "protocol"):
             pass
         else:
             say("error unknown-command " + cmd)

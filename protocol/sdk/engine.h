@@ -16,6 +16,9 @@
 //   came; after a `stop` it is answered after the bestmove), `quit` and end
 //   of input stop the search; every other command waits its turn, in order. A `stop` or `quit`
 //   that arrives after a `go` but before its search starts stops that search as soon as it starts.
+// - `go infinite`: the bestmove waits for `stop` (or `quit`, end of input, any other command)
+//   however soon the search returns, as PROTOCOL.md §6 asks: a search need not loop until
+//   Limits::stopped() itself.
 // - Setup phases (State::setup_form() non-empty) are answered with State::sample_setup(seed)
 //   unless EngineInfo::search_setups is set.
 // - Each output line is written whole under a lock and flushed.

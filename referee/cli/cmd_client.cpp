@@ -30,6 +30,7 @@
 
 #include "cli/cli.h"
 #include "cli/http_client.h"
+#include "cli/options.h"
 #include "engines/system.h"
 #include "event/tournament.h"
 #include "service/auth.h"
@@ -247,15 +248,11 @@ void print_standings(const Json& standings) {
   }
 }
 
-bool parse(const Args& args, po::options_description& desc, po::variables_map& vm,
-           const po::positional_options_description& pos) {
-  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n" << kWhichServer;
-    return false;
-  }
-  return true;
+// --help (with how the daemon is found) and --version print and give the exit status.
+std::optional<int> parse(const Args& args, const po::options_description& desc,
+                         const po::options_description& hidden, po::variables_map& vm,
+                         const po::positional_options_description& pos) {
+  return parse_captioned(args, desc, vm, &pos, &hidden, kWhichServer);
 }
 
 struct ConnectionFlags {
@@ -282,14 +279,13 @@ int control(const Args& args, const std::string& action) {
   ConnectionFlags flags;
   std::string id;
   po::options_description desc("referee " + action + " ID [options]");
-  desc.add_options()("help,h", "show this help");
   add_connection_options(desc, flags);
-  po::options_description all;
-  all.add(desc).add_options()("id", po::value(&id));
+  po::options_description hidden;
+  hidden.add_options()("id", po::value(&id));
   po::positional_options_description pos;
   pos.add("id", 1);
   po::variables_map vm;
-  if (!parse(args, all, vm, pos)) return 0;
+  if (auto done = parse(args, desc, hidden, vm, pos)) return *done;
   if (id.empty()) {
     std::cerr << "usage: referee " << action << " ID\n";
     return 2;
@@ -311,15 +307,14 @@ int submit(const Args& args) {
   std::string file;
   int priority = 0;
   po::options_description desc("referee submit FILE [options]");
-  desc.add_options()("help,h", "show this help")("priority", po::value(&priority),
-                                                 "the event's priority (higher first)");
+  desc.add_options()("priority", po::value(&priority), "the event's priority (higher first)");
   add_connection_options(desc, flags);
-  po::options_description all;
-  all.add(desc).add_options()("file", po::value(&file));
+  po::options_description hidden;
+  hidden.add_options()("file", po::value(&file));
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse(args, all, vm, pos)) return 0;
+  if (auto done = parse(args, desc, hidden, vm, pos)) return *done;
   if (file.empty()) {
     std::cerr << "usage: referee submit FILE\n";
     return 2;
@@ -351,14 +346,13 @@ int status(const Args& args) {
   ConnectionFlags flags;
   std::string id;
   po::options_description desc("referee status [ID] [options]");
-  desc.add_options()("help,h", "show this help");
   add_connection_options(desc, flags);
-  po::options_description all;
-  all.add(desc).add_options()("id", po::value(&id));
+  po::options_description hidden;
+  hidden.add_options()("id", po::value(&id));
   po::positional_options_description pos;
   pos.add("id", 1);
   po::variables_map vm;
-  if (!parse(args, all, vm, pos)) return 0;
+  if (auto done = parse(args, desc, hidden, vm, pos)) return *done;
   Connection c;
   if (!connection_of("status", flags, c)) return 1;
   if (id.empty()) {
@@ -404,14 +398,13 @@ int watch(const Args& args) {
   ConnectionFlags flags;
   std::string id;
   po::options_description desc("referee watch ID [options]");
-  desc.add_options()("help,h", "show this help");
   add_connection_options(desc, flags);
-  po::options_description all;
-  all.add(desc).add_options()("id", po::value(&id));
+  po::options_description hidden;
+  hidden.add_options()("id", po::value(&id));
   po::positional_options_description pos;
   pos.add("id", 1);
   po::variables_map vm;
-  if (!parse(args, all, vm, pos)) return 0;
+  if (auto done = parse(args, desc, hidden, vm, pos)) return *done;
   if (id.empty()) {
     std::cerr << "usage: referee watch ID\n";
     return 2;

@@ -42,8 +42,8 @@ PositionArgs parse_position_args(const Args& args, const CommandHelp& help, bool
   po::options_description desc;
   desc.add_options()("position,p", po::value(&out.position)->value_name("P"),
                      "start from this position string (default: the start)")(
-      "moves,m", po::value(&out.moves)->multitoken()->value_name("M..."),
-      "moves to play first, in canonical notation");
+      "moves,m", po::value(&out.moves)->multitoken()->zero_tokens()->value_name("M..."),
+      "moves to play first, in canonical notation (none: the start)");
   if (with_json)
     desc.add_options()("json", po::bool_switch(&out.json),
                        "print the position and its board view as JSON (referee/service/"
@@ -55,6 +55,11 @@ PositionArgs parse_position_args(const Args& args, const CommandHelp& help, bool
   if (with_depth) pos.add("depth", 1);
   po::variables_map vm;
   out.done = parse_command(args, help, desc, vm, &hidden, &pos);
+  // Moves never hold whitespace: a list given as one word ("$MOVES", maybe empty) is split.
+  std::vector<std::string> moves;
+  for (const auto& word : out.moves)
+    for (auto move : protocol::tokenize(word)) moves.emplace_back(move);
+  out.moves = std::move(moves);
   return out;
 }
 

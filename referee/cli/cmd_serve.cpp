@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/service_setup.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
@@ -117,12 +118,7 @@ int serve(const Args& args) {
       "100 for a server database)");
   add_limit_options(desc, limit_flags);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (auto done = parse_captioned(args, desc, vm)) return *done;
   std::string error;
   if (!parse_listen(listen, options.host, options.port, error)) {
     std::cerr << "referee serve: " << error << "\n";

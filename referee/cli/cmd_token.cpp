@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "service/auth.h"
 #include "storage/credentials.h"
 #include "storage/database.h"
@@ -22,27 +23,19 @@ namespace po = boost::program_options;
 int token(const Args& args) {
   std::string db = "referee.db", action, name;
   po::options_description desc(
-      "usage: referee token add NAME | list | revoke NAME [options]\n"
+      "referee token add NAME | list | revoke NAME [options]\n"
       "  add NAME     make an author token for NAME (printed once)\n"
       "  list         the author tokens' names and dates (never the tokens)\n"
-      "  revoke NAME  refuse NAME's token from now on\n\n"
-      "options");
+      "  revoke NAME  refuse NAME's token from now on");
   desc.add_options()("help,h", "show this help")(
       "db", po::value(&db)->value_name("DB")->default_value(db),
       "database: a file or a postgresql:// URL");
   po::options_description hidden;
   hidden.add_options()("action", po::value(&action))("name", po::value(&name));
-  po::options_description all;
-  all.add(desc).add(hidden);
   po::positional_options_description positional;
   positional.add("action", 1).add("name", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (auto done = parse_captioned(args, desc, vm, &positional, &hidden)) return *done;
   const bool named = action == "add" || action == "revoke";
   if ((action != "list" && !named) || (named && name.empty()) || (!named && !name.empty())) {
     std::cerr << "referee token: give add NAME, list or revoke NAME (referee token --help)\n";

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/service_setup.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
@@ -46,12 +47,7 @@ int worker(const Args& args) {
       "100 for a server database)");
   add_limit_options(desc, limit_flags);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (auto done = parse_captioned(args, desc, vm)) return *done;
   if (options.concurrency < 1 || options.concurrency > 256) {
     std::cerr << "referee worker: --concurrency must be from 1 to 256\n";
     return 2;

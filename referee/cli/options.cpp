@@ -24,17 +24,19 @@ std::string version_line() {
   return std::string("referee ") + kVersion;
 }
 
-void print_help(std::ostream& out, const CommandHelp& help,
-                const po::options_description& visible) {
+void print_help(std::ostream& out, const CommandHelp& help, const po::options_description& visible,
+                const std::string& after) {
   out << "usage: " << help.usage << "\n";
   if (!help.about.empty()) out << help.about << (help.about.back() == '\n' ? "" : "\n");
   out << "\n" << shown_options(visible);
+  if (!after.empty()) out << "\n" << after;
 }
 
 std::optional<int> parse_command(const Args& args, const CommandHelp& help,
                                  const po::options_description& visible, po::variables_map& vm,
                                  const po::options_description* hidden,
-                                 const po::positional_options_description* positional) {
+                                 const po::positional_options_description* positional,
+                                 const std::string& after) {
   po::options_description all = shown_options(visible);
   if (hidden) all.add(*hidden);
   auto parser = po::command_line_parser(args).options(all);
@@ -44,7 +46,7 @@ std::optional<int> parse_command(const Args& args, const CommandHelp& help,
     parser.positional(po::positional_options_description());  // a stray word is an error
   po::store(parser.run(), vm);
   if (vm.count("help")) {
-    print_help(std::cout, help, visible);
+    print_help(std::cout, help, visible, after);
     return 0;
   }
   if (vm.count("version")) {
@@ -57,7 +59,9 @@ std::optional<int> parse_command(const Args& args, const CommandHelp& help,
 
 std::optional<int> parse_captioned(const Args& args, const po::options_description& desc,
                                    po::variables_map& vm,
-                                   const po::positional_options_description* positional) {
+                                   const po::positional_options_description* positional,
+                                   const po::options_description* hidden,
+                                   const std::string& after) {
   // Boost 1.74 has no caption accessor: the caption is what the description prints before the
   // ":" that ends it.
   std::ostringstream printed;
@@ -67,7 +71,7 @@ std::optional<int> parse_captioned(const Args& args, const po::options_descripti
   const auto newline = caption.find('\n');
   CommandHelp help{caption.substr(0, newline),
                    newline == std::string::npos ? "" : caption.substr(newline + 1)};
-  return parse_command(args, help, desc, vm, nullptr, positional);
+  return parse_command(args, help, desc, vm, hidden, positional, after);
 }
 
 }  // namespace referee::cli

@@ -32,7 +32,9 @@ struct CommandHelp {
   std::string about;  // what the command does; may be empty
 };
 
-void print_help(std::ostream& out, const CommandHelp& help, const po::options_description& visible);
+// `after`, when not empty, is printed under the options (e.g. how a client finds the daemon).
+void print_help(std::ostream& out, const CommandHelp& help, const po::options_description& visible,
+                const std::string& after = "");
 
 // Parses `args` against `visible` (shown in the help) and `hidden` (positional arguments). On
 // --help or --version prints to stdout and returns 0, the command's exit status; otherwise fills
@@ -41,12 +43,16 @@ void print_help(std::ostream& out, const CommandHelp& help, const po::options_de
 std::optional<int> parse_command(const Args& args, const CommandHelp& help,
                                  const po::options_description& visible, po::variables_map& vm,
                                  const po::options_description* hidden = nullptr,
-                                 const po::positional_options_description* positional = nullptr);
+                                 const po::positional_options_description* positional = nullptr,
+                                 const std::string& after = "");
 
 // The same for a command written as one options_description whose caption holds the usage line
-// (and, on further lines, what the command does): the caption is split into those two.
+// (and, on further lines, what the command does): the caption is split into those two. `hidden`
+// holds the positional arguments (never listed as options); `after` goes under the options.
 std::optional<int> parse_captioned(const Args& args, const po::options_description& desc,
                                    po::variables_map& vm,
-                                   const po::positional_options_description* positional = nullptr);
+                                   const po::positional_options_description* positional = nullptr,
+                                   const po::options_description* hidden = nullptr,
+                                   const std::string& after = "");
 
 }  // namespace referee::cli

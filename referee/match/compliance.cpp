@@ -6,8 +6,9 @@
 // declares, one per declared number of players): setgame and isready, moves from the start with
 // clocks, after moves and from a position string within movetime, go depth 1, the turn of each
 // player with 3 or more players, a position after a forced move, a setup followed by play, a game
-// played to its end and gameover, then a second game in the same process (uginewgame); then
-// go infinite and stop, quit; and a second process that must exit at end of input.
+// played to its end and gameover, the game with other parameter values, then a second game in the
+// same process (uginewgame); then go infinite and stop (a bestmove before the stop FAILs), a stop
+// while idle (ignored), quit; and a second process that must exit at end of input.
 //
 // Decisions:
 // - A game the engine declares is checked only with values it declares ("game oware players=2"
@@ -17,6 +18,11 @@
 //   plies before the end of a random playout (a few seconds at most per game, whatever the
 //   engine); if it has not ended after kEndgamePlies engine moves, the referee ends it with
 //   random moves, so that gameover always follows a real end.
+// - Each game is also played with every other value of its own parameters and of `first` that
+//   the engine declares (or all of them when it declares the game without values): the engine
+//   is asked where that value changes the legal moves, found by random play under it and
+//   compared move by move with the game as given. An engine that ignores setgame's parameters
+//   then plays a move they forbid. `nocapture` and `maxplies` only end games: not tried.
 // - The summary line names the first failing step: later failures often follow from it.
 #include "match/compliance.h"
 
@@ -27,16 +33,19 @@
 #include "games/core.h"
 #include "games/registry.h"
 #include "match/engine_session.h"
+#include "match/parameter_probes.h"
 
 namespace referee::match {
 
 namespace {
 
-constexpr int kEndgamePlies = 40;    // engine moves at most in the game played to its end
-constexpr int kEndgameLead = 12;     // it starts this many plies before a random playout's end
-constexpr long kMovetime = 200;      // ms, for the movetime steps
-constexpr long kMargin = 1000;       // ms beyond movetime before a reply is late
-constexpr long kQuickMovetime = 20;  // ms, for the moves of the games played to their end
+constexpr int kEndgamePlies = 40;         // engine moves at most in the game played to its end
+constexpr int kEndgameLead = 12;          // it starts this many plies before a random playout's end
+constexpr long kMovetime = 200;           // ms, for the movetime steps
+constexpr long kMargin = 1000;            // ms beyond movetime before a reply is late
+constexpr long kQuickMovetime = 20;       // ms, for the moves of the games played to their end
+constexpr long kInfiniteStopAfter = 300;  // ms of go infinite before stop
+constexpr std::size_t kParameterProbes = 6;  // positions asked with each other parameter value
 
 class Report {
  public:
@@ -96,7 +105,7 @@ std::string hint_for(const MoveReply& reply, bool nothing_read, const games::Gam
       return "answer every go in time: movetime is the time for this move, p<i>time the clock "
              "of player i; run with --debug to see when each line came";
     case Fault::Crash:
-      return "the engine's last stderr line is quoted above; run with --debug to see every "
+      return "the stderr line naming the error is quoted above; run with --debug to see every "
              "line exchanged, then feed the same lines to the engine by hand";
     case Fault::Protocol:
       return "run with --debug to see every line exchanged (PROTOCOL.md §7 lists the replies)";
@@ -106,42 +115,6 @@ std::string hint_for(const MoveReply& reply, bool nothing_read, const games::Gam
     default:
       return "";
   }
-}
-
-// The game's parameter values, from its canonical string "name:key=value,...".
-std::vector<std::pair<std::string, std::string>> parameters(const games::Game& game) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const std::string& text = game.canonical();
-  auto colon = text.find(':');
-  if (colon == std::string::npos) return out;
-  std::size_t pos = colon + 1;
-  while (pos <= text.size()) {
-    auto end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string kv = text.substr(pos, end - pos);
-    if (auto eq = kv.find('='); eq != std::string::npos)
-      out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    pos = end + 1;
-  }
-  return out;
-}
-
-// The values a declared spec accepts: "a|b|c" listed; "min..max" as a range (integers).
-bool spec_accepts(const std::string& spec, const std::string& value) {
-  if (auto dots = spec.find(".."); dots != std::string::npos) {
-    auto lo = games::parse_count(spec.substr(0, dots));
-    auto hi = games::parse_count(spec.substr(dots + 2));
-    auto v = games::parse_count(value);
-    return lo && hi && v && *lo <= *v && *v <= *hi;
-  }
-  std::size_t pos = 0;
-  while (pos <= spec.size()) {
-    auto end = spec.find('|', pos);
-    if (end == std::string::npos) end = spec.size();
-    if (spec.compare(pos, end - pos, value) == 0) return true;
-    pos = end + 1;
-  }
-  return false;
 }
 
 // Empty when the engine's declaration of the game accepts its parameters, else why not.
@@ -178,26 +151,6 @@ std::vector<std::string> declared_targets(const EngineIdentity& id) {
     }
   }
   return out;
-}
-
-// A random playout from the start to the end (or `cap` plies).
-std::vector<std::string> random_playout(const games::Game& game, std::uint64_t seed, int cap) {
-  std::mt19937_64 rng(seed);
-  auto state = game.initial_state();
-  std::vector<std::string> moves;
-  for (int i = 0; i < cap && !state.is_terminal(); ++i) {
-    std::string move;
-    if (!state.setup_form().empty()) {
-      move = state.sample_setup(rng());
-    } else {
-      auto legal = state.legal_moves();
-      if (legal.empty()) break;
-      move = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
-    }
-    if (!state.apply(move)) break;
-    moves.push_back(move);
-  }
-  return moves;
 }
 
 // The first `plies` moves of a random playout that has not ended by then.
@@ -238,18 +191,29 @@ class Checker {
     return judge(reply, game, *state, what, move_out);
   }
 
+  // Asks for a move, without judging it.
+  MoveReply ask(const std::vector<std::string>& moves, const protocol::Go& go, Millis budget) {
+    return session_.request("", moves, go, budget, nullptr);
+  }
+  Report& report() { return report_; }
+  const EngineIdentity& identity() const { return session_.identity(); }
+
+  // `hint`: what to fix when the move is illegal, instead of the usual hint.
   bool judge(const MoveReply& reply, const games::Game& game, const games::State& state,
-             const std::string& what, std::string* move_out = nullptr) {
+             const std::string& what, std::string* move_out = nullptr,
+             const std::string& hint = "") {
     if (reply.fault != Fault::None)
       return report_.step(false, what,
                           fault_name(reply.fault) + ": " + reply.detail +
                               (reply.move.empty() ? "" : " (line: '" + reply.move + "')"),
-                          hint_for(reply, session_.nothing_read(), game, state));
+                          reply.fault == Fault::Illegal && !hint.empty()
+                              ? hint
+                              : hint_for(reply, session_.nothing_read(), game, state));
     auto copy = state;
     if (!copy.apply(reply.move))
       return report_.step(false, what,
                           "bestmove '" + reply.move + "' is illegal in " + state.to_string(),
-                          hint_for(illegal(reply), false, game, state));
+                          hint.empty() ? hint_for(illegal(reply), false, game, state) : hint);
     if (move_out) *move_out = reply.move;
     return report_.step(
         true, what,
@@ -325,6 +289,54 @@ class Checker {
   Report& report_;
   EngineSession& session_;
 };
+
+// The game with each other value of its parameters the engine declares: where that value
+// changes the legal moves, the engine must play by it.
+void check_parameters(Checker& check, const games::Game& game, const std::string& label) {
+  Report& report = check.report();
+  const auto current = parameters(game);
+  for (const auto& [key, value] : other_values(check.identity().games, game)) {
+    auto variant = with_parameter(game, key, value);
+    if (!variant) continue;
+    const std::string vlabel = label + " with " + key + "=" + value;
+    const auto lines = telling_lines(*variant, game, kParameterProbes);
+    if (lines.empty()) {
+      report.skip(vlabel, "no position found where it changes the legal moves");
+      continue;
+    }
+    if (!check.prepare(*variant, vlabel + ": setgame, uginewgame, isready -> readyok")) continue;
+    std::size_t asked = 0;
+    for (const auto& line : lines) {
+      auto state = games::state_after(*variant, "", line);
+      if (!state) break;
+      protocol::Go go;
+      go.player = state->current_player();
+      go.movetime = kQuickMovetime;
+      auto reply = check.ask(line, go, Millis(kQuickMovetime + kMargin));
+      auto probe = *state;
+      if (reply.fault != Fault::None || !probe.apply(reply.move)) {
+        std::string before;
+        for (const auto& [k, v] : current)
+          if (k == key) before = v;
+        check.judge(reply, *variant, *state,
+                    vlabel + ": legal bestmoves where " + key + "=" + value +
+                        " changes the legal moves (ply " + std::to_string(line.size() + 1) + ")",
+                    nullptr,
+                    "play by the parameters 'setgame' gives: the legal moves with " + key + "=" +
+                        value + " are not those with " + key + "=" + before + " (`referee moves " +
+                        variant->canonical() + " --position " + state->to_string() +
+                        "` lists them)");
+        break;
+      }
+      ++asked;
+    }
+    if (asked == lines.size())
+      report.step(
+          true,
+          vlabel + ": legal bestmoves where " + key + "=" + value + " changes the legal moves",
+          std::to_string(asked) + " positions");
+  }
+}
 
 void check_game(Checker& check, const games::Game& game, const std::string& label) {
   if (!check.prepare(game, label + ": game 1: setgame, uginewgame, isready -> readyok <token>"))
@@ -425,11 +437,45 @@ void check_game(Checker& check, const games::Game& game, const std::string& labe
   }
 
   check.play_to_end(game, label);
+  check_parameters(check, game, label);
 
   // The same process, a second game.
   if (check.prepare(game, label + ": game 2 in the same process: uginewgame, isready"))
     check.move(game, "", {}, timed, Millis(11000),
                label + ": game 2: legal bestmove from startpos");
+}
+
+// go infinite, then stop: the bestmove must come after the stop, however soon the engine is
+// done (PROTOCOL.md §6); then a stop while idle, which must be ignored (§8).
+void check_infinite(Report& report, Checker& check, EngineSession& session,
+                    const games::Game& game) {
+  auto line = random_line(game, 3, 9);
+  auto state = games::state_after(game, "", line);
+  if (!state || state->is_forced() || state->is_terminal()) return;
+  protocol::Go go;
+  go.player = state->current_player();
+  go.infinite = true;
+  const std::string what = "stop: go infinite, then stop -> bestmove";
+  auto reply = session.request_and_stop("", line, go, Millis(kInfiniteStopAfter), Millis(2000));
+  // request_and_stop writes stop only once kInfiniteStopAfter has passed without a bestmove.
+  if (reply.fault == Fault::None && reply.elapsed < Millis(kInfiniteStopAfter)) {
+    report.step(false, what,
+                "'bestmove " + reply.move + "' after " + std::to_string(reply.elapsed.count()) +
+                    " ms, before any stop",
+                "under 'go infinite' keep the bestmove until 'stop' comes, however soon the "
+                "search is done (PROTOCOL.md §6); the SDKs do it for you");
+    session.send("stop");
+  } else if (!check.judge(reply, game, *state, what)) {
+    return;
+  }
+  // The engine is idle now: a stop gets no reply, and the next command is answered as usual.
+  session.send("stop");
+  std::string detail;
+  const Fault f = session.prepare(game, detail);
+  report.step(f == Fault::None, "stop while idle: ignored, then uginewgame, isready -> readyok",
+              f == Fault::None ? "" : fault_name(f) + ": " + detail,
+              "'stop' when no search runs gets no answer at all (PROTOCOL.md §8): never a second "
+              "bestmove");
 }
 
 }  // namespace
@@ -495,18 +541,7 @@ int check_engine_compliance(const engines::SpawnSpec& spec,
     last_game = *game;
   }
 
-  // go infinite, then stop.
-  if (last_game && session.alive()) {
-    auto line = random_line(*last_game, 3, 9);
-    auto state = games::state_after(*last_game, "", line);
-    if (state && !state->is_forced() && !state->is_terminal()) {
-      protocol::Go go;
-      go.player = state->current_player();
-      go.infinite = true;
-      auto reply = session.request_and_stop("", line, go, Millis(300), Millis(2000));
-      check.judge(reply, *last_game, *state, "stop: go infinite, then stop -> bestmove");
-    }
-  }
+  if (last_game && session.alive()) check_infinite(report, check, session, *last_game);
   session.quit();
   const std::string exit = session.exit_description();
   report.step(session.exited_normally(), "quit: the engine exits by itself", exit,

@@ -4,6 +4,8 @@
 #include <deque>
 #include <thread>
 
+#include "match/error_line.h"
+
 namespace referee::match {
 
 using engines::Clock;
@@ -171,7 +173,7 @@ std::string EngineSession::crash_detail(const std::string& how) {
   if (!exited) detail += how + ", then ";  // it did not exit by itself: it was ended
   detail += exit_words(*process_) + ")";
   const auto recent = recent_stderr();
-  if (!recent.empty()) detail += ": " + recent.back();
+  if (!recent.empty()) detail += ": " + error_line(recent);
   return detail;
 }
 
@@ -399,7 +401,13 @@ MoveReply EngineSession::request_impl(const std::string& start_position,
   // last one's buffer instead of a new one each ply.
   request_lines_.resize(2);
   protocol::format_position_into(request_lines_[0], start_position, moves);
-  request_lines_[1] = protocol::format(protocol::RefereeMessage{go});
+  if (settings_.protocol0 && go.player) {  // plain UGI has no `player` (PROTOCOL.md §6)
+    protocol::Go plain = go;
+    plain.player.reset();
+    request_lines_[1] = protocol::format(protocol::RefereeMessage{plain});
+  } else {
+    request_lines_[1] = protocol::format(protocol::RefereeMessage{go});
+  }
   if (auto st = write(request_lines_, sent, deadline); !st) {
     reply.fault = write_failure(st, reply.detail);
     return reply;

@@ -170,7 +170,8 @@ class EngineSession {
   void log(char direction, const std::string& text, std::chrono::steady_clock::time_point at);
   Fault read_failure(engines::ReadStatus status, std::string& detail);
   Fault write_failure(const Status& status, std::string& detail);
-  // "(exit 1): <last stderr line>", after the engine's end was waited for (briefly).
+  // "(exit 1): <the stderr line naming the error>" (error_line.h), after the engine's end was
+  // waited for (briefly).
   std::string crash_detail(const std::string& how);
   // " (nothing at all was read from its stdout since ...)" when nothing was, else "".
   std::string silence_hint(const char* since) const;

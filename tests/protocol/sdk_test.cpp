@@ -335,3 +335,38 @@ TEST_CASE("sdk: an isready after stop is answered after the stopped search's bes
   ::close(to_engine[1]);
   ::close(from_engine[0]);
 }
+
+TEST_CASE("sdk: go infinite is answered after stop, however soon the search returns") {
+  // PROTOCOL.md section 6: a search that returns at once still has its bestmove held until stop;
+  // a stop while idle gets nothing. Setups (answered without a search) are held the same.
+  int to_engine[2], from_engine[2];
+  REQUIRE(::pipe(to_engine) == 0);
+  REQUIRE(::pipe(from_engine) == 0);
+  std::thread engine([&] {
+    __gnu_cxx::stdio_filebuf<char> inbuf(to_engine[0], std::ios::in);
+    __gnu_cxx::stdio_filebuf<char> outbuf(from_engine[1], std::ios::out);
+    std::istream in(&inbuf);
+    std::ostream out(&outbuf);
+    sdk::run(
+        {"T", "T"},
+        [](const State& s, const Limits&) -> std::string { return s.legal_moves().back(); }, in,
+        out);
+  });
+  testing::LineReader reader(from_engine[0]);
+  testing::write_all(to_engine[1], "setgame awale\nposition startpos\ngo infinite\n");
+  CHECK(reader.next(300) == std::nullopt);  // held
+  testing::write_all(to_engine[1], "stop\n");
+  CHECK(reader.next() == std::optional<std::string>("bestmove 6"));
+  testing::write_all(to_engine[1], "stop\nisready 4\n");  // idle: nothing but the readyok
+  CHECK(reader.next() == std::optional<std::string>("readyok 4"));
+  testing::write_all(to_engine[1], "setgame lontu-holo\nposition startpos\ngo infinite\n");
+  CHECK(reader.next(300) == std::nullopt);
+  testing::write_all(to_engine[1], "stop\n");
+  auto setup = reader.next();
+  REQUIRE(setup);
+  CHECK(setup->rfind("bestmove =", 0) == 0);
+  testing::write_all(to_engine[1], "quit\n");
+  engine.join();
+  ::close(to_engine[1]);
+  ::close(from_engine[0]);
+}

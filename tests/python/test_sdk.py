@@ -472,6 +472,46 @@ class InProcessTest(unittest.TestCase):
             "error illegal-position bad count position 'nope'"])
 
 
+class InfiniteTest(unittest.TestCase):
+    def test_go_infinite_waits_for_stop_however_soon_the_search_ends(self):
+        """PROTOCOL.md section 6: the bestmove of a go infinite comes after stop, even from a
+        search that returns at once; a stop while idle gets no answer."""
+        read_end, write_end = os.pipe()
+        stdin, feed = os.fdopen(read_end, "r"), os.fdopen(write_end, "w")
+        lines = queue.Queue()
+
+        class Out:
+            def write(self, text):
+                for line in text.splitlines():
+                    lines.put(line)
+
+            def flush(self):
+                pass
+
+        engine = threading.Thread(target=sdk.run, daemon=True, kwargs=dict(
+            search=lambda s, lim: s.legal_moves()[-1], rules=FakeRules(), stdin=stdin,
+            stdout=Out(), seed=0))
+        engine.start()
+        feed.write("setgame count\nposition startpos\ngo infinite\n")
+        feed.flush()
+        with self.assertRaises(queue.Empty):
+            lines.get(timeout=0.5)
+        feed.write("stop\n")
+        feed.flush()
+        self.assertEqual(lines.get(timeout=TIMEOUT), "bestmove 2")
+        feed.write("stop\nisready 3\n")
+        feed.flush()
+        self.assertEqual(lines.get(timeout=TIMEOUT), "readyok 3")
+        # Sent with its go, the stop ends it the same.
+        feed.write("position startpos\ngo infinite\nstop\n")
+        feed.flush()
+        self.assertEqual(lines.get(timeout=TIMEOUT), "bestmove 2")
+        feed.close()
+        engine.join(TIMEOUT)
+        self.assertFalse(engine.is_alive())
+        stdin.close()
+
+
 class CheckEngineTest(unittest.TestCase):
     def test_a_minimal_sdk_engine_passes_check_engine_for_every_game(self):
         out = testenv.run([testenv.REFEREE_BIN, "check-engine", testenv.PYTHON, ENGINE, "first"],

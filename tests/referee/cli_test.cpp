@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "games/game.h"
@@ -163,6 +164,30 @@ TEST_CASE("cli: moves prints the position and the legal moves, key by key") {
   auto bad_position = referee_cmd({"moves", "awale", "--position", "4,4:1"});
   CHECK(bad_position.status == 1);
   one_error_line(bad_position, "4,4:1");
+}
+
+TEST_CASE("cli: an empty --moves list is the start position, for moves, perft and show") {
+  const auto start = referee_cmd({"moves", "awale"});
+  REQUIRE(start.status == 0);
+  for (const std::vector<std::string>& empty :
+       {std::vector<std::string>{"--moves"}, {"--moves", ""}, {"-m"}}) {
+    std::vector<std::string> args = {"moves", "awale"};
+    args.insert(args.end(), empty.begin(), empty.end());
+    auto r = referee_cmd(args);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == start.out);
+  }
+  // A list given as one word, as a script may pass "$MOVES".
+  auto quoted = referee_cmd({"moves", "oware:players=3", "--moves", "1 5"});
+  CHECK(quoted.status == 0);
+  CHECK(quoted.out == moves_output("oware:players=3", {"1", "5"}));
+  auto perft = referee_cmd({"perft", "awale", "1", "--moves"});
+  CHECK(perft.status == 0);
+  CHECK(perft.out == referee_cmd({"perft", "awale", "1"}).out);
+  auto show = referee_cmd({"show", "awale", "--moves", "--json"});
+  CHECK(show.status == 0);
+  CHECK(show.out == referee_cmd({"show", "awale", "--json"}).out);
 }
 
 TEST_CASE("cli: moves in a setup phase and before a forced move") {
@@ -548,6 +573,21 @@ TEST_CASE("cli: Ctrl-C ends a tournament cleanly, the same command resumes it") 
 
 // ---- --help, --version and match's defaults ----
 
+// Every command `referee --help` lists, so that a new one is tested without being named here.
+std::vector<std::string> every_command() {
+  auto usage = referee_cmd({"--help"});
+  std::vector<std::string> names;
+  bool listing = false;
+  for (const auto& l : rtest::lines_of(usage.out)) {
+    if (l == "commands:") {
+      listing = true;
+    } else if (listing && l.rfind("  ", 0) == 0) {
+      names.push_back(l.substr(2, l.find(' ', 2) - 2));
+    }
+  }
+  return names;
+}
+
 TEST_CASE("cli: --version, for the program and for every command") {
   const std::string line = std::string("referee ") + referee::kVersion + "\n";
   auto top = referee_cmd({"--version"});
@@ -557,9 +597,9 @@ TEST_CASE("cli: --version, for the program and for every command") {
   // The version comes from CMake's project(): digits and dots.
   CHECK(std::string(referee::kVersion).find_first_not_of("0123456789.") == std::string::npos);
   CHECK(std::string(referee::kVersion).find('.') != std::string::npos);
-  for (const char* c :
-       {"games", "rules", "moves", "perft", "show", "tournament", "match", "ratings", "crosstable",
-        "sprt", "export", "verify", "check-engine", "bench", "play"}) {
+  const auto commands = every_command();
+  CHECK(commands.size() >= 27);
+  for (const auto& c : commands) {
     auto r = referee_cmd({c, "--version"});
     INFO(c << ": " << r.err);
     CHECK(r.status == 0);
@@ -568,9 +608,7 @@ TEST_CASE("cli: --version, for the program and for every command") {
 }
 
 TEST_CASE("cli: every command's --help has the same shape") {
-  for (const char* c :
-       {"games", "rules", "moves", "perft", "show", "tournament", "match", "ratings", "crosstable",
-        "sprt", "export", "verify", "check-engine", "bench", "play"}) {
+  for (const auto& c : every_command()) {
     auto r = referee_cmd({c, "--help"});
     INFO(c << ":\n" << r.out << r.err);
     CHECK(r.status == 0);
@@ -587,10 +625,27 @@ TEST_CASE("cli: every command's --help has the same shape") {
     REQUIRE(lines.end() - options >= 3);
     CHECK((options + 1)->rfind("  -h [ --help ] ", 0) == 0);
     CHECK((options + 2)->rfind("  --version ", 0) == 0);
-    for (auto it = options + 1; it != lines.end(); ++it) {
+    std::vector<std::string> positionals;
+    std::string previous;
+    std::istringstream usage_words(lines[0]);
+    for (std::string word; usage_words >> word;) {
+      std::string name;
+      for (char ch : word)
+        if (ch >= 'A' && ch <= 'Z') name += static_cast<char>(ch - 'A' + 'a');
+      const bool capitals = !name.empty() && word.find('=') == std::string::npos &&
+                            word.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
+      if (capitals && previous.find("--") == std::string::npos) positionals.push_back(name);
+      previous = word;
+    }
+    // The options, up to a blank line (a few commands say more below them).
+    for (auto it = options + 1; it != lines.end() && !it->empty(); ++it) {
       CHECK(it->size() <= 80);
       CHECK(it->rfind("  ", 0) == 0);
-      CHECK_FALSE(contains(*it, "--file"));  // positional arguments are not options
+      // Positional arguments (the usage's words in capitals that are not an option's value)
+      // are not options.
+      for (const auto& positional : positionals)
+        CHECK_FALSE(contains(*it, "--" + positional + " "));
+      CHECK_FALSE(contains(*it, "--action "));  // token's
     }
     // -h is the same as --help.
     auto short_help = referee_cmd({c, "-h"});

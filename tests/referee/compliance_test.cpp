@@ -1,5 +1,6 @@
 // referee check-engine: every example engine passes the compliance walk (exit 0, "ALL PASSED");
 // the mock engine, misbehaving in one way at a time, fails with the right FAIL line and exit 1.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -34,6 +35,7 @@ void expect_pass(const std::vector<std::string>& args) {
   CHECK(contains(r.out, "PASS awale: game 2 in the same process: uginewgame, isready"));
   CHECK(contains(r.out, "PASS awale: game 2: legal bestmove from startpos"));
   CHECK(contains(r.out, "PASS stop: go infinite, then stop -> bestmove"));
+  CHECK(contains(r.out, "PASS stop while idle: ignored, then uginewgame, isready -> readyok"));
   CHECK(contains(r.out, "PASS quit: the engine exits by itself: exit 0"));
   CHECK(contains(r.out, "PASS end of input: the engine exits by itself: exit 0"));
   CHECK(rtest::lines_of(r.out).back().rfind("ALL PASSED (", 0) == 0);
@@ -177,6 +179,48 @@ TEST_CASE("check-engine: stop, and end of input, each fail on their own") {
   expect_fail({"--ignore-stop"}, "stop: go infinite, then stop -> bestmove",
               "no bestmove within 2000 ms of stop");
   expect_fail({"--ignore-eof"}, "end of input: the engine exits by itself", "signal");
+}
+
+TEST_CASE("check-engine: go infinite answered before stop fails, and stop is sent all the same") {
+  expect_fail({"--instant-infinite"}, "stop: go infinite, then stop -> bestmove",
+              "before any stop");
+  rtest::TempDir dir;
+  const std::string log = dir.file("lines.txt");
+  auto r = check_engine(
+      {"check-engine", "-g", "awale", rtest::kMock, "--instant-infinite", "--log=" + log});
+  CHECK(contains(r.out, "hint: under 'go infinite' keep the bestmove until 'stop' comes"));
+  const auto lines = rtest::read_lines(log);
+  auto infinite = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.rfind("go ", 0) == 0 && contains(l, " infinite");
+  });
+  REQUIRE(infinite != lines.end());
+  CHECK(std::find(infinite, lines.end(), "stop") != lines.end());
+  // An engine that holds its bestmove until stop passes (the mock's default).
+  auto patient = check_engine({"check-engine", "-g", "awale", rtest::kMock});
+  CHECK(contains(patient.out, "PASS stop: go infinite, then stop -> bestmove"));
+}
+
+TEST_CASE("check-engine: an engine that ignores setgame's parameters fails") {
+  // Declared with grandslam only: the FAIL is grandslam=illegal's, where a grand slam is legal
+  // by default and forbidden by the parameter.
+  expect_fail({"--ignore-params", "--games=awale grandslam=nocapture|illegal first=1"},
+              "awale with grandslam=illegal: legal bestmoves where grandslam=illegal changes the "
+              "legal moves",
+              "illegal");
+  auto r = check_engine({"check-engine", "-g", "awale", rtest::kMock, "--ignore-params",
+                         "--games=awale grandslam=nocapture|illegal first=1"});
+  CHECK(contains(r.out, "hint: play by the parameters 'setgame' gives"));
+  // Every value of every parameter the engine declares is tried, `first` included.
+  auto all = check_engine({"check-engine", "-g", "awale", rtest::kMock, "--ignore-params"});
+  CHECK(all.status == 1);
+  CHECK(contains(all.out, "FAIL awale with first=2: legal bestmoves where first=2 changes"));
+  // The engine that plays by them passes those steps.
+  auto good = check_engine({"check-engine", "-g", "awale", rtest::kMock});
+  INFO(good.out);
+  CHECK(contains(good.out,
+                 "PASS awale with grandslam=illegal: legal bestmoves where "
+                 "grandslam=illegal changes the legal moves"));
+  CHECK(contains(good.out, "PASS awale with first=2: legal bestmoves where first=2 changes"));
 }
 
 TEST_CASE("check-engine: hints for a bot author under a FAIL") {

@@ -340,6 +340,37 @@ TEST_CASE("match: a crash's reason names the engine, the exit and its traceback'
   CHECK(reason_headline("one line") == "one line");
 }
 
+TEST_CASE("match: a crash's reason names the error above a runtime's closing banner") {
+  // Node.js writes the source line, the exception, its stack, a blank line and its version.
+  auto bot = rtest::script_spec(
+      "while read -r cmd rest; do case \"$cmd\" in\n"
+      "ugi) echo 'id name sh'; echo 'id protocol 1'; echo 'game awale'; echo ugiok;;\n"
+      "isready) echo \"readyok $rest\";;\n"
+      "go) printf '/home/me/bot.js:12\\n    throw new TypeError(\"no move for pit 7\");\\n'"
+      " >&2; printf '    ^\\n\\nTypeError: no move for pit 7\\n    at pick "
+      "(/home/me/bot.js:12:11)\\n"
+      "    at Interface.<anonymous> (/home/me/bot.js:30:5)\\n\\nNode.js v20.20.2\\n' >&2; "
+      "exit 1;;\n"
+      "esac; done\n");
+  SessionSettings named;
+  named.name = "jsbot";
+  auto game = game_of("awale");
+  auto other = rtest::start_mock({});
+  auto engine = rtest::start_session(bot, named);
+  std::string detail;
+  REQUIRE(other.prepare(game, detail) == Fault::None);
+  REQUIRE(engine.prepare(game, detail) == Fault::None);
+  MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
+  auto r = play_match(setup);
+  INFO(r.reason);
+  CHECK(r.termination == "crash");
+  CHECK(reason_headline(r.reason) == "jsbot crashed (exit 1): TypeError: no move for pit 7");
+  // The whole tail is kept with the game, the banner included.
+  CHECK(contains(r.reason, "its stderr, last lines in this game:\n  /home/me/bot.js:12\n"));
+  CHECK(contains(r.reason, "\n  TypeError: no move for pit 7\n"));
+  CHECK(contains(r.reason, "\n  Node.js v20.20.2"));
+}
+
 TEST_CASE("match: a crash quotes only the stderr of its own game") {
   auto game1 = game_of("awale:maxplies=4");  // each engine moves twice
   std::vector<EngineSession> e;

@@ -41,6 +41,8 @@
 //   --refuse-setgame       answers every setgame with "error unsupported-game"
 //   --ignore-eof           at end of input, sleeps for ever (quit still ends it)
 //   --ignore-stop          go infinite is never answered, stop or not
+//   --instant-infinite     go infinite is answered at once, as any go (before any stop)
+//   --ignore-params        plays each game with its default parameters, whatever setgame says
 //
 // `go infinite` is answered at `stop`, as the protocol asks.
 // Every answer is flushed at once. Unknown commands get "error unknown <line>".
@@ -78,7 +80,7 @@ struct Flags {
   bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
   bool setsid_child = false, double_bestmove = false, bare_readyok = false;
   bool wrong_turn_order = false, refuse_setgame = false, ignore_eof = false, ignore_stop = false;
-  bool always_resign = false;
+  bool always_resign = false, instant_infinite = false, ignore_params = false;
   std::vector<std::string> games;  // declared game lines; empty: every game
   std::string log, pid_file;
   std::string flood_on;  // the command that starts a flood; empty: none
@@ -112,6 +114,8 @@ constexpr Switch kSwitches[] = {
     {"--ignore-eof", &Flags::ignore_eof},
     {"--ignore-stop", &Flags::ignore_stop},
     {"--always-resign", &Flags::always_resign},
+    {"--instant-infinite", &Flags::instant_infinite},
+    {"--ignore-params", &Flags::ignore_params},
 };
 constexpr Numeric kNumerics[] = {
     {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
@@ -284,7 +288,7 @@ class Mock {
     } else if (cmd == "position") {
       set_position(w);
     } else if (cmd == "go") {
-      if (std::find(w.begin(), w.end(), "infinite") != w.end()) {
+      if (!f_.instant_infinite && std::find(w.begin(), w.end(), "infinite") != w.end()) {
         ++gos_;
         infinite_ = true;  // answered at stop
         return true;
@@ -304,7 +308,8 @@ class Mock {
   void set_game(const std::vector<std::string>& w) {
     if (w.size() < 2) return say("error setgame missing game name");
     std::string spec = w[1];
-    for (std::size_t i = 2; i < w.size(); ++i) spec += (i == 2 ? ":" : ",") + w[i];
+    if (!f_.ignore_params)
+      for (std::size_t i = 2; i < w.size(); ++i) spec += (i == 2 ? ":" : ",") + w[i];
     auto game = referee::games::make_game(spec);
     if (!game) return say("error setgame " + game.error());
     game_ = *game;

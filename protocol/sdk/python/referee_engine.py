@@ -23,6 +23,9 @@ Decisions (as in the C++ SDK, protocol/sdk/engine.h):
   input stop the search; every other command waits its turn, in order. A `stop`, `isready` or
   `quit` that arrives together with its `go` (before the search began) counts as arriving
   during the search, so `go infinite` followed at once by `stop` or `quit` does not hang.
+- `go infinite`: the bestmove waits for `stop` (or `quit`, end of input, any other command)
+  however soon the search returns, as PROTOCOL.md §6 asks: a search need not loop until
+  Limits.stopped() itself.
 - The search runs in the main thread. While run() is active, sys.stdout is sys.stderr, so a stray
   print() in a search goes to the log and can never corrupt the protocol; protocol lines go to
   the real stdout, each written whole under a lock and flushed.
@@ -287,6 +290,7 @@ def _read_input(ch, stream):
             idle_queue = ch.searching and not ch.queue and not ch.stop.is_set()
             if idle_queue and cmd == "stop":
                 ch.stop.set()
+                ch.ready.notify()  # a go infinite whose search is over waits for it
                 continue
             if idle_queue and cmd == "isready" and len(words) <= 2:
                 ch.write(" ".join(["readyok"] + words[1:]))
@@ -442,19 +446,24 @@ class _Session:
         limits = Limits(go, state.current_player(), seed, self.values, self.ch.stop,
                         self.ch.write)
         move, failed = None, False
-        if state.setup_form() and not self.search_setups:
-            move = state.sample_setup(seed)
-        else:
-            self._begin_search()
-            try:
+        self._begin_search()
+        try:
+            if state.setup_form() and not self.search_setups:
+                move = state.sample_setup(seed)
+            else:
                 move = self.search(state.copy(), limits)
-            except Exception as e:  # the engine's own bug: report it, keep the session
-                traceback.print_exc(file=sys.__stderr__)
-                self.error("internal", "search failed: %s: %s" % (type(e).__name__, e))
-                failed = True
-            finally:
-                with self.ch.lock:
-                    self.ch.searching = False
+        except Exception as e:  # the engine's own bug: report it, keep the session
+            traceback.print_exc(file=sys.__stderr__)
+            self.error("internal", "search failed: %s: %s" % (type(e).__name__, e))
+            failed = True
+        finally:
+            with self.ch.lock:
+                # go infinite: the bestmove waits for stop (PROTOCOL.md §6), or for anything
+                # else the referee sends, however soon the search ends.
+                if go.infinite:
+                    self.ch.ready.wait_for(lambda: self.ch.stop.is_set() or self.ch.closed
+                                           or self.ch.queue)
+                self.ch.searching = False
         if not isinstance(move, str) or not move or any(c.isspace() for c in move):
             if not failed:
                 self.error("internal", "the search returned %r, not a move" % (move,))
