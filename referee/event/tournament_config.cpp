@@ -217,10 +217,15 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   c.command = split->front();
   c.args.assign(split->begin() + 1, split->end());
   c.args.insert(c.args.end(), args.begin(), args.end());
-  // A relative command with a '/' is relative to the tournament file, like the book.
+  // A relative command with a '/' ("./bot.js", "bots/x") is relative to the tournament file, like
+  // the book, and made absolute: the event's specification then names the same file wherever the
+  // referee runs, and a file beside the tournament file keeps its '/' (normalized, "./bot.js" in
+  // "." would be "bot.js", looked up in PATH). A bare name is looked up in PATH.
   if (c.command.find('/') != std::string::npos && fs::path(c.command).is_relative())
-    c.command = (base / c.command).lexically_normal().string();
-  if (!dir.empty()) c.working_dir = fs::path(dir).is_relative() ? (base / dir).string() : dir;
+    c.command = fs::absolute(base / c.command).lexically_normal().string();
+  if (!dir.empty())
+    c.working_dir =
+        fs::path(dir).is_relative() ? fs::absolute(base / dir).lexically_normal().string() : dir;
   for (auto& [k, v] : options) c.options[k] = v;
   for (auto& [k, v] : env) c.env[k] = v;
   c.start_timeout_ms = start_ms;

@@ -1,0 +1,65 @@
+// The tournament file as a new user writes it, run by the real `referee tournament`: an engine
+// beside the file named by a relative path ("./bot.sh") is found from any working directory.
+#include <SQLiteCpp/Database.h>
+
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/referee/rtest_util.h"
+
+using rtest::contains;
+using rtest::referee_cmd;
+
+namespace {
+
+// An executable script `name` in `dir` that runs the mock engine with `flags`.
+void write_bot(const rtest::TempDir& dir, const std::string& name, const std::string& flags = "") {
+  const std::string path = dir.file(name);
+  rtest::write_text(path, "#!/bin/sh\nexec '" + rtest::kMock + "' " + flags + " \"$@\"\n");
+  ::chmod(path.c_str(), 0755);
+}
+
+// t.toml in `dir`: two engines, the second's command as given (relative to the file), `extra`
+// appended to the top table.
+std::string write_file(const rtest::TempDir& dir, const std::string& command,
+                       const std::string& extra = "") {
+  const std::string path = dir.file("t.toml");
+  rtest::write_text(path, "name = \"first hour\"\ndatabase = \"" + dir.file("t.db") +
+                              "\"\ngames = [\"awale:maxplies=6\"]\ntc = \"10+0\"\n"
+                              "concurrency = 1\n" +
+                              extra + "[[engine]]\nname = \"mock\"\ncommand = \"" + rtest::kMock +
+                              "\"\n[[engine]]\nname = \"bot\"\ncommand = \"" + command + "\"\n");
+  return path;
+}
+
+int games_in(const rtest::TempDir& dir) {
+  SQLite::Database sql(dir.file("t.db"), SQLite::OPEN_READONLY);
+  return sql.execAndGet("SELECT count(*) FROM games WHERE status = 'finished'").getInt();
+}
+
+}  // namespace
+
+TEST_CASE("tournament file: a relative command beside the file is found from any directory") {
+  rtest::TempDir dir, elsewhere;
+  write_bot(dir, "bot.sh");
+  ::mkdir(dir.file("bots").c_str(), 0755);
+  write_bot(dir, "bots/x.sh");
+  for (const std::string command : {"./bot.sh", "bots/x.sh"}) {
+    INFO(command);
+    std::filesystem::remove(dir.file("t.db"));
+    const auto file = write_file(dir, command);
+    // In the file's directory, named as "t.toml": "./bot.sh" is not looked up in PATH.
+    auto here = referee_cmd({"tournament", "t.toml", "-q"}, dir.path());
+    INFO(here.out << here.err);
+    CHECK(here.status == 0);
+    CHECK(contains(here.out, "games: 2 scheduled, 0 done before, 2 played now"));
+    // Elsewhere, named by its path: the same event (the same specification), resumed.
+    auto there = referee_cmd({"tournament", file, "-q"}, elsewhere.path());
+    INFO(there.out << there.err);
+    CHECK(there.status == 0);
+    CHECK(contains(there.out, "games: 2 scheduled, 2 done before, 0 played now"));
+    CHECK(games_in(dir) == 2);
+  }
+}
