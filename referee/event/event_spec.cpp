@@ -274,4 +274,25 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
   return row;
 }
 
+Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
+                                          const TournamentConfig& config, const std::string& spec,
+                                          std::optional<Error>& refused) {
+  refused.reset();
+  auto batches = slot_batches(config);
+  if (!batches) {
+    refused = batches.failure();
+    return false;
+  }
+  storage::SlotBatches source = [&](std::vector<storage::SlotRecord>& batch) -> Status {
+    auto made = (*batches)(batch);
+    if (!made) refused = made.failure();
+    return made;
+  };
+  auto replaced = storage::work_queue::respecify_unplayed_event(
+      db, event, spec, schedule_fingerprint(config), source,
+      config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament);
+  if (!replaced && refused) return false;
+  return replaced;
+}
+
 }  // namespace referee

@@ -64,4 +64,11 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
                                                   const storage::NewEventOptions& options,
                                                   std::optional<Error>& refused);
 
+// The stored event `event` given `config`'s specification `spec` and its schedule, when no game of
+// it was played (work_queue::respecify_unplayed_event); false, and nothing changed, when one was.
+// `refused` as open_tournament_event's.
+Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
+                                          const TournamentConfig& config, const std::string& spec,
+                                          std::optional<Error>& refused);
+
 }  // namespace referee

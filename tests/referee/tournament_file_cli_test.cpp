@@ -1,5 +1,7 @@
 // The tournament file as a new user writes it, run by the real `referee tournament`: an engine
-// beside the file named by a relative path ("./bot.sh") is found from any working directory.
+// beside the file named by a relative path ("./bot.sh") is found from any working directory; a
+// run in which no game was played does not fix the event's specification (a corrected path is
+// taken), while an event with games keeps refusing a changed one.
 #include <SQLiteCpp/Database.h>
 
 #include <sys/stat.h>
@@ -62,4 +64,36 @@ TEST_CASE("tournament file: a relative command beside the file is found from any
     CHECK(contains(there.out, "games: 2 scheduled, 2 done before, 0 played now"));
     CHECK(games_in(dir) == 2);
   }
+}
+
+TEST_CASE("tournament file: a run with no game played does not lock the event's specification") {
+  rtest::TempDir dir;
+  write_bot(dir, "bot.sh");
+  write_file(dir, "./no-such-bot.sh");
+  auto failed = referee_cmd({"tournament", "t.toml", "-q"}, dir.path());
+  INFO(failed.out << failed.err);
+  CHECK(failed.status == 3);
+  CHECK(contains(failed.out, "engine 'bot' cannot start"));
+  // The path corrected: the event takes the new specification and plays.
+  write_file(dir, "./bot.sh");
+  auto fixed = referee_cmd({"tournament", "t.toml"}, dir.path());
+  INFO(fixed.out << fixed.err);
+  CHECK(fixed.status == 0);
+  CHECK(contains(fixed.err,
+                 "event \"first hour\" had no game played: its specification is "
+                 "replaced (engine 'bot': command)"));
+  CHECK(contains(fixed.out, "games: 2 scheduled, 0 done before, 2 played now"));
+  CHECK(games_in(dir) == 2);
+  {
+    SQLite::Database sql(dir.file("t.db"), SQLite::OPEN_READONLY);
+    CHECK(sql.execAndGet("SELECT count(*) FROM events").getInt() == 1);
+    CHECK(sql.execAndGet("SELECT state FROM events").getString() == "finished");
+  }
+  // Once games are played, a changed specification is refused and nothing is touched.
+  write_file(dir, "./bot.sh", "cycles = 2\n");
+  auto changed = referee_cmd({"tournament", "t.toml", "-q"}, dir.path());
+  INFO(changed.out << changed.err);
+  CHECK(changed.status == 1);
+  CHECK(contains(changed.err, "already exists with a different specification (cycles)"));
+  CHECK(games_in(dir) == 2);
 }
