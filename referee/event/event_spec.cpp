@@ -30,6 +30,7 @@ json engine_json(const TournamentEngine& e) {
               {"ready_timeout_ms", c.ready_timeout_ms},
               {"setgame_timeout_ms", c.setgame_timeout_ms}};
   if (!c.sha256.empty()) j["sha256"] = c.sha256;  // absent when not pinned: older specs unchanged
+  if (!e.games.empty()) j["games"] = e.games;     // absent when it plays every game: the same
   return j;
 }
 
@@ -111,6 +112,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
       ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
       if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
+      if (e.contains("games")) te.games = e.at("games").get<std::vector<std::string>>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {
         auto parsed = parse_time_control(etc);

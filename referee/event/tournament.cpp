@@ -246,9 +246,11 @@ std::map<int, EngineSession> check_engines(
     }
     const auto& id = session->identity();
     line += "id name '" + id.name + "'";
-    // Games of the event it does not declare: their slots are decided here, once.
+    // Games of the event it does not declare: their slots are decided here, once. Those its
+    // `games` key leaves out have no slot of it.
     std::string first_declared;
-    for (const auto& spec : sh.config.games) {
+    const auto& own = sh.config.engines[e].games;
+    for (const auto& spec : own.empty() ? sh.config.games : own) {
       auto game = games::make_game(spec);
       if (!game) continue;
       if (session->declares(game->name())) {

@@ -1,7 +1,8 @@
 // The tournament file as a new user writes it, run by the real `referee tournament`: an engine
 // beside the file named by a relative path ("./bot.sh") is found from any working directory; a
 // run in which no game was played does not fix the event's specification (a corrected path is
-// taken), while an event with games keeps refusing a changed one.
+// taken), while an event with games keeps refusing a changed one; an engine's `games` key keeps
+// it out of the pairings of the other games, without games left unplayed.
 #include <SQLiteCpp/Database.h>
 
 #include <sys/stat.h>
@@ -96,4 +97,67 @@ TEST_CASE("tournament file: a run with no game played does not lock the event's 
   CHECK(changed.status == 1);
   CHECK(contains(changed.err, "already exists with a different specification (cycles)"));
   CHECK(games_in(dir) == 2);
+}
+
+TEST_CASE("tournament file: an engine's games key keeps it out of the other games' pairings") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("g.toml");
+  auto write = [&](const std::string& games_of_one) {
+    rtest::write_text(path, "name = \"mixed\"\ndatabase = \"" + dir.file("t.db") +
+                                "\"\ngames = [\"awale:maxplies=6\", \"oware:maxplies=6\"]\n"
+                                "tc = \"10+0\"\nconcurrency = 1\n"
+                                "[[engine]]\nname = \"a\"\ncommand = \"" +
+                                rtest::kMock + "\"\n[[engine]]\nname = \"b\"\ncommand = \"" +
+                                rtest::kMock + "\"\n[[engine]]\nname = \"one\"\ncommand = \"" +
+                                rtest::kMock + "\"\nargs = [\"--games=awale\"]\n" + games_of_one);
+  };
+  // Without the key, the engine that declares awale only leaves its oware games unplayed.
+  write("");
+  auto without = referee_cmd({"tournament", path, "-q"});
+  INFO(without.out << without.err);
+  CHECK(without.status == 3);
+  std::filesystem::remove(dir.file("t.db"));
+  // With it (spelled as an alias would do: canonical), every scheduled game is played: 3 pairs
+  // of awale, 1 of oware, two seatings each.
+  write("games = [\"awale:maxplies=6\"]\n");
+  for (int run = 0; run < 2; ++run) {
+    auto r = referee_cmd({"tournament", path, "-q"});
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(contains(r.out, run == 0 ? "games: 8 scheduled, 0 done before, 8 played now"
+                                   : "games: 8 scheduled, 8 done before, 0 played now"));
+    CHECK(contains(r.out, ", 0 not played"));
+    CHECK_FALSE(contains(r.out, "not played:"));
+  }
+  SQLite::Database sql(dir.file("t.db"), SQLite::OPEN_READONLY);
+  CHECK(sql.execAndGet("SELECT count(*) FROM games WHERE game LIKE 'oware%'").getInt() == 2);
+  CHECK(sql.execAndGet("SELECT count(*) FROM games g JOIN game_players p ON p.game_id = g.id"
+                       " WHERE g.game LIKE 'oware%' AND p.engine = 'one'")
+            .getInt() == 0);
+}
+
+TEST_CASE("tournament file: bad games keys are one error line naming the engine") {
+  rtest::TempDir dir;
+  const std::string path = dir.file("bad.toml");
+  auto refused = [&](const std::string& games_of_b, const std::string& extra = "") {
+    rtest::write_text(path, "name = \"bad\"\ndatabase = \"" + dir.file("bad.db") +
+                                "\"\ngames = [\"awale\", \"oware:players=3\"]\ntc = \"10+0\"\n" +
+                                extra + "[[engine]]\nname = \"a\"\ncommand = \"" + rtest::kMock +
+                                "\"\n[[engine]]\nname = \"b\"\ncommand = \"" + rtest::kMock +
+                                "\"\n" + games_of_b + "[[engine]]\nname = \"c\"\ncommand = \"" +
+                                rtest::kMock + "\"\n");
+    auto r = referee_cmd({"tournament", path, "-q"});
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(rtest::lines_of(r.err).size() == 1);
+    CHECK_FALSE(std::filesystem::exists(dir.file("bad.db")));
+    return r.err;
+  };
+  CHECK(contains(refused("games = []\n"), "engine 2 (b): 'games' is empty"));
+  CHECK(contains(refused("games = [\"kalaha\"]\n"),
+                 "engine 'b': 'games' lists 'kalaha"));  // not one of the event's
+  CHECK(contains(refused("games = \"nosuchgame\"\n"),
+                 "engine 2 (b): 'games': unknown game 'nosuchgame'"));
+  CHECK(
+      contains(refused("games = [\"awale\"]\n"), "needs 3 engines; 2 of the tournament's play it"));
 }
