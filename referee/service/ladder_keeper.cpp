@@ -504,12 +504,19 @@ void top_up_ladders(Core& core) {
     std::map<std::string, ratings::Rating> by_name;
     for (const auto& group : ratings::rate(rated, ratings::RatingOptions{}).groups)
       for (const auto& r : group.ratings) by_name[r.name] = r;
+    // Each engine's load (ladder.h): every finished game, against any engine.
+    std::map<std::string, int> played;
+    std::map<EnginePair, int> pair_games;
+    for (const auto& g : rated) {
+      for (const auto& p : g.players) ++played[p];
+      if (g.players.size() == 2) ++pair_games[std::minmax(g.players[0], g.players[1])];
+    }
     std::vector<LadderEntrant> entrants;
     for (const auto& n : active) {
       LadderEntrant e;
       e.name = n;
+      e.games = played[n];
       if (auto it = by_name.find(n); it != by_name.end()) {
-        e.games = it->second.games;
         // A bound (all won or all lost so far) or no rating: as uncertain as a new engine.
         if (it->second.bound == ratings::Bound::kNone) {
           e.elo = it->second.elo;
@@ -527,7 +534,7 @@ void top_up_ladders(Core& core) {
     const int wanted = (reserve - pending + 1) / 2;
     std::vector<storage::SlotRecord> add;
     std::int64_t serial = info->total() / 2;
-    for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted)) {
+    for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted, pair_games)) {
       const auto opening = make_opening(
           *game, config.openings, 0, config.seed * 1000003ULL + static_cast<std::uint64_t>(serial));
       if (!opening) {
