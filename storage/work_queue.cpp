@@ -784,6 +784,19 @@ Status set_event_priority(Database& database, std::int64_t id, int priority) {
   }
 }
 
+Status set_event_spec(Database& database, std::int64_t id, const std::string& spec) {
+  try {
+    sql::Query q(database.connection(), "UPDATE events SET spec = ?, updated_at = ? WHERE id = ?");
+    q.bind(1, spec);
+    q.bind(2, rows::now_utc());
+    q.bind(3, static_cast<std::int64_t>(id));
+    if (q.exec() == 0) return database.error(ErrorKind::NotFound, "no event " + std::to_string(id));
+    return Ok{};
+  } catch (const std::exception& e) {
+    return database.fail("set the specification of event " + std::to_string(id), e);
+  }
+}
+
 Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_t event,
                                                  const std::vector<SlotRecord>& slots,
                                                  std::optional<std::int64_t> expected_next) {

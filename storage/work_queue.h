@@ -176,6 +176,9 @@ Expected<EventInfo> event(Database& db, std::int64_t id);  // NotFound "no event
 Expected<bool> set_event_state(Database& db, std::int64_t id, EventState state,
                                const std::vector<EventState>& from);
 Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotFound
+// Replaces the event's stored specification (NotFound). For the keys under "run" only (a ladder's
+// pace): the caller keeps what decides the games as it was.
+Status set_event_spec(Database& db, std::int64_t id, const std::string& spec);
 
 // ---- Slots ----
 // Appends slots to an event after its last one (a ladder's top-up, an sprt's next pairs); their

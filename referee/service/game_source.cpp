@@ -8,6 +8,8 @@
 //   thread with nothing to do waits as the owner loop decides (woken by a submission, a resume,
 //   a ladder top-up).
 // - A game thread keeps at most 4 idle engine sessions (it serves many events).
+// - An event's pace (EventRuntime::interval_ms): the interval is counted from when the event is
+//   offered to a thread, so two threads never start its games closer than that.
 // - The position sent with each move event comes from a State the game thread keeps in step with
 // the
 //   moves (one apply per move); the JSON is built only while someone listens.
@@ -48,9 +50,16 @@ std::vector<std::int64_t> candidates(Core& core) {
     l.cap = rt.cap;
     l.served = rt.served;
     l.out_of_work = now < rt.retry_at;
+    l.paced = rt.interval_ms > 0 && now < rt.next_start;
     loads.push_back(l);
   }
-  return claim_order(loads);
+  auto order = claim_order(loads);
+  // A paced event is offered to one thread per interval: the interval runs from now (given back
+  // by `claimed` when that thread finds nothing to claim).
+  for (std::int64_t id : order)
+    if (auto& rt = core.events.at(id); rt.interval_ms > 0)
+      rt.next_start = now + std::chrono::milliseconds(rt.interval_ms);
+  return order;
 }
 
 // A game of `event` is over (or never began): the counters, the notices, the sprt, the stream.
@@ -198,6 +207,7 @@ WorkSource work_source(Core& core) {
       it->second.empty_claims = 0;
       return;
     }
+    it->second.next_start = {};  // no game started: its pace holds nothing back
     const int doublings = std::min(it->second.empty_claims++, 16);
     const long wait = std::min(core.idle_max_ms, 1000L << doublings);
     it->second.retry_at = SteadyClock::now() + std::chrono::milliseconds(wait);

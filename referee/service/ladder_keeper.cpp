@@ -4,7 +4,9 @@
 //
 // Decisions:
 // - A ladder is created when the first engine registers for its game, with the daemon's ladder
-//   time control and random opening plies (--ladder-tc, --ladder-plies); it keeps them after.
+//   time control, random opening plies and pace (--ladder-tc, --ladder-plies,
+//   --ladder-concurrency, --ladder-interval-ms); it keeps them after (PATCH /api/events/{id}
+//   changes the pace).
 // - Open games per ladder: a small reserve (twice the game threads, at least 4), so that a newly
 //   registered engine is in the next pairs appended, which happens at once on registration.
 // - Each pair is one opening (random plies from the ladder's seed and the pair's number) played
@@ -115,11 +117,16 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   config.games = {game};
   config.tc = core.options.ladder_tc;
   config.openings.random_plies = core.options.ladder_random_plies;
+  config.concurrency = core.options.ladder_concurrency;
+  // The pace's interval is a key of the daemon's under "run" (set_pace), not a file's.
+  Json spec = Json::parse(event_spec(config));
+  if (core.options.ladder_interval_ms > 0)
+    spec["run"]["interval_ms"] = core.options.ladder_interval_ms;
   storage::NewEventOptions options;
   options.kind = storage::EventKind::Ladder;
   options.state = storage::EventState::Running;
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return storage::work_queue::open_event(s, config.name, event_spec(config), "", {}, options);
+    return storage::work_queue::open_event(s, config.name, dump(spec), "", {}, options);
   });
   if (!row) return row.failure();
   {
