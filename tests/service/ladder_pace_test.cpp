@@ -1,6 +1,8 @@
 // `referee serve` as a real process, its ladder paced: --ladder-interval-ms holds its game
 // starts apart, PATCH /api/events/{id} changes the pace (games at once, the interval) and the
-// event's summary shows it. About 10 s: the pace is measured over a few seconds of play.
+// event's summary shows it; the `id name` and `id author` of a registered engine's handshake are
+// stored and shown by GET /api/engines once it has played. About 10 s: the pace is measured
+// over a few seconds of play.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
@@ -89,4 +91,24 @@ TEST_CASE("serve: a ladder's pace holds its game starts apart, PATCH changes it"
   CHECK(unpaced > paced);
   // The pace is stored with the event: the summary read from the database shows it.
   CHECK(event_of(c, id)["concurrency"] == 1);
+}
+
+TEST_CASE("serve: a registered engine's id name and author come from its handshake") {
+  TempDir dir;
+  Daemon d(dir, {"-c", "2"});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  for (const std::string name : {"gamma", "delta"}) register_engine(c, name);
+  const auto id = ladder_id(c);
+  REQUIRE(wait_until([&] { return event_of(c, id)["finished"].get<int>() >= 2; }, 60));
+  int shown = 0;
+  const Json engines = get_json(c, "/api/engines")["engines"];
+  for (const auto& e : engines) {
+    INFO(e.dump());
+    if (e["name"] != "gamma" && e["name"] != "delta") continue;
+    CHECK(e["id_name"] == "mock");  // tests/support/mock_engine.cpp: "id name mock"
+    CHECK(e["id_author"] == "test");
+    ++shown;
+  }
+  CHECK(shown == 2);
 }
