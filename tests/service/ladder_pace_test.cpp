@@ -78,6 +78,8 @@ TEST_CASE("serve: a ladder's pace holds its game starts apart, PATCH changes it"
   REQUIRE(changed->status == 200);
   CHECK(Json::parse(changed->body)["concurrency"] == 1);
   CHECK(Json::parse(changed->body)["interval_ms"] == 0);
+  // The games begun under the old pace end first.
+  REQUIRE(wait_until([&] { return event_of(c, id)["running"].get<int>() <= 1; }, 30));
   const auto free_before = games_begun(c, id);
   const auto t1 = std::chrono::steady_clock::now();
   int most_running = 0;
