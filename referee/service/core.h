@@ -87,6 +87,9 @@ struct EventRuntime {
   // /api/events/{id}), and when the next may start.
   long interval_ms = 0;
   SteadyClock::time_point next_start{};
+  // Game threads it has been offered to as a capped or paced event whose claim has not settled
+  // yet (game_source.cpp): counted with `running` against the cap.
+  int offered = 0;
   TournamentConfig config;  // from the stored specification (a ladder's engines: the registry)
   std::shared_ptr<EventRoster> roster;
   int running = 0;                     // games this daemon plays now
@@ -125,6 +128,8 @@ struct Core {
 
   std::mutex mutex;  // guards everything below
   std::map<std::int64_t, EventRuntime> events;
+  // The capped or paced event each game thread was last offered, until its claim settles.
+  std::map<std::thread::id, std::int64_t> offers;
   std::uint64_t tick = 0;
   std::uint64_t changes =
       0;  // counts the state and priority changes made here (EventRuntime::changed)
