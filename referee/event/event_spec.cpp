@@ -2,6 +2,7 @@
 #include "storage/work_queue.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -42,6 +43,28 @@ json without_run(json j) {
     for (auto& value : j) value = without_run(value);
   }
   return j;
+}
+
+// A stored specification's relative engine paths (a command with a '/', a dir) made absolute
+// against the current directory. A tournament file's are absolute (resolved against the file's
+// directory); an event stored with relative ones, resumed from the directory it was run in,
+// names the same files and is the same event.
+json with_absolute_paths(json spec) {
+  if (!spec.contains("engines") || !spec["engines"].is_array()) return spec;
+  namespace fs = std::filesystem;
+  for (auto& e : spec["engines"]) {
+    if (!e.is_object()) continue;
+    for (const char* key : {"command", "dir"}) {
+      if (!e.contains(key) || !e[key].is_string()) continue;
+      const std::string path = e[key].get<std::string>();
+      const bool is_path = std::string(key) == "dir" || path.find('/') != std::string::npos;
+      if (path.empty() || !is_path || !fs::path(path).is_relative()) continue;
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(path, ec);
+      if (!ec) e[key] = absolute.lexically_normal().string();
+    }
+  }
+  return spec;
 }
 
 std::string names_of(const std::vector<std::string>& keys) {
@@ -141,7 +164,7 @@ std::string spec_changes(const std::string& stored, const std::string& wanted) {
   const json a = json::parse(stored, nullptr, false), b = json::parse(wanted, nullptr, false);
   if (a.is_discarded() || !a.is_object()) return "the stored specification is missing";
   if (b.is_discarded() || !b.is_object()) return "the new specification is not readable";
-  const json x = without_run(a), y = without_run(b);
+  const json x = without_run(with_absolute_paths(a)), y = without_run(b);
   std::vector<std::string> changes;
   std::vector<std::string> keys;
   for (auto& [k, v] : x.items()) keys.push_back(k);

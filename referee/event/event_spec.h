@@ -34,7 +34,9 @@ std::string event_spec(const TournamentConfig& config);
 Expected<TournamentConfig> config_from_spec(const std::string& spec);
 
 // What differs between two specifications, for people ("cycles; engine 'b': command, options"),
-// ignoring the "run" keys; empty when nothing that decides the games differs.
+// ignoring the "run" keys; empty when nothing that decides the games differs. Relative engine
+// paths of the stored one are taken from the current directory: a tournament file's are
+// absolute, and an event stored with relative ones, resumed from where it ran, is the same event.
 std::string spec_changes(const std::string& stored, const std::string& wanted);
 
 // The schedule as slots rows: seats by engine name, and `pair` = the index of the opening group

@@ -1,8 +1,9 @@
 // The tournament file as a new user writes it, run by the real `referee tournament`: an engine
-// beside the file named by a relative path ("./bot.sh") is found from any working directory; a
-// run in which no game was played does not fix the event's specification (a corrected path is
-// taken), while an event with games keeps refusing a changed one; an engine's `games` key keeps
-// it out of the pairings of the other games, without games left unplayed.
+// beside the file named by a relative path ("./bot.sh") is found from any working directory (and
+// an event stored with relative commands still resumes where it ran); a run in which no game was
+// played does not fix the event's specification (a corrected path is taken), while an event with
+// games keeps refusing a changed one; an engine's `games` key keeps it out of the pairings of the
+// other games, without games left unplayed.
 #include <SQLiteCpp/Database.h>
 
 #include <sys/stat.h>
@@ -65,6 +66,28 @@ TEST_CASE("tournament file: a relative command beside the file is found from any
     CHECK(contains(there.out, "games: 2 scheduled, 2 done before, 0 played now"));
     CHECK(games_in(dir) == 2);
   }
+}
+
+TEST_CASE("tournament file: an event stored with relative commands resumes where it ran") {
+  rtest::TempDir dir;
+  ::mkdir(dir.file("bots").c_str(), 0755);
+  write_bot(dir, "bots/x.sh");
+  write_file(dir, "bots/x.sh");
+  auto first = referee_cmd({"tournament", "t.toml", "-q"}, dir.path());
+  INFO(first.out << first.err);
+  REQUIRE(first.status == 0);
+  {
+    // As stored by a referee that kept the command relative to its working directory.
+    SQLite::Database sql(dir.file("t.db"), SQLite::OPEN_READWRITE);
+    sql.exec("UPDATE events SET spec = replace(spec, '\"" + dir.file("bots/x.sh") +
+             "\"', '\"bots/x.sh\"')");
+    REQUIRE(rtest::contains(sql.execAndGet("SELECT spec FROM events").getString(),
+                            "\"command\":\"bots/x.sh\""));
+  }
+  auto again = referee_cmd({"tournament", "t.toml", "-q"}, dir.path());
+  INFO(again.out << again.err);
+  CHECK(again.status == 0);
+  CHECK(contains(again.out, "games: 2 scheduled, 2 done before, 0 played now"));
 }
 
 TEST_CASE("tournament file: a run with no game played does not lock the event's specification") {
