@@ -291,6 +291,45 @@ Expected<EventRow> open_event_in_batches(Database& database, const std::string& 
   }
 }
 
+Expected<bool> respecify_unplayed_event(Database& database, std::int64_t event,
+                                        const std::string& spec, const std::string& config,
+                                        const SlotBatches& batches, EventKind kind,
+                                        EventState state) {
+  try {
+    auto& db = database.connection();
+    sql::CachedScope resets(db);
+    sql::Transaction tx(db);
+    rows::lock_writers(db);
+    sql::Query played(db,
+                      "SELECT CASE WHEN EXISTS (SELECT 1 FROM games WHERE event_id = ?1) OR EXISTS"
+                      " (SELECT 1 FROM slots WHERE event_id = ?1 AND state = 'claimed' AND"
+                      " lease_expires_at > ?2) THEN 1 ELSE 0 END");
+    played.bind(1, static_cast<std::int64_t>(event));
+    played.bind(2, static_cast<std::int64_t>(rows::now_ms()));
+    if (!played.step() || played.int64(0) != 0) return false;
+    sql::Query drop(db, "DELETE FROM slots WHERE event_id = ?");
+    drop.bind(1, static_cast<std::int64_t>(event));
+    drop.exec();
+    sql::Query set(db,
+                   "UPDATE events SET spec = ?, config = ?, state = ?, finished_at = '',"
+                   " updated_at = ?, kind = ? WHERE id = ?");
+    set.bind(1, spec);
+    set.bind(2, config);
+    set.bind(3, to_text(state));
+    set.bind(4, rows::now_utc());
+    set.bind(5, to_text(kind));
+    set.bind(6, static_cast<std::int64_t>(event));
+    set.exec();
+    if (auto inserted = insert_batches(db, event, batches); !inserted)
+      return inserted.failure();  // rolled back
+    finish_event_if_complete(db, event);
+    tx.commit();
+    return true;
+  } catch (const std::exception& e) {
+    return database.fail("respecify event " + std::to_string(event), e);
+  }
+}
+
 Expected<std::int64_t> register_owner(Database& database, const OwnerInfo& owner) {
   try {
     const auto now = static_cast<std::int64_t>(rows::now_ms());
@@ -742,6 +781,19 @@ Status set_event_priority(Database& database, std::int64_t id, int priority) {
     return Ok{};
   } catch (const std::exception& e) {
     return database.fail("set the priority of event " + std::to_string(id), e);
+  }
+}
+
+Status set_event_spec(Database& database, std::int64_t id, const std::string& spec) {
+  try {
+    sql::Query q(database.connection(), "UPDATE events SET spec = ?, updated_at = ? WHERE id = ?");
+    q.bind(1, spec);
+    q.bind(2, rows::now_utc());
+    q.bind(3, static_cast<std::int64_t>(id));
+    if (q.exec() == 0) return database.error(ErrorKind::NotFound, "no event " + std::to_string(id));
+    return Ok{};
+  } catch (const std::exception& e) {
+    return database.fail("set the specification of event " + std::to_string(id), e);
   }
 }
 

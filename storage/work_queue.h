@@ -157,6 +157,14 @@ Expected<EventRow> open_event_in_batches(Database& db, const std::string& name,
 Expected<EventRow> open_event(Database& db, const std::string& name, const std::string& spec,
                               const std::string& config, const std::vector<SlotRecord>& slots,
                               const NewEventOptions& options = {});
+// Gives an event in which no game was ever played a new specification: its slots are replaced by
+// those of `batches`, its kind set to `kind` and its state to `state` (a run that started no engine
+// must not fix what the event is: correcting a command's path is then a new specification). False,
+// and nothing changed, when the event has a game recorded (finished or not) or a slot claimed by an
+// owner whose lease still runs: what was played is kept with the specification it was played under.
+Expected<bool> respecify_unplayed_event(Database& db, std::int64_t event, const std::string& spec,
+                                        const std::string& config, const SlotBatches& batches,
+                                        EventKind kind, EventState state = EventState::Running);
 // Creates the event of a v2 tournament file with no schedule stored (games recorded, slots
 // not), or returns the existing one; a name reused with a different config is Conflict.
 Expected<std::int64_t> open_tournament(Database& db, const std::string& name,
@@ -168,6 +176,9 @@ Expected<EventInfo> event(Database& db, std::int64_t id);  // NotFound "no event
 Expected<bool> set_event_state(Database& db, std::int64_t id, EventState state,
                                const std::vector<EventState>& from);
 Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotFound
+// Replaces the event's stored specification (NotFound). For the keys under "run" only (a ladder's
+// pace): the caller keeps what decides the games as it was.
+Status set_event_spec(Database& db, std::int64_t id, const std::string& spec);
 
 // ---- Slots ----
 // Appends slots to an event after its last one (a ladder's top-up, an sprt's next pairs); their

@@ -111,6 +111,10 @@ int serve(const Args& args) {
       "ladder-tc", po::value(&ladder_tc)->default_value(ladder_tc), "time control of new ladders")(
       "ladder-plies", po::value(&options.ladder_random_plies)->default_value(4),
       "random opening plies of new ladders' pairs")(
+      "ladder-concurrency", po::value(&options.ladder_concurrency)->default_value(0),
+      "the pace of new ladders: games at once (0: as many as the game threads)")(
+      "ladder-interval-ms", po::value(&options.ladder_interval_ms)->default_value(0),
+      "the pace of new ladders: least milliseconds between two game starts")(
       "max-streams", po::value(&options.max_stream_clients)->default_value(256),
       "live-stream clients at once (each holds a thread)")(
       "commit-interval", po::value(&commit_interval),
@@ -173,6 +177,14 @@ int serve(const Args& args) {
   }
   if (options.ladder_random_plies < 0 || options.ladder_random_plies > 100) {
     std::cerr << "referee serve: --ladder-plies must be from 0 to 100\n";
+    return 2;
+  }
+  if (options.ladder_concurrency < 0 || options.ladder_concurrency > 256) {
+    std::cerr << "referee serve: --ladder-concurrency must be from 0 to 256\n";
+    return 2;
+  }
+  if (options.ladder_interval_ms < 0 || options.ladder_interval_ms > 86'400'000) {
+    std::cerr << "referee serve: --ladder-interval-ms must be from 0 to 86400000\n";
     return 2;
   }
   if (auto tc = match::parse_time_control(ladder_tc); tc) {

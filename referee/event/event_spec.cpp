@@ -2,6 +2,7 @@
 #include "storage/work_queue.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -30,6 +31,7 @@ json engine_json(const TournamentEngine& e) {
               {"ready_timeout_ms", c.ready_timeout_ms},
               {"setgame_timeout_ms", c.setgame_timeout_ms}};
   if (!c.sha256.empty()) j["sha256"] = c.sha256;  // absent when not pinned: older specs unchanged
+  if (!e.games.empty()) j["games"] = e.games;     // absent when it plays every game: the same
   return j;
 }
 
@@ -41,6 +43,28 @@ json without_run(json j) {
     for (auto& value : j) value = without_run(value);
   }
   return j;
+}
+
+// A stored specification's relative engine paths (a command with a '/', a dir) made absolute
+// against the current directory. A tournament file's are absolute (resolved against the file's
+// directory); an event stored with relative ones, resumed from the directory it was run in,
+// names the same files and is the same event.
+json with_absolute_paths(json spec) {
+  if (!spec.contains("engines") || !spec["engines"].is_array()) return spec;
+  namespace fs = std::filesystem;
+  for (auto& e : spec["engines"]) {
+    if (!e.is_object()) continue;
+    for (const char* key : {"command", "dir"}) {
+      if (!e.contains(key) || !e[key].is_string()) continue;
+      const std::string path = e[key].get<std::string>();
+      const bool is_path = std::string(key) == "dir" || path.find('/') != std::string::npos;
+      if (path.empty() || !is_path || !fs::path(path).is_relative()) continue;
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(path, ec);
+      if (!ec) e[key] = absolute.lexically_normal().string();
+    }
+  }
+  return spec;
 }
 
 std::string names_of(const std::vector<std::string>& keys) {
@@ -111,6 +135,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
       ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
       if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
+      if (e.contains("games")) te.games = e.at("games").get<std::vector<std::string>>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {
         auto parsed = match::parse_time_control(etc);
@@ -139,7 +164,7 @@ std::string spec_changes(const std::string& stored, const std::string& wanted) {
   const json a = json::parse(stored, nullptr, false), b = json::parse(wanted, nullptr, false);
   if (a.is_discarded() || !a.is_object()) return "the stored specification is missing";
   if (b.is_discarded() || !b.is_object()) return "the new specification is not readable";
-  const json x = without_run(a), y = without_run(b);
+  const json x = without_run(with_absolute_paths(a)), y = without_run(b);
   std::vector<std::string> changes;
   std::vector<std::string> keys;
   for (auto& [k, v] : x.items()) keys.push_back(k);
@@ -272,6 +297,27 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
       db, config.name, spec, schedule_fingerprint(config), source, options);
   if (!row && refused) return storage::EventRow{};
   return row;
+}
+
+Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
+                                          const TournamentConfig& config, const std::string& spec,
+                                          std::optional<Error>& refused) {
+  refused.reset();
+  auto batches = slot_batches(config);
+  if (!batches) {
+    refused = batches.failure();
+    return false;
+  }
+  storage::SlotBatches source = [&](std::vector<storage::SlotRecord>& batch) -> Status {
+    auto made = (*batches)(batch);
+    if (!made) refused = made.failure();
+    return made;
+  };
+  auto replaced = storage::work_queue::respecify_unplayed_event(
+      db, event, spec, schedule_fingerprint(config), source,
+      config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament);
+  if (!replaced && refused) return false;
+  return replaced;
 }
 
 }  // namespace referee::event

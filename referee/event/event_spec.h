@@ -34,7 +34,9 @@ std::string event_spec(const TournamentConfig& config);
 Expected<TournamentConfig> config_from_spec(const std::string& spec);
 
 // What differs between two specifications, for people ("cycles; engine 'b': command, options"),
-// ignoring the "run" keys; empty when nothing that decides the games differs.
+// ignoring the "run" keys; empty when nothing that decides the games differs. Relative engine
+// paths of the stored one are taken from the current directory: a tournament file's are
+// absolute, and an event stored with relative ones, resumed from where it ran, is the same event.
 std::string spec_changes(const std::string& stored, const std::string& wanted);
 
 // The schedule as slots rows: seats by engine name, and `pair` = the index of the opening group
@@ -63,5 +65,12 @@ Expected<storage::EventRow> open_tournament_event(storage::Database& db,
                                                   const std::string& spec,
                                                   const storage::NewEventOptions& options,
                                                   std::optional<Error>& refused);
+
+// The stored event `event` given `config`'s specification `spec` and its schedule, when no game of
+// it was played (work_queue::respecify_unplayed_event); false, and nothing changed, when one was.
+// `refused` as open_tournament_event's.
+Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
+                                          const TournamentConfig& config, const std::string& spec,
+                                          std::optional<Error>& refused);
 
 }  // namespace referee::event

@@ -145,19 +145,43 @@ Status check_random_plies(const games::Game& game, const OpeningSettings& settin
                std::to_string(lo) + " random plies work"};
 }
 
+Expected<std::vector<int>> game_players(const TournamentConfig& config, const games::Game& game) {
+  const bool gauntlet = config.format == "gauntlet";
+  const auto plays = [&](std::size_t e) {
+    const auto& list = config.engines[e].games;
+    return list.empty() || std::find(list.begin(), list.end(), game.canonical()) != list.end();
+  };
+  const int k = game.num_players();
+  const int n = static_cast<int>(config.engines.size());
+  if (n < k)
+    return Error{"game " + game.canonical() + " needs " + std::to_string(k) +
+                 " engines; the tournament has " + std::to_string(n)};
+  if (gauntlet && !config.engines.empty() && !plays(0))
+    return Error{"the gauntlet's first engine '" + config.engines[0].config.name +
+                 "' does not play " + game.canonical() + " (its 'games')"};
+  std::vector<int> players;
+  for (std::size_t e = gauntlet ? 1 : 0; e < config.engines.size(); ++e)
+    if (plays(e)) players.push_back(static_cast<int>(e));
+  const int playing = static_cast<int>(players.size()) + (gauntlet ? 1 : 0);
+  if (playing < k)
+    return Error{"game " + game.canonical() + " needs " + std::to_string(k) + " engines; " +
+                 std::to_string(playing) + " of the tournament's play it (their 'games')"};
+  return players;
+}
+
 Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
-  const std::int64_t n = static_cast<std::int64_t>(config.engines.size());
   std::int64_t total = 0;
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
     if (!game) return game.failure();
     const std::int64_t k = game->num_players();
-    if (n < k)
-      return Error{"game " + spec + " needs " + std::to_string(k) +
-                   " engines; the tournament has " + std::to_string(n)};
-    // Groups of k engines: C(n, k); a gauntlet keeps those holding the first engine, C(n-1, k-1).
+    auto players = game_players(config, *game);
+    if (!players) return players.failure();
+    // Groups of k engines among those playing the game: C(n, k); a gauntlet's hold the first
+    // engine, C(n-1, k-1), its players being the others.
     const bool gauntlet = config.format == "gauntlet";
-    const std::int64_t from = gauntlet ? n - 1 : n, pick = gauntlet ? k - 1 : k;
+    const std::int64_t from = static_cast<std::int64_t>(players->size()),
+                       pick = gauntlet ? k - 1 : k;
     std::int64_t slots = saturating_mul(binomial(from, pick), k);
     slots = saturating_mul(slots, std::max(0, config.cycles));
     slots = saturating_mul(slots, std::max(0, config.openings.per_pairing));
@@ -185,23 +209,21 @@ Expected<ScheduleGenerator> ScheduleGenerator::start(const TournamentConfig& con
   gen.per_pairing_ = config.openings.per_pairing;
   gen.gauntlet_ = config.format == "gauntlet";
   gen.openings_ = config.openings;
-  const int n = static_cast<int>(config.engines.size());
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
     if (!game) return game.failure();
     const int k = game->num_players();
-    if (n < k)
-      return Error{"game " + spec + " needs " + std::to_string(k) +
-                   " engines; the tournament has " + std::to_string(n)};
+    auto players = game_players(config, *game);
+    if (!players) return players.failure();
     // A gauntlet's groups are the first engine with every (k-1)-subset of the others, made as
     // such: filtering all k-subsets could walk far more groups than the schedule holds.
     std::string canonical = game->canonical();
     const std::uint64_t seed = text_seed(canonical);
-    const int from = gen.gauntlet_ ? n - 1 : n, pick = gen.gauntlet_ ? k - 1 : k;
+    const int from = static_cast<int>(players->size()), pick = gen.gauntlet_ ? k - 1 : k;
     // At most the schedule's size when the game has slots: no saturation where it is used.
     const auto groups = static_cast<std::uint64_t>(binomial(from, pick));
-    gen.games_.push_back(
-        GameEntry{std::move(*game), std::move(canonical), seed, k, from, pick, groups});
+    gen.games_.push_back(GameEntry{std::move(*game), std::move(canonical), seed, k, from, pick,
+                                   groups, std::move(*players)});
   }
   gen.enter_game();
   return gen;
@@ -239,7 +261,7 @@ Expected<bool> ScheduleGenerator::next(Slot& slot) {
   if (rotation_ == 0) {  // a new group: its engines and its opening
     seats_.clear();
     if (gauntlet_) seats_.push_back(0);
-    for (int s : subset_) seats_.push_back(gauntlet_ ? s + 1 : s);
+    for (int s : subset_) seats_.push_back(e.players[static_cast<std::size_t>(s)]);
     // In 64 bits: cycle * 1000003 overflows an int from cycle 2148 on (cycles go to 100000).
     const auto c64 = static_cast<std::uint64_t>(cycle_),
                o64 = static_cast<std::uint64_t>(opening_index_);

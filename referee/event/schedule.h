@@ -1,7 +1,8 @@
 // The tournament schedule (design.md §5): every game of the event as a numbered slot, in a fixed
 // order, so that a resumed run plays exactly the missing ones. Round-robin or gauntlet, any number
 // of cycles; for k-player games every k-subset of engines in every seat rotation, so each engine
-// plays each seat equally; each opening is played by every rotation (two players: seats swapped).
+// plays each seat equally (the engines of a game: those whose `games` key lists it, or have none);
+// each opening is played by every rotation (two players: seats swapped).
 //
 // The size of a schedule is computed from the counts before anything is built, and a schedule of
 // more than kMaxScheduleSlots games is refused with its size: it would not fit in memory nor in a
@@ -32,8 +33,13 @@ struct Slot {
 // The most games one event may schedule.
 constexpr std::int64_t kMaxScheduleSlots = 1'000'000;
 
+// The engines that play `game` (those whose `games` list it, or have none), in order: for a
+// gauntlet, the others than the first. An error when fewer than the game's players play it, or
+// when a gauntlet's first engine does not.
+Expected<std::vector<int>> game_players(const TournamentConfig& config, const games::Game& game);
+
 // The number of slots make_schedule would build, from the counts alone (saturating at INT64_MAX);
-// an error when a game needs more engines than the event has or is not a game.
+// an error when a game needs more engines than play it (game_players) or is not a game.
 Expected<std::int64_t> schedule_size(const TournamentConfig& config);
 
 // An error giving the computed size when the schedule would exceed kMaxScheduleSlots.
@@ -61,6 +67,7 @@ class ScheduleGenerator {
     int k = 0;                 // players
     int from = 0, pick = 0;    // its groups: every `pick`-subset of `from` engines
     std::uint64_t groups = 0;  // how many
+    std::vector<int> players;  // the engines of its groups (a gauntlet's first one aside)
   };
   ScheduleGenerator() = default;
   void enter_game();  // from games_[game_] on, the first that has slots (or the end)

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "engines/engine_hash.h"
+#include "storage/engine_registry.h"
 #include "storage/work_queue.h"
 
 namespace referee::event {
@@ -172,12 +173,26 @@ Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) 
 
 }  // namespace
 
+void SlotPlayer::record_identity(const engines::EngineConfig& config,
+                                 const match::EngineSession& session) {
+  const auto& id = session.identity();
+  if (id.name.empty() && id.author.empty()) return;
+  storage::EngineInfo info;
+  info.name = config.name;
+  info.id_name = id.name;
+  info.id_author = id.author;
+  // A failure reaches the recorder's on_failure, as every write's.
+  (void)recorder_.call<std::int64_t>(
+      [&](storage::Store& s) { return storage::engine_registry::upsert_engine(s, info); });
+}
+
 void SlotPlayer::adopt(const engines::EngineConfig& config, match::EngineSession session) {
   auto hash = checked_hash(config);
   if (!hash) {  // pinned to other bytes: not kept, so that session_for refuses it with the reason
     quit(session);
     return;
   }
+  record_identity(config, session);
   sessions_.push_front(Cached{session_key(config), std::move(session), std::move(*hash)});
 }
 
@@ -205,6 +220,7 @@ SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,
     error = started.error();
     return nullptr;
   }
+  record_identity(config, *started);
   sessions_.push_front(Cached{key, std::move(*started), std::move(*hash)});
   return &sessions_.front();
 }

@@ -140,6 +140,9 @@ class SlotPlayer {
   Cached* session_for(const engines::EngineConfig& config, std::string& error);
   void drop(const engines::EngineConfig& config);
   void quit(match::EngineSession& session);
+  // Stores what a session that just started said in its handshake (`id name`, `id author`) with
+  // its engine, so that the registry shows it (the dashboard's ID NAME).
+  void record_identity(const engines::EngineConfig& config, const match::EngineSession& session);
 
   storage::Recorder& recorder_;
   std::int64_t owner_;

@@ -246,9 +246,11 @@ std::map<int, match::EngineSession> check_engines(
     }
     const auto& id = session->identity();
     line += "id name '" + id.name + "'";
-    // Games of the event it does not declare: their slots are decided here, once.
+    // Games of the event it does not declare: their slots are decided here, once. Those its
+    // `games` key leaves out have no slot of it.
     std::string first_declared;
-    for (const auto& spec : sh.config.games) {
+    const auto& own = sh.config.engines[e].games;
+    for (const auto& spec : own.empty() ? sh.config.games : own) {
       auto game = games::make_game(spec);
       if (!game) continue;
       if (session->declares(game->name())) {
@@ -342,11 +344,23 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     std::string changes = row->spec.empty()
                               ? std::string("its games, engines, cycles, seed or openings")
                               : spec_changes(row->spec, spec);
-    if (!changes.empty())
+    // An event in which no game was played takes the new specification: the run that made it
+    // started no game (an engine that could not start, a wrong path), so nothing depends on it.
+    bool replaced = false;
+    if (!changes.empty()) {
+      auto respecified = respecify_tournament_event(*store, row->id, config, spec, refused);
+      if (refused) return *refused;
+      if (!respecified) return respecified.failure();
+      replaced = *respecified;
+    }
+    if (!changes.empty() && !replaced)
       return Error{store->path() + ": event \"" + config.name +
                        "\" already exists with a different specification (" + changes +
                        "); give it a new name or use another database",
                    ErrorKind::Conflict};
+    if (replaced && options.progress)
+      *options.progress << "event \"" << config.name << "\" had no game played: its specification"
+                        << " is replaced (" << changes << ")\n";
   }
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
   std::string sprt_text;

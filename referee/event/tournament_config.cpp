@@ -198,6 +198,8 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.scalars("env", env));
   TRY(t.boolean("protocol0", c.protocol0));
   TRY(t.text("sha256", c.sha256));
+  const bool has_games = t.has("games");
+  TRY(t.strings("games", e.games));
   long long start_ms = c.start_timeout_ms, ready_ms = c.ready_timeout_ms, memory = 0, cpu = 0,
             procs = 0;
   TRY(t.integer("start_timeout_ms", start_ms, 1, 3600000));
@@ -209,6 +211,7 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
   const std::string who = where + " (" + text::printable(c.name) + ")";
   if (command.empty()) return Error{who + ": 'command' is missing"};
+  if (has_games && e.games.empty()) return Error{who + ": 'games' is empty (leave it out: all)"};
   if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
     return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
   for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -217,10 +220,15 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   c.command = split->front();
   c.args.assign(split->begin() + 1, split->end());
   c.args.insert(c.args.end(), args.begin(), args.end());
-  // A relative command with a '/' is relative to the tournament file, like the book.
+  // A relative command with a '/' ("./bot.js", "bots/x") is relative to the tournament file, like
+  // the book, and made absolute: the event's specification then names the same file wherever the
+  // referee runs, and a file beside the tournament file keeps its '/' (normalized, "./bot.js" in
+  // "." would be "bot.js", looked up in PATH). A bare name is looked up in PATH.
   if (c.command.find('/') != std::string::npos && fs::path(c.command).is_relative())
-    c.command = (base / c.command).lexically_normal().string();
-  if (!dir.empty()) c.working_dir = fs::path(dir).is_relative() ? (base / dir).string() : dir;
+    c.command = fs::absolute(base / c.command).lexically_normal().string();
+  if (!dir.empty())
+    c.working_dir =
+        fs::path(dir).is_relative() ? fs::absolute(base / dir).lexically_normal().string() : dir;
   for (auto& [k, v] : options) c.options[k] = v;
   for (auto& [k, v] : env) c.env[k] = v;
   c.start_timeout_ms = start_ms;
@@ -354,6 +362,10 @@ Status check_tournament(const TournamentConfig& config) {
     TRY(engines::validate(e.config));
     if (!names.insert(e.config.name).second)
       return Error{"two engines are named " + quoted(e.config.name)};
+    for (const auto& game : e.games)
+      if (std::find(config.games.begin(), config.games.end(), game) == config.games.end())
+        return Error{"engine " + quoted(e.config.name) + ": 'games' lists " + quoted(game, 200) +
+                     ", not one of the event's games"};
   }
   // After the engines: match's event name is made of their names.
   if (text::printable(config.name) != config.name)
@@ -459,6 +471,13 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     if (!e) return e.failure();
     if (!names.insert(e->config.name).second)
       return Error{path + ": two engines are named '" + e->config.name + "'"};
+    if (!e->games.empty()) {
+      auto own = canonical_games(e->games);
+      if (!own)
+        return Error{path + ": engine " + std::to_string(i + 1) + " (" +
+                     text::printable(e->config.name) + "): 'games': " + own.error()};
+      e->games = *own;
+    }
     config.engines.push_back(std::move(*e));
   }
   if (config.engines.size() < 2) return Error{path + ": a tournament needs at least two engines"};
@@ -487,8 +506,13 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
   j["per_pairing"] = config.openings.per_pairing;
   j["book"] = config.openings.book_lines;
   std::vector<std::string> names;
-  for (const auto& e : config.engines) names.push_back(e.config.name);
+  json own = json::object();
+  for (const auto& e : config.engines) {
+    names.push_back(e.config.name);
+    if (!e.games.empty()) own[e.config.name] = e.games;
+  }
   j["engines"] = names;
+  if (!own.empty()) j["engine_games"] = own;  // only then: the fingerprints of others unchanged
   return j.dump();
 }
 

@@ -31,6 +31,9 @@ constexpr int kMaxRandomPlies = 1000;
 struct TournamentEngine {
   engines::EngineConfig config;
   std::optional<match::TimeControl> tc;  // overrides the tournament's time control
+  // The event's games it plays, canonical; empty = every one. A pairing that needs a game an
+  // engine does not play is not scheduled (schedule.h).
+  std::vector<std::string> games;
 };
 
 struct OpeningSettings {

@@ -247,15 +247,40 @@ void patch_event(Core& core, const Request& req, Response& res) {
   if (!id) return;
   auto body = json_body(req, res);
   if (!body) return;
+  if (!body->is_object() || body->empty())
+    return reply_error(res, 400, "request body: priority, concurrency or interval_ms is missing");
   for (auto it = body->begin(); it != body->end(); ++it)
-    if (it.key() != "priority")
-      return reply_error(res, 400, "request body: unknown key '" + it.key() + "' (priority)");
-  if (!body->contains("priority"))
-    return reply_error(res, 400, "request body: 'priority' is missing");
-  const Json& p = (*body)["priority"];
-  if (!p.is_number_integer() || p.get<long long>() < -1000 || p.get<long long>() > 1000)
+    if (it.key() != "priority" && it.key() != "concurrency" && it.key() != "interval_ms")
+      return reply_error(
+          res, 400,
+          "request body: unknown key '" + it.key() + "' (priority, concurrency, interval_ms)");
+  // Each key checked before anything changes.
+  auto integer = [&](const char* key, long long lo, long long hi) -> std::optional<long long> {
+    if (!body->contains(key)) return std::nullopt;
+    const Json& v = (*body)[key];
+    if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi) return lo - 1;
+    return v.get<long long>();
+  };
+  const auto priority = integer("priority", -1000, 1000);
+  const auto concurrency = integer("concurrency", 0, event::kMaxConcurrency);
+  const auto interval = integer("interval_ms", 0, 86'400'000);
+  if (priority && *priority < -1000)
     return reply_error(res, 400, "request body: 'priority' must be an integer from -1000 to 1000");
-  send(res, set_priority(core, req.who, *id, p.get<int>()));
+  if (concurrency && *concurrency < 0)
+    return reply_error(res, 400,
+                       "request body: 'concurrency' must be an integer from 0 to " +
+                           std::to_string(event::kMaxConcurrency));
+  if (interval && *interval < 0)
+    return reply_error(res, 400,
+                       "request body: 'interval_ms' must be an integer from 0 to 86400000");
+  Reply reply;
+  if (priority) reply = set_priority(core, req.who, *id, static_cast<int>(*priority));
+  if ((!priority || reply.status == 200) && (concurrency || interval))
+    reply =
+        set_pace(core, req.who, *id,
+                 concurrency ? std::optional<int>(static_cast<int>(*concurrency)) : std::nullopt,
+                 interval ? std::optional<long>(static_cast<long>(*interval)) : std::nullopt);
+  send(res, reply);
 }
 
 void list_games(Core& core, const Request& req, Response& res) {

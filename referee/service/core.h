@@ -59,6 +59,8 @@ struct ServeOptions {
   bool keep_logs = true;
   match::TimeControl ladder_tc = *match::parse_time_control("10+0.1");
   int ladder_random_plies = 4;
+  int ladder_concurrency = 0;   // the pace of new ladders: games at once (0 = no cap)
+  long ladder_interval_ms = 0;  // and the least interval between two game starts
   std::size_t max_body_bytes = 1 << 20;
   int max_stream_clients = 256;
   int http_threads = 32;       // threads for requests other than live streams
@@ -81,6 +83,13 @@ struct EventRuntime {
   storage::EventState state = storage::EventState::Queued;
   int priority = 0;
   int cap = 0;  // the file's concurrency: most games at once here (0 = none)
+  // The least time between two of its game starts here (0 = none: a ladder's pace, PATCH
+  // /api/events/{id}), and when the next may start.
+  long interval_ms = 0;
+  SteadyClock::time_point next_start{};
+  // Game threads it has been offered to as a capped or paced event whose claim has not settled
+  // yet (game_source.cpp): counted with `running` against the cap.
+  int offered = 0;
   event::TournamentConfig
       config;  // from the stored specification (a ladder's engines: the registry)
   std::shared_ptr<event::EventRoster> roster;
@@ -121,6 +130,8 @@ struct Core {
 
   std::mutex mutex;  // guards everything below
   std::map<std::int64_t, EventRuntime> events;
+  // The capped or paced event each game thread was last offered, until its claim settles.
+  std::map<std::thread::id, std::int64_t> offers;
   std::uint64_t tick = 0;
   std::uint64_t changes =
       0;  // counts the state and priority changes made here (EventRuntime::changed)
@@ -172,6 +183,13 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
 Reply control_event(Core& core, const Principal& who, std::int64_t id, const std::string& action);
 // By the operator only.
 Reply set_priority(Core& core, const Principal& who, std::int64_t id, int priority);
+// The pace of an event (a ladder's, mostly), by the operator only: games at once (0 = no cap of
+// its own) and the least interval between two game starts (0 = none); a value not given is kept.
+// Stored under the specification's "run" key, so that it outlives the daemon.
+Reply set_pace(Core& core, const Principal& who, std::int64_t id, std::optional<int> concurrency,
+               std::optional<long> interval_ms);
+// The least interval between game starts stored in a specification (0 when none).
+long stored_interval_ms(const std::string& spec);
 // EventSummary of a stored event, with what this daemon knows (ETA, ladder engines).
 Json summary_of(Core& core, const storage::EventInfo& info);
 // Standings of an event: the cached ones when no game finished since, else computed now.

@@ -97,6 +97,7 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   rt.state = info.state;
   rt.priority = info.priority;
   rt.cap = config->concurrency;
+  rt.interval_ms = stored_interval_ms(info.spec);
   rt.config = std::move(*config);
   std::vector<event::TournamentEngine> engines = rt.config.engines;
   if (info.kind == storage::EventKind::Ladder) {
@@ -251,6 +252,13 @@ void check_sprt_events(Core& core) {
   for (std::int64_t id : due) check_sprt_event(core, id);
 }
 
+long stored_interval_ms(const std::string& spec) {
+  const Json j = Json::parse(spec, nullptr, false);
+  if (!j.is_object() || !j.contains("run") || !j["run"].is_object()) return 0;
+  const Json& v = j["run"].value("interval_ms", Json(0));
+  return v.is_number_integer() ? v.get<long>() : 0;
+}
+
 Json summary_of(Core& core, const storage::EventInfo& info) {
   EventExtras extras;
   extras.sprt = sprt_of_event(core, info);
@@ -265,6 +273,16 @@ Json summary_of(Core& core, const storage::EventInfo& info) {
     }
   }
   Json out = event_summary(info, extras);
+  // The pace: games at once (0 = no cap of its own) and the least interval between game starts.
+  if (it != core.events.end()) {
+    out["concurrency"] = it->second.cap;
+    out["interval_ms"] = it->second.interval_ms;
+  } else {
+    const Json spec = Json::parse(info.spec, nullptr, false);
+    const Json run = spec.is_object() ? spec.value("run", Json::object()) : Json::object();
+    out["concurrency"] = run.is_object() ? run.value("concurrency", 0) : 0;
+    out["interval_ms"] = stored_interval_ms(info.spec);
+  }
   if (it != core.events.end() && !it->second.notices.empty())
     out["notices"] = std::vector<std::string>(it->second.notices.begin(), it->second.notices.end());
   return out;
@@ -454,6 +472,47 @@ Reply set_priority(Core& core, const Principal& who, std::int64_t id, int priori
   auto after = storage::work_queue::event(**store, id);
   if (!after) return storage_error(after.failure());
   core.log->info("event " + std::to_string(id) + " priority " + std::to_string(priority));
+  Json summary = summary_of(core, *after);
+  core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
+  return {200, std::move(summary)};
+}
+
+Reply set_pace(Core& core, const Principal& who, std::int64_t id, std::optional<int> concurrency,
+               std::optional<long> interval_ms) {
+  if (auto may = may_set_priority(who); !may) return error_reply(403, may.error());
+  auto store = core.reads->get();
+  if (!store) return storage_error(store.failure());
+  auto info = storage::work_queue::event(**store, id);
+  if (!info) return event_error(id, info.failure());
+  // Only the "run" keys change: what decides the games stays as it was (event_spec.h).
+  Json spec = Json::parse(info->spec, nullptr, false);
+  if (!spec.is_object())
+    return error_reply(409, "event " + std::to_string(id) + " has no stored specification");
+  if (!spec.contains("run") || !spec["run"].is_object()) spec["run"] = Json::object();
+  if (concurrency) spec["run"]["concurrency"] = *concurrency;
+  if (interval_ms && *interval_ms > 0) spec["run"]["interval_ms"] = *interval_ms;
+  if (interval_ms && *interval_ms == 0) spec["run"].erase("interval_ms");
+  auto set = core.recorder().call<Ok>(
+      [&](storage::Store& s) { return storage::work_queue::set_event_spec(s, id, dump(spec)); });
+  if (!set) return storage_error(set.failure());
+  {
+    std::lock_guard lock(core.mutex);
+    auto it = core.events.find(id);
+    if (it != core.events.end()) {
+      if (concurrency) it->second.cap = it->second.config.concurrency = *concurrency;
+      if (interval_ms) {
+        it->second.interval_ms = *interval_ms;
+        it->second.next_start = {};
+      }
+      it->second.dirty = true;
+    }
+  }
+  core.wake();
+  auto after = storage::work_queue::event(**store, id);
+  if (!after) return storage_error(after.failure());
+  core.log->info("event " + std::to_string(id) + " pace: " +
+                 std::to_string(spec["run"].value("concurrency", 0)) + " games at once, " +
+                 std::to_string(stored_interval_ms(after->spec)) + " ms between game starts");
   Json summary = summary_of(core, *after);
   core.stream.publish(id, "event_changed", "event:" + std::to_string(id), dump(summary));
   return {200, std::move(summary)};

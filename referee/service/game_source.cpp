@@ -8,6 +8,8 @@
 //   thread with nothing to do waits as the owner loop decides (woken by a submission, a resume,
 //   a ladder top-up).
 // - A game thread keeps at most 4 idle engine sessions (it serves many events).
+// - A capped or paced event (EventRuntime::cap, interval_ms) is offered to one thread at a time
+//   (see candidates): two threads never pass its cap nor start its games closer than its interval.
 // - The position sent with each move event comes from a State the game thread keeps in step with
 // the
 //   moves (one apply per move); the JSON is built only while someone listens.
@@ -34,9 +36,25 @@ Json clocks_json(const std::vector<long>& clocks) {
   return out;
 }
 
-// The events to try, in the scheduler's order.
+// The offer made to this game thread, settled: `started` when its game began (the interval then
+// runs), else given back (the event was not claimed from, or had nothing). Under core.mutex.
+void settle_offer(Core& core, bool started) {
+  auto it = core.offers.find(std::this_thread::get_id());
+  if (it == core.offers.end()) return;
+  if (auto e = core.events.find(it->second); e != core.events.end()) {
+    if (e->second.offered > 0) --e->second.offered;
+    if (!started) e->second.next_start = {};
+  }
+  core.offers.erase(it);
+}
+
+// The events to try, in the scheduler's order, with at most one capped or paced event: it is
+// offered to this thread alone until its claim settles, counting against its cap meanwhile, its
+// interval running from now. Without that, two threads reading the order at once would both
+// claim the last game its cap allows, or two games within its interval.
 std::vector<std::int64_t> candidates(Core& core) {
   std::lock_guard lock(core.mutex);
+  settle_offer(core, false);  // an offer left by a claim made elsewhere
   const auto now = SteadyClock::now();
   std::vector<EventLoad> loads;
   for (const auto& [id, rt] : core.events) {
@@ -44,13 +62,27 @@ std::vector<std::int64_t> candidates(Core& core) {
     l.id = id;
     l.state = rt.state;
     l.priority = rt.priority;
-    l.running = rt.running;
+    l.running = rt.running + rt.offered;
     l.cap = rt.cap;
     l.served = rt.served;
     l.out_of_work = now < rt.retry_at;
+    l.paced = rt.interval_ms > 0 && now < rt.next_start;
     loads.push_back(l);
   }
-  return claim_order(loads);
+  std::vector<std::int64_t> out;
+  bool offered = false;
+  for (std::int64_t id : claim_order(loads)) {
+    auto& rt = core.events.at(id);
+    if (rt.cap > 0 || rt.interval_ms > 0) {
+      if (offered) continue;  // one such event per list: the others at the thread's next turn
+      offered = true;
+      ++rt.offered;
+      if (rt.interval_ms > 0) rt.next_start = now + std::chrono::milliseconds(rt.interval_ms);
+      core.offers[std::this_thread::get_id()] = id;
+    }
+    out.push_back(id);
+  }
+  return out;
 }
 
 // A game of `event` is over (or never began): the counters, the notices, the sprt, the stream.
@@ -72,6 +104,9 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
     }
     EventRuntime& rt = it->second;
     ++rt.running;
+    if (auto offer = core.offers.find(std::this_thread::get_id());
+        offer != core.offers.end() && offer->second == event)
+      settle_offer(core, true);
     rt.served = ++core.tick;
     if (!rt.started_here) {
       rt.started_here = true;
@@ -192,6 +227,12 @@ event::WorkSource work_source(Core& core) {
   };
   source.claimed = [&core](std::int64_t id, bool found) {
     std::lock_guard lock(core.mutex);
+    // An offer to this thread settles here when its claim found nothing, or when the thread
+    // claimed from another event (it goes no further down its list); a found one settles as its
+    // game begins (watch_game).
+    if (auto offer = core.offers.find(std::this_thread::get_id());
+        offer != core.offers.end() && (found != (offer->second == id)))
+      settle_offer(core, false);
     auto it = core.events.find(id);
     if (it == core.events.end()) return;
     if (found) {

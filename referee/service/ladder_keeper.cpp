@@ -4,7 +4,9 @@
 //
 // Decisions:
 // - A ladder is created when the first engine registers for its game, with the daemon's ladder
-//   time control and random opening plies (--ladder-tc, --ladder-plies); it keeps them after.
+//   time control, random opening plies and pace (--ladder-tc, --ladder-plies,
+//   --ladder-concurrency, --ladder-interval-ms); it keeps them after (PATCH /api/events/{id}
+//   changes the pace).
 // - Open games per ladder: a small reserve (twice the game threads, at least 4), so that a newly
 //   registered engine is in the next pairs appended, which happens at once on registration.
 // - Each pair is one opening (random plies from the ladder's seed and the pair's number) played
@@ -115,12 +117,16 @@ Expected<std::int64_t> ensure_ladder(Core& core, const std::string& game) {
   config.games = {game};
   config.tc = core.options.ladder_tc;
   config.openings.random_plies = core.options.ladder_random_plies;
+  config.concurrency = core.options.ladder_concurrency;
+  // The pace's interval is a key of the daemon's under "run" (set_pace), not a file's.
+  Json spec = Json::parse(event::event_spec(config));
+  if (core.options.ladder_interval_ms > 0)
+    spec["run"]["interval_ms"] = core.options.ladder_interval_ms;
   storage::NewEventOptions options;
   options.kind = storage::EventKind::Ladder;
   options.state = storage::EventState::Running;
   auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return storage::work_queue::open_event(s, config.name, event::event_spec(config), "", {},
-                                           options);
+    return storage::work_queue::open_event(s, config.name, dump(spec), "", {}, options);
   });
   if (!row) return row.failure();
   {
@@ -507,12 +513,19 @@ void top_up_ladders(Core& core) {
     std::map<std::string, ratings::Rating> by_name;
     for (const auto& group : ratings::rate(rated, ratings::RatingOptions{}).groups)
       for (const auto& r : group.ratings) by_name[r.name] = r;
+    // Each engine's load (ladder.h): every finished game, against any engine.
+    std::map<std::string, int> played;
+    std::map<EnginePair, int> pair_games;
+    for (const auto& g : rated) {
+      for (const auto& p : g.players) ++played[p];
+      if (g.players.size() == 2) ++pair_games[std::minmax(g.players[0], g.players[1])];
+    }
     std::vector<LadderEntrant> entrants;
     for (const auto& n : active) {
       LadderEntrant e;
       e.name = n;
+      e.games = played[n];
       if (auto it = by_name.find(n); it != by_name.end()) {
-        e.games = it->second.games;
         // A bound (all won or all lost so far) or no rating: as uncertain as a new engine.
         if (it->second.bound == ratings::Bound::kNone) {
           e.elo = it->second.elo;
@@ -530,7 +543,7 @@ void top_up_ladders(Core& core) {
     const int wanted = (reserve - pending + 1) / 2;
     std::vector<storage::SlotRecord> add;
     std::int64_t serial = info->total() / 2;
-    for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted)) {
+    for (const auto& [a, b] : choose_pairs(entrants, open_pairs, wanted, pair_games)) {
       const auto opening = event::make_opening(
           *game, config.openings, 0, config.seed * 1000003ULL + static_cast<std::uint64_t>(serial));
       if (!opening) {

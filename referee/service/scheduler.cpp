@@ -8,7 +8,7 @@ std::vector<std::int64_t> claim_order(const std::vector<EventLoad>& events) {
   std::vector<const EventLoad*> open;
   for (const auto& e : events) {
     if (e.state != storage::EventState::Queued && e.state != storage::EventState::Running) continue;
-    if (e.out_of_work) continue;
+    if (e.out_of_work || e.paced) continue;
     if (e.cap > 0 && e.running >= e.cap) continue;
     open.push_back(&e);
   }

@@ -54,7 +54,8 @@ TEST_CASE("scheduler: priority first, then fewest running, then least recently s
   CHECK(claim_order(events) == std::vector<std::int64_t>{4, 3, 5, 2, 1});
 }
 
-TEST_CASE("scheduler: paused, cancelled, finished, capped and idle events are not claimed from") {
+TEST_CASE(
+    "scheduler: paused, cancelled, finished, capped, idle and paced events are not claimed from") {
   std::vector<EventLoad> events = {load(1, 0, 0, 0, "paused"),
                                    load(2, 0, 0, 0, "cancelled"),
                                    load(3, 0, 0, 0, "finished"),
@@ -66,6 +67,9 @@ TEST_CASE("scheduler: paused, cancelled, finished, capped and idle events are no
   CHECK(claim_order(events) == std::vector<std::int64_t>{4});
   events[4].cap = 3;
   CHECK(claim_order(events) == std::vector<std::int64_t>{4, 5});
+  // Held back by its pace: its least interval since its last game start has not passed.
+  events[4].paced = true;
+  CHECK(claim_order(events) == std::vector<std::int64_t>{4});
 }
 
 TEST_CASE("scheduler: two events of one priority share a pool of slots evenly") {
