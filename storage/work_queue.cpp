@@ -232,7 +232,8 @@ Expected<EventRow> open_event_in_batches(Database& database, const std::string& 
     rows::lock_writers(db);
     EventRow row;
     row.name = name;
-    sql::Query find(db, "SELECT id, spec, config, state, priority FROM events WHERE name = ?");
+    sql::Query find(db,
+                    "SELECT id, spec, config, state, priority, kind FROM events WHERE name = ?");
     find.bind(1, name);
     if (find.step()) {
       row.id = find.int64(0);
@@ -240,6 +241,7 @@ Expected<EventRow> open_event_in_batches(Database& database, const std::string& 
       row.config = find.text(2);
       row.state = read_word(event_state_from_text, find.text(3), "event state");
       row.priority = find.int32(4);
+      row.kind = read_word(event_kind_from_text, find.text(5), "event kind");
       if (!row.spec.empty() || row.config != config) return row;  // the caller compares
       // A v2 event: adopt it. Its slots with a finished game (the first one) are done.
       sql::Query set(db, "UPDATE events SET spec = ?, updated_at = ? WHERE id = ?");
@@ -277,6 +279,7 @@ Expected<EventRow> open_event_in_batches(Database& database, const std::string& 
     row.spec = spec;
     row.config = config;
     row.state = options.state;
+    row.kind = options.kind;
     row.priority = options.priority;
     row.created = true;
     auto inserted = insert_batches(db, row.id, batches);

@@ -59,6 +59,7 @@ struct EventRow {
   std::string spec;    // the normalized specification (JSON) it was created with
   std::string config;  // v2: the schedule fingerprint
   EventState state = EventState::Running;
+  EventKind kind = EventKind::Tournament;
   int priority = 0;
   bool created = false;  // created by this call
 };

@@ -277,47 +277,76 @@ Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
   });
 }
 
-Expected<storage::EventRow> open_tournament_event(storage::Database& db,
-                                                  const TournamentConfig& config,
-                                                  const std::string& spec,
-                                                  const storage::NewEventOptions& options,
-                                                  std::optional<Error>& refused) {
-  refused.reset();
-  auto batches = slot_batches(config);
-  if (!batches) {
-    refused = batches.failure();
-    return storage::EventRow{};
-  }
-  storage::SlotBatches source = [&](std::vector<storage::SlotRecord>& batch) -> Status {
-    auto made = (*batches)(batch);
+namespace {
+
+// The schedule's batches, each failure of which is also kept in `refused`: the event's fault.
+storage::SlotBatches watched_batches(storage::SlotBatches batches, std::optional<Error>& refused) {
+  return [batches = std::move(batches), &refused](std::vector<storage::SlotRecord>& batch) {
+    auto made = batches(batch);
     if (!made) refused = made.failure();
     return made;
   };
-  auto row = storage::work_queue::open_event_in_batches(
-      db, config.name, spec, schedule_fingerprint(config), source, options);
-  if (!row && refused) return storage::EventRow{};
-  return row;
 }
 
-Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
-                                          const TournamentConfig& config, const std::string& spec,
-                                          std::optional<Error>& refused) {
+}  // namespace
+
+Expected<OpenedEvent> open_tournament_event(storage::Database& db, const TournamentConfig& config,
+                                            const std::string& spec,
+                                            const storage::NewEventOptions& options,
+                                            OnOtherSpec on_other_spec,
+                                            std::optional<Error>& refused) {
   refused.reset();
   auto batches = slot_batches(config);
   if (!batches) {
     refused = batches.failure();
-    return false;
+    return OpenedEvent{};
   }
-  storage::SlotBatches source = [&](std::vector<storage::SlotRecord>& batch) -> Status {
-    auto made = (*batches)(batch);
-    if (!made) refused = made.failure();
-    return made;
-  };
-  auto replaced = storage::work_queue::respecify_unplayed_event(
-      db, event, spec, schedule_fingerprint(config), source,
-      config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament);
-  if (!replaced && refused) return false;
-  return replaced;
+  const std::string fingerprint = schedule_fingerprint(config);
+  auto row = storage::work_queue::open_event_in_batches(
+      db, config.name, spec, fingerprint, watched_batches(*batches, refused), options);
+  if (!row) {
+    if (refused) return OpenedEvent{};
+    return row.failure();
+  }
+  OpenedEvent opened{*row, row->created ? Opening::Created : Opening::Resumed, ""};
+  if (row->created) return opened;
+  if (row->kind != options.kind) {
+    refused = Error{"an event named \"" + config.name + "\" already exists (a " +
+                        storage::to_text(row->kind) + ")",
+                    ErrorKind::Conflict};
+    return OpenedEvent{};
+  }
+  if (row->spec == spec) return opened;
+  // A v2 event (no specification stored) says nothing finer than what a schedule is made of.
+  std::string changes = row->spec.empty() ? "its games, engines, cycles, seed or openings"
+                                          : spec_changes(row->spec, spec);
+  if (changes.empty()) return opened;  // the same event, written differently
+  if (on_other_spec == OnOtherSpec::ReplaceUnplayed) {
+    auto again = slot_batches(config);
+    if (!again) {
+      refused = again.failure();
+      return OpenedEvent{};
+    }
+    auto replaced = storage::work_queue::respecify_unplayed_event(db, row->id, spec, fingerprint,
+                                                                  watched_batches(*again, refused),
+                                                                  options.kind, options.state);
+    if (!replaced) {
+      if (refused) return OpenedEvent{};
+      return replaced.failure();
+    }
+    if (*replaced) {
+      opened.how = Opening::Respecified;
+      opened.row.spec = spec;
+      opened.row.config = fingerprint;
+      opened.row.state = options.state;
+      opened.changes = std::move(changes);
+      return opened;
+    }
+  }
+  refused = Error{"event \"" + config.name + "\" already exists with a different specification (" +
+                      changes + ")",
+                  ErrorKind::Conflict};
+  return OpenedEvent{};
 }
 
 }  // namespace referee::event

@@ -54,23 +54,38 @@ constexpr std::size_t kSlotBatch = 10000;
 Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
                                             std::size_t batch_size = kSlotBatch);
 
+// What opening an event from its configuration did.
+enum class Opening {
+  Created,      // no event had the name
+  Resumed,      // the stored event has this specification
+  Respecified,  // the stored event had another one and no game: it takes this one
+};
+
+// When the stored event of that name has another specification: the commands that own their file
+// (`tournament`, `worker --queue`) replace it while no game of it was played, since the run that
+// made it started none (an engine that could not start, a wrong path) and nothing depends on it;
+// the daemon's API refuses, since the event may be another submitter's.
+enum class OnOtherSpec { Refuse, ReplaceUnplayed };
+
+struct OpenedEvent {
+  storage::EventRow row;
+  Opening how = Opening::Resumed;
+  std::string changes;  // Respecified: what changed, in words (spec_changes)
+};
+
 // The event opened from its configuration through open_event_in_batches: every command that
 // creates an event from a tournament (`tournament`, `worker --queue`, the daemon's API) stores
-// its schedule this way. When the schedule itself fails (an opening that cannot be made, found
-// as its batch is made) nothing is stored and `refused` holds why: the event's fault, not the
-// storage's. Then the answer is an empty row (id 0), so that a writer thread running this does not
-// take it for a storage failure.
-Expected<storage::EventRow> open_tournament_event(storage::Database& db,
-                                                  const TournamentConfig& config,
-                                                  const std::string& spec,
-                                                  const storage::NewEventOptions& options,
-                                                  std::optional<Error>& refused);
-
-// The stored event `event` given `config`'s specification `spec` and its schedule, when no game of
-// it was played (work_queue::respecify_unplayed_event); false, and nothing changed, when one was.
-// `refused` as open_tournament_event's.
-Expected<bool> respecify_tournament_event(storage::Database& db, std::int64_t event,
-                                          const TournamentConfig& config, const std::string& spec,
-                                          std::optional<Error>& refused);
+// its schedule this way, and decides here whether a stored event of that name is the same one.
+// When the event is refused, nothing is stored and `refused` holds why, as the caller's fault
+// rather than the storage's: Invalid when the schedule cannot be made (an opening found impossible
+// as its batch is made), Conflict when the name is taken by an event of another kind or another
+// specification ("event \"x\" already exists with a different specification (engines)").
+// Then the answer is an empty row (id 0), so that a writer thread running this does not take it
+// for a storage failure.
+Expected<OpenedEvent> open_tournament_event(storage::Database& db, const TournamentConfig& config,
+                                            const std::string& spec,
+                                            const storage::NewEventOptions& options,
+                                            OnOtherSpec on_other_spec,
+                                            std::optional<Error>& refused);
 
 }  // namespace referee::event

@@ -337,40 +337,29 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
   std::optional<Error> refused;
-  auto row = open_tournament_event(*store, config, spec, kind, refused);
-  if (refused) return *refused;
-  if (!row) return row.failure();
-  if (!row->created && row->spec != spec) {
-    std::string changes = row->spec.empty()
-                              ? std::string("its games, engines, cycles, seed or openings")
-                              : spec_changes(row->spec, spec);
-    // An event in which no game was played takes the new specification: the run that made it
-    // started no game (an engine that could not start, a wrong path), so nothing depends on it.
-    bool replaced = false;
-    if (!changes.empty()) {
-      auto respecified = respecify_tournament_event(*store, row->id, config, spec, refused);
-      if (refused) return *refused;
-      if (!respecified) return respecified.failure();
-      replaced = *respecified;
-    }
-    if (!changes.empty() && !replaced)
-      return Error{store->path() + ": event \"" + config.name +
-                       "\" already exists with a different specification (" + changes +
-                       "); give it a new name or use another database",
-                   ErrorKind::Conflict};
-    if (replaced && options.progress)
-      *options.progress << "event \"" << config.name << "\" had no game played: its specification"
-                        << " is replaced (" << changes << ")\n";
+  auto opened =
+      open_tournament_event(*store, config, spec, kind, OnOtherSpec::ReplaceUnplayed, refused);
+  if (refused) {
+    if (refused->kind == ErrorKind::Conflict)
+      return Error{
+          store->path() + ": " + refused->message + "; give it a new name or use another database",
+          ErrorKind::Conflict};
+    return *refused;
   }
+  if (!opened) return opened.failure();
+  if (opened->how == Opening::Respecified && options.progress)
+    *options.progress << "event \"" << config.name << "\" had no game played: its specification"
+                      << " is replaced (" << opened->changes << ")\n";
+  const storage::EventRow row = opened->row;
   // A resumed sprt event that has decided (or decided as the last run was killed) plays nothing.
   std::string sprt_text;
   if (config.sprt) {
-    auto check = enforce_sprt(*store, row->id, config);
+    auto check = enforce_sprt(*store, row.id, config);
     if (!check) return check.failure();
     sprt_text = sprt_progress(*config.sprt, check->tally.state) + "  " +
                 ratings::ptnml_text(check->tally.h.pairs);
   }
-  auto all_slots = storage::work_queue::slots(*store, row->id);
+  auto all_slots = storage::work_queue::slots(*store, row.id);
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
   for (const auto& s : *all_slots)
@@ -381,7 +370,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   double prior[2] = {0, 0};
   if (config.engines.size() == 2) {
     storage::GameFilter f;
-    f.event_id = row->id;
+    f.event_id = row.id;
     auto finished_games = store->games(f);
     if (!finished_games) return finished_games.failure();
     for (const auto& g : *finished_games) {
@@ -410,17 +399,16 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   auto started = OwnerLoop::start(*store, settings);
   if (!started) return started.failure();
   OwnerLoop& loop = **started;
-  auto counts = loop.recorder().call<storage::SlotCounts>([&](storage::Store& s) {
-    return storage::work_queue::slot_counts(s, row->id, loop.owner());
-  });
+  auto counts = loop.recorder().call<storage::SlotCounts>(
+      [&](storage::Store& s) { return storage::work_queue::slot_counts(s, row.id, loop.owner()); });
   if (!counts) return counts.failure();
 
   Shared sh(config, options);
   sh.loop = &loop;
-  sh.event = row->id;
+  sh.event = row.id;
   for (std::size_t e = 0; e < config.engines.size(); ++e)
     sh.engine_index[config.engines[e].config.name] = static_cast<int>(e);
-  sh.summary.event_id = row->id;
+  sh.summary.event_id = row.id;
   sh.summary.scheduled = counts->total();
   sh.summary.already_done = counts->done;
   sh.two_engines = config.engines.size() == 2;

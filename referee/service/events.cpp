@@ -346,30 +346,22 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   options.state = initial_state;
   options.priority = event_priority;
   options.submitted_by = submitter_name(who);
-  std::optional<Error> refused;  // the schedule's own failure: the request's fault
-  auto row = core.recorder().call<storage::EventRow>([&](storage::Store& s) {
-    return event::open_tournament_event(s, *config, spec, options, refused);
+  std::optional<Error> refused;  // the request's fault: its schedule, or a name already taken
+  auto opened = core.recorder().call<event::OpenedEvent>([&](storage::Store& s) {
+    return event::open_tournament_event(s, *config, spec, options, event::OnOtherSpec::Refuse,
+                                        refused);
   });
-  if (refused) return error_reply(400, "request body: " + refused->message);
-  if (!row) return storage_error(row.failure());
+  if (refused) {
+    if (refused->kind == ErrorKind::Conflict)
+      return error_reply(409, refused->message + "; give it a new name");
+    return error_reply(400, "request body: " + refused->message);
+  }
+  if (!opened) return storage_error(opened.failure());
   auto store = core.reads->get();
   if (!store) return storage_error(store.failure());
-  auto info = storage::work_queue::event(**store, row->id);
+  auto info = storage::work_queue::event(**store, opened->row.id);
   if (!info) return storage_error(info.failure());
-  if (!row->created) {
-    if (info->kind != options.kind)
-      return error_reply(409, "an event named \"" + config->name + "\" already exists (a " +
-                                  storage::to_text(info->kind) + ")");
-    const std::string changes = row->spec.empty() ? std::string(
-                                                        "its games, engines, cycles, "
-                                                        "seed or openings")
-                                                  : event::spec_changes(row->spec, spec);
-    if (!changes.empty())
-      return error_reply(409, "event \"" + config->name +
-                                  "\" already exists with a different specification (" + changes +
-                                  "); give it a new name");
-    return {200, summary_of(core, *info)};
-  }
+  if (opened->how != event::Opening::Created) return {200, summary_of(core, *info)};
   auto rt = runtime_of(core, *info);
   if (rt) {
     std::lock_guard lock(core.mutex);

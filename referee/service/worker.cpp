@@ -34,19 +34,14 @@ Expected<storage::EventRow> queue_event(storage::Store& store, const std::string
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;
   std::optional<Error> refused;
-  auto row = event::open_tournament_event(store, *config, spec, options, refused);
-  if (refused) return Error{file + ": " + refused->message, refused->kind};
-  if (!row) return row.failure();
-  if (!row->created) {
-    const std::string changes =
-        row->spec.empty() ? std::string("its schedule") : event::spec_changes(row->spec, spec);
-    if (!changes.empty())
-      return Error{file + ": event \"" + config->name +
-                       "\" already exists with a different specification (" + changes +
-                       "); give it a new name",
-                   ErrorKind::Conflict};
-  }
-  return row;
+  auto opened = event::open_tournament_event(store, *config, spec, options,
+                                             event::OnOtherSpec::ReplaceUnplayed, refused);
+  if (refused)
+    return Error{file + ": " + refused->message +
+                     (refused->kind == ErrorKind::Conflict ? "; give it a new name" : ""),
+                 refused->kind};
+  if (!opened) return opened.failure();
+  return opened->row;
 }
 
 namespace {

@@ -324,23 +324,47 @@ TEST_CASE("worker: --queue queues a file's event and --exit-when-done stops afte
   CHECK(list->events[0].done == 4);
 }
 
-TEST_CASE("worker: queueing a file again gives its event, another specification is a Conflict") {
+TEST_CASE(
+    "worker: queueing a file again gives its event, another specification replaces it only "
+    "until a game is played") {
   TempDir dir;
+  const std::string db = dir.file("q.db");
   rtest::write_text(dir.file("e.toml"), event_toml("again", 1, 8, dir.file("pids"), 0));
-  auto store = referee::storage::Store::open(dir.file("q.db"));
+  {
+    auto store = referee::storage::Store::open(db);
+    REQUIRE(store);
+    auto first = referee::service::queue_event(*store, dir.file("e.toml"));
+    REQUIRE(first);
+    CHECK(first->created);
+    auto same = referee::service::queue_event(*store, dir.file("e.toml"));
+    REQUIRE(same);
+    CHECK_FALSE(same->created);
+    CHECK(same->id == first->id);
+    // No game played yet: the corrected file is the event (a path fixed, a count changed).
+    rtest::write_text(dir.file("e.toml"), event_toml("again", 2, 8, dir.file("pids"), 0));
+    auto replaced = referee::service::queue_event(*store, dir.file("e.toml"));
+    REQUIRE(replaced);
+    CHECK(replaced->id == first->id);
+    auto info = referee::storage::work_queue::event(*store, first->id);
+    REQUIRE(info);
+    CHECK(info->total() == 4);
+    CHECK(info->state == referee::storage::EventState::Queued);
+  }
+  auto run = rtest::run_program(REFEREE_BIN,
+                                {"worker", "--db", db, "--exit-when-done", "--idle-max", "1"}, dir);
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  // Games played: a changed file is refused, naming the file and what changed.
+  auto store = referee::storage::Store::open(db);
   REQUIRE(store);
-  auto first = referee::service::queue_event(*store, dir.file("e.toml"));
-  REQUIRE(first);
-  CHECK(first->created);
-  auto same = referee::service::queue_event(*store, dir.file("e.toml"));
-  REQUIRE(same);
-  CHECK_FALSE(same->created);
-  CHECK(same->id == first->id);
-  rtest::write_text(dir.file("e.toml"), event_toml("again", 2, 8, dir.file("pids"), 0));
+  rtest::write_text(dir.file("e.toml"), event_toml("again", 3, 8, dir.file("pids"), 0));
   auto changed = referee::service::queue_event(*store, dir.file("e.toml"));
   REQUIRE_FALSE(changed);
   CHECK(changed.kind() == referee::ErrorKind::Conflict);
-  CHECK(contains(changed.error(), "cycles"));
+  CHECK(contains(changed.error(),
+                 "e.toml: event \"again\" already exists with a different "
+                 "specification (cycles"));
+  CHECK(contains(changed.error(), "give it a new name"));
 }
 
 TEST_CASE("worker: an idle worker with --exit-when-done stops when nothing is queued") {
