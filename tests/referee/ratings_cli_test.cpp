@@ -190,10 +190,11 @@ TEST_CASE("ratings cli: --anchor, --prior, --confidence, --los and the formats")
   CHECK(parsed["tables"][4]["groups"].size() == 2);
 }
 
-TEST_CASE("ratings cli: perfect scores read in rank order, the lone finite rating as the reference") {
+TEST_CASE(
+    "ratings cli: perfect scores read in rank order, the lone finite rating as the reference") {
   // alphabeta won all its games, random lost all its games, greedy in between: after two games
-  // a pair, the limits are on the wrong side of greedy (the table once read "> -72.1" above
-  // "0.0 +/- 0.0" above "< 72.1").
+  // a pair, the limits are on the wrong side of greedy (shown as they are, they would read
+  // "> -290.5" above "0.0" above "< 290.5").
   rtest::TempDir dir;
   const std::string db = dir.file("r.db");
   std::vector<Stored> games;

@@ -337,8 +337,8 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
   CHECK(contains(text, "group 2 (C, D)"));
   CHECK(contains(text, "   1  A     > 140.2    -     10  10  0   0  100.0%    -\n"));
   CHECK(contains(text, "LOS: likelihood of superiority"));
-  CHECK(contains(text,
-                 "\n> X (< X): won (lost) every game against the engines with finite ratings"));
+  CHECK(
+      contains(text, "\n> X (< X): won (lost) every game against the engines with finite ratings"));
   CHECK(contains(text, "probability 2.5% (the end of the 95% interval)"));
   // B, alone finite in its group, is its scale's reference, not a measured 0.0 +/- 0.0.
   CHECK(contains(text, "   2  B         0.0  ref     10   0  0  10    0.0%    -\n"));
