@@ -16,6 +16,10 @@
 //   names a server, so a user who names one always gets it. Flags beat the environment.
 // - `watch` reads the live stream: a progress line (rewritten on a terminal, one line a second
 //   otherwise) with the leaders, then the final standings on stdout.
+// - Progress lines say how many games were skipped and why (the event's skipped_reasons, read
+//   again whenever the stream's count changes); `status` adds each engine that is not ok.
+// - Ratings are printed as the daemon wrote them (`text`: "> 0.0" for a bound, `ref` for a
+//   group's reference) with the table's legend, never as bare numbers a bound would contradict.
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>

@@ -497,6 +497,7 @@ def main():
             browser.check_fits(b, f"the {name} page")
             png = b.screenshot(None, shot(f"{name}-phone.png"))
             browser.check_not_blank(png, f"the {name} page at a phone width")
+        check_standings_bounds(b)  # the narrow chart too
         errors = [e for e in b.console_errors() if "favicon" not in e]
         if errors:
             browser.fail(f"console errors: {errors}")
