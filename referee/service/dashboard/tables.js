@@ -4,7 +4,7 @@
 import { eloChart } from "./chart.js";
 import { ending, fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, tableWrap } from "./util.js";
 
-// A rating as written in the table: "+12.3", "> +0.0" for a lower bound, "< ..." for an upper
+// A rating as written in the table: "+12.3", "> 0.0" for a lower bound, "< ..." for an upper
 // one, "unrated". A bound's `elo` is the figure the daemon shows for it, never past the next
 // engine's, so the column follows the ranks.
 function eloText(r) {
