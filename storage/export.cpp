@@ -286,8 +286,11 @@ void jsonl_game(std::string& out, const GameRecord& g, const std::vector<MoveRec
     mj["ply"] = m.ply;
     mj["player"] = m.player;
     mj["move"] = m.move;
-    mj["time_ms"] = m.time_ms;
-    mj["clock_ms"] = m.clock_ms;
+    // Unknown (an opening move, a clock-less control): null, as the API writes it.
+    mj["time_ms"] =
+        m.time_ms < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.time_ms);
+    mj["clock_ms"] =
+        m.clock_ms < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.clock_ms);
     mj["info"] = m.info;
     mj["source"] = m.source;
     if (!m.note.empty()) mj["note"] = m.note;

@@ -48,6 +48,15 @@ std::int64_t integer(const Json& j, const std::string& key, const std::string& w
   return v.get<std::int64_t>();
 }
 
+// A move's time or clock: null when unknown (stored as -1); archives written before null was
+// used have -1 there, which reads the same.
+std::int64_t milliseconds(const Json& j, const std::string& key) {
+  const Json& v = field(j, key, "moves.");
+  if (v.is_null()) return -1;
+  if (!v.is_number_integer()) throw Bad{"'moves." + key + "' must be an integer or null"};
+  return v.get<std::int64_t>();
+}
+
 int small_int(const Json& j, const std::string& key, const std::string& where = "") {
   const std::int64_t v = integer(j, key, where);
   if (v < -1000000000 || v > 1000000000) throw Bad{"'" + where + key + "' is out of range"};
@@ -161,8 +170,8 @@ ImportedGame read_record(const Json& j, const TimeControlCanon& canonical) {
     m.ply = small_int(mj, "ply", "moves.");
     m.player = small_int(mj, "player", "moves.");
     m.move = text(mj, "move", "moves.");
-    m.time_ms = static_cast<long>(integer(mj, "time_ms", "moves."));
-    m.clock_ms = static_cast<long>(integer(mj, "clock_ms", "moves."));
+    m.time_ms = static_cast<long>(milliseconds(mj, "time_ms"));
+    m.clock_ms = static_cast<long>(milliseconds(mj, "clock_ms"));
     m.info = text(mj, "info", "moves.");
     m.source = text(mj, "source", "moves.");
     if (m.source != "engine" && m.source != "opening" && m.source != "forced")

@@ -665,6 +665,20 @@ Expected<int> skip_slots(Database& database, std::int64_t event,
   }
 }
 
+Expected<std::vector<SkipReason>> skip_reasons(Database& database, std::int64_t event) {
+  try {
+    sql::Query q(database.connection(),
+                 "SELECT reason, count(*) FROM slots WHERE event_id = ? AND state = 'skipped'"
+                 " GROUP BY reason ORDER BY 2 DESC, 1");
+    q.bind(1, static_cast<std::int64_t>(event));
+    std::vector<SkipReason> out;
+    while (q.step()) out.push_back({q.text(0), q.int64(1)});
+    return out;
+  } catch (const std::exception& e) {
+    return database.fail("read why games of event " + std::to_string(event) + " were skipped", e);
+  }
+}
+
 Expected<SlotCounts> slot_counts(Database& database, std::int64_t event, std::int64_t owner) {
   try {
     sql::Query q(database.connection(),

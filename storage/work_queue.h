@@ -199,6 +199,13 @@ Expected<SlotCounts> slot_counts(Database& db, std::int64_t event, std::int64_t 
 Expected<int> skip_slots(Database& db, std::int64_t event, const std::vector<std::int64_t>& slots,
                          const std::string& reason);
 
+// Why an event's skipped slots were skipped: each reason with its count, most games first.
+struct SkipReason {
+  std::string reason;
+  std::int64_t games = 0;
+};
+Expected<std::vector<SkipReason>> skip_reasons(Database& db, std::int64_t event);
+
 // ---- Owners, claims and leases ----
 Expected<std::int64_t> register_owner(Database& db, const OwnerInfo& owner);
 // The owners that are not stopped, and those stopped in the last `stopped_within_ms`, newest

@@ -16,6 +16,10 @@
 //   names a server, so a user who names one always gets it. Flags beat the environment.
 // - `watch` reads the live stream: a progress line (rewritten on a terminal, one line a second
 //   otherwise) with the leaders, then the final standings on stdout.
+// - Progress lines say how many games were skipped and why (the event's skipped_reasons, read
+//   again whenever the stream's count changes); `status` adds each engine that is not ok.
+// - Ratings are printed as the daemon wrote them (`text`: "> 0.0" for a bound, `ref` for a
+//   group's reference) with the table's legend, never as bare numbers a bound would contradict.
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -181,6 +185,20 @@ std::string text_of(const Json& j, const char* key) {
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
+// "  skipped 18 (engine 'x' does not declare awale)": the games never to be played and why
+// (skipped_reasons, which only GET /api/events/ID carries); "" when none was skipped.
+std::string skipped_text(const Json& e) {
+  const long skipped = integer_of(e, "skipped");
+  if (skipped == 0) return "";
+  std::string why;
+  if (e.contains("skipped_reasons") && e["skipped_reasons"].is_array())
+    for (const auto& r : e["skipped_reasons"])
+      why += (why.empty() ? "" : "; ") + r.value("reason", std::string("?")) +
+             (e["skipped_reasons"].size() > 1 ? " (" + std::to_string(integer_of(r, "games")) + ")"
+                                              : "");
+  return "  skipped " + std::to_string(skipped) + (why.empty() ? "" : " (" + why + ")");
+}
+
 std::string progress_line(const Json& e) {
   char buf[256];
   const long finished = integer_of(e, "finished"), scheduled = integer_of(e, "scheduled");
@@ -194,7 +212,7 @@ std::string progress_line(const Json& e) {
   else
     std::snprintf(buf, sizeof buf, "event %ld %s: %ld games  running %ld", integer_of(e, "id"),
                   e.value("state", "").c_str(), finished, integer_of(e, "running"));
-  return buf;
+  return buf + skipped_text(e);
 }
 
 // An sprt event's test: "LLR 1.23 (-2.94, 2.94) [0, 5]", then the verdict once decided; "" for
@@ -212,19 +230,34 @@ std::string sprt_text(const Json& e) {
   return out;
 }
 
-// "a 12±30, b -12±30" from the first standings table.
+// A rating as the daemon wrote it ("12.3", "> 0.0", "?"); older daemons send only the number.
+std::string elo_of(const Json& row) {
+  if (row.contains("text") && row["text"].is_string()) return row["text"].get<std::string>();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", number_of(row, "elo"));
+  return buf;
+}
+
+// Its error, rounded: "30"; "ref" for a group's only finite rating; "-" for a bound.
+std::string error_of(const Json& row) {
+  if (row.value("reference", false)) return "ref";
+  if (!row.contains("error") || !row["error"].is_number()) return "-";
+  return std::to_string(static_cast<long>(std::lround(row["error"].get<double>())));
+}
+
+// "a 12.3±30, b > 0.0, c 0.0 ref" from the first standings table.
 std::string leaders(const Json& standings) {
   if (!standings.contains("tables") || standings["tables"].empty()) return "";
   std::string out;
   int n = 0;
   for (const auto& row : standings["tables"][0]["rows"]) {
     if (n++ == 3) break;
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "%s%s %+.0f", out.empty() ? "" : ", ",
-                  row.value("engine", "?").c_str(), number_of(row, "elo"));
-    out += buf;
-    if (row.contains("error") && row["error"].is_number())
-      out += "±" + std::to_string(static_cast<long>(std::lround(row["error"].get<double>())));
+    out += (out.empty() ? "" : ", ") + row.value("engine", "?") + " " + elo_of(row);
+    const std::string error = error_of(row);
+    if (error == "ref")
+      out += " ref";
+    else if (error != "-")
+      out += "±" + error;
   }
   return out;
 }
@@ -233,18 +266,16 @@ void print_standings(const Json& standings) {
   if (!standings.contains("tables")) return;
   for (const auto& t : standings["tables"]) {
     std::printf("%s (%ld games)\n", t.value("game", "").c_str(), integer_of(t, "games"));
-    std::printf("%4s %-20s %7s %6s %6s %6s %6s %6s %7s\n", "rank", "engine", "elo", "±95%", "games",
+    std::printf("%4s %-20s %9s %6s %6s %6s %6s %6s %7s\n", "rank", "engine", "elo", "±95%", "games",
                 "w", "d", "l", "score");
-    for (const auto& r : t["rows"]) {
-      const std::string err =
-          r.contains("error") && r["error"].is_number()
-              ? std::to_string(static_cast<long>(std::lround(r["error"].get<double>())))
-              : "inf";
-      std::printf("%4ld %-20s %7.1f %6s %6ld %6.1f %6.1f %6.1f %6.1f%%\n", integer_of(r, "rank"),
-                  r.value("engine", "").c_str(), number_of(r, "elo"), err.c_str(),
+    for (const auto& r : t["rows"])
+      std::printf("%4ld %-20s %9s %6s %6ld %6.1f %6.1f %6.1f %6.1f%%\n", integer_of(r, "rank"),
+                  r.value("engine", "").c_str(), elo_of(r).c_str(), error_of(r).c_str(),
                   integer_of(r, "games"), number_of(r, "w"), number_of(r, "d"), number_of(r, "l"),
                   100.0 * number_of(r, "score"));
-    }
+    if (t.contains("legend") && t["legend"].is_array())
+      for (const auto& line : t["legend"])
+        if (line.is_string()) std::printf("%s\n", line.get<std::string>().c_str());
   }
 }
 
@@ -358,12 +389,13 @@ int status(const Args& args) {
   if (id.empty()) {
     auto body = answer("status", c, call(c, "GET", "/api/events?limit=1000"));
     if (!body) return 1;
-    std::printf("%5s %-10s %-9s %12s  %s\n", "id", "kind", "state", "games", "name");
+    std::printf("%5s %-10s %-9s %12s %8s  %s\n", "id", "kind", "state", "games", "skipped", "name");
     for (const auto& e : (*body)["events"]) {
       const std::string games = std::to_string(integer_of(e, "finished")) + "/" +
                                 std::to_string(integer_of(e, "scheduled"));
-      std::printf("%5ld %-10s %-9s %12s  %s\n", integer_of(e, "id"), e.value("kind", "").c_str(),
-                  e.value("state", "").c_str(), games.c_str(), e.value("name", "").c_str());
+      std::printf("%5ld %-10s %-9s %12s %8ld  %s\n", integer_of(e, "id"),
+                  e.value("kind", "").c_str(), e.value("state", "").c_str(), games.c_str(),
+                  integer_of(e, "skipped"), e.value("name", "").c_str());
     }
     return 0;
   }
@@ -378,6 +410,15 @@ int status(const Args& args) {
   if (event->contains("notices"))
     for (const auto& n : (*event)["notices"])
       std::cout << "notice: " << n.get<std::string>() << "\n";
+  if (event->contains("engine_status") && (*event)["engine_status"].is_array())
+    for (const auto& e : (*event)["engine_status"])
+      if (e.value("status", "ok") != "ok")
+        std::cout << "engine " << text_of(e, "name") << ": " << text_of(e, "status") << ": "
+                  << text_of(e, "reason")
+                  << (integer_of(e, "skipped") > 0
+                          ? " (" + std::to_string(integer_of(e, "skipped")) + " games skipped)"
+                          : std::string())
+                  << "\n";
   auto standings = answer("status", c, call(c, "GET", "/api/events/" + id + "/standings"));
   if (!standings) return 1;
   print_standings(*standings);
@@ -440,6 +481,13 @@ int watch(const Args& args) {
     const std::string state = event->value("state", "");
     return state == "finished" || state == "cancelled";
   };
+  auto refresh = [&] {
+    auto fresh = call(c, "GET", "/api/events/" + id);
+    if (fresh && fresh->status == 200) {
+      Json j = Json::parse(fresh->body, nullptr, false);
+      if (j.is_object()) *event = j;
+    }
+  };
   // Reads the stream until the event is over; reconnects a few times when it drops.
   int failures = 0;
   while (!over() && failures < 5) {
@@ -455,14 +503,16 @@ int watch(const Args& args) {
       if (!greeted) {
         // Subscribed: read the event again, so nothing between the first read and now is lost.
         greeted = true;
-        auto fresh = call(c, "GET", "/api/events/" + id);
-        if (fresh && fresh->status == 200) {
-          Json j = Json::parse(fresh->body, nullptr, false);
-          if (j.is_object()) *event = j;
-        }
+        refresh();
       }
       Json j = data.empty() ? Json() : Json::parse(data, nullptr, false);
-      if (type == "event_changed" && j.is_object()) *event = j;
+      if (type == "event_changed" && j.is_object()) {
+        // The stream's summary has no reasons: keep the last ones, read anew when they changed.
+        const bool more_skipped = integer_of(j, "skipped") != integer_of(*event, "skipped");
+        if (event->contains("skipped_reasons")) j["skipped_reasons"] = (*event)["skipped_reasons"];
+        *event = j;
+        if (more_skipped) refresh();
+      }
       if (type == "standings" && j.is_object()) standings = j;
       draw(type == "event_changed");
     };

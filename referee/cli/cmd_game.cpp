@@ -66,8 +66,7 @@ std::string result_text(const storage::GameRecord& g) {
 // The game's identity, players, result and reason (its lines after the first indented).
 void print_header(const storage::GameRecord& g) {
   std::cout << "game " << g.id;
-  if (!g.event.empty())
-    std::cout << " of tournament \"" << g.event << "\" (slot " << g.slot + 1 << ")";
+  if (!g.event.empty()) std::cout << " of tournament \"" << g.event << "\" (slot " << g.slot << ")";
   std::cout << ": " << g.game << "\nplayers:";
   for (std::size_t s = 0; s < g.players.size(); ++s)
     std::cout << (s ? ", " : " ") << s + 1 << " " << g.players[s];

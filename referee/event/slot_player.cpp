@@ -125,6 +125,18 @@ void EventRoster::clear_exclusions() {
   consecutive_failures_.clear();
 }
 
+void EventRoster::note_skips(const std::string& name, const std::string& why, std::int64_t games) {
+  std::lock_guard lock(mutex_);
+  Skips& s = skips_[name];
+  s.why = why;
+  s.games += games;
+}
+
+std::map<std::string, EventRoster::Skips> EventRoster::skips() const {
+  std::lock_guard lock(mutex_);
+  return skips_;
+}
+
 // ---- SlotPlayer ----
 
 SlotPlayer::SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
@@ -276,8 +288,10 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
       out.message = "engine '" + e.config.name + "' cannot start: " + error;
       return out;
     }
-    if (!cached->session.declares(game->name()))
+    if (!cached->session.declares(game->name())) {
+      roster.note_skips(e.config.name, "does not declare " + game->name());
       return skip("engine '" + e.config.name + "' does not declare " + game->name());
+    }
     seats.push_back(&cached->session);
     hashes.push_back(cached->hash);
   }
@@ -292,6 +306,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
     match::Fault f = seats[s]->prepare(*game, detail);
     if (f == match::Fault::Unsupported) {
       for (auto* x : seats) x->take_log();
+      roster.note_skips(seat_engines[s].config.name, "refused " + game->name() + ": " + detail);
       return skip("engine '" + seat_engines[s].config.name + "' refused " + game->name() + ": " +
                   detail);
     }
@@ -375,7 +390,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
       [&](storage::Store& s) -> Expected<storage::ClaimEnd> {
         const std::int64_t real = recorder_.real_id(id);
         if (real == 0)
-          return Error{"slot " + std::to_string(slot.slot + 1) +
+          return Error{"slot " + std::to_string(slot.slot) +
                        ": the game's begin was not recorded: " + recorder_.first_error()};
         return storage::work_queue::finish_claimed(s, real, rec, owner_);
       });

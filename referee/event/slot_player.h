@@ -71,6 +71,15 @@ class EventRoster {
   std::map<std::string, std::string> exclusions() const;  // name -> why
   std::vector<std::string> excluded_names() const;
   void clear_exclusions();
+  // Games of `name` skipped because of it (`why`: "does not declare awale"), counted, so that
+  // an engine whose games are being skipped says so while the event runs (the API's
+  // engine_status); the last reason is kept.
+  struct Skips {
+    std::string why;
+    std::int64_t games = 0;
+  };
+  void note_skips(const std::string& name, const std::string& why, std::int64_t games = 1);
+  std::map<std::string, Skips> skips() const;
 
  private:
   mutable std::mutex mutex_;
@@ -80,6 +89,7 @@ class EventRoster {
   bool withdraw_on_time_;
   std::map<std::string, int> consecutive_failures_;
   std::map<std::string, std::string> excluded_;
+  std::map<std::string, Skips> skips_;
 };
 
 struct SlotHooks {

@@ -93,14 +93,20 @@ void print_line(Shared& sh, const std::string& what, bool finished_game) {
   if (finished_game) {
     const double elapsed = std::chrono::duration<double>(now - sh.first_game).count();
     const double rate = elapsed > 0 ? static_cast<double>(s.played) / elapsed : 0;
-    const auto left = std::max<std::int64_t>(0, s.scheduled - done);
-    char tail[256];
-    std::snprintf(
-        tail, sizeof tail, "  [%lld/%lld] %.0f%%  %.2f games/s  ETA %s%s%s",
-        static_cast<long long>(done), static_cast<long long>(s.scheduled),
-        s.scheduled ? 100.0 * static_cast<double>(done) / static_cast<double>(s.scheduled) : 100.0,
-        rate, rate > 0 ? duration_text(static_cast<double>(left) / rate).c_str() : "?",
-        sh.sprt_text.empty() ? "" : "  ", sh.sprt_text.c_str());
+    // Skipped games are settled too: they count towards the percentage, never the ETA.
+    const auto settled = done + s.skipped;
+    const auto left = std::max<std::int64_t>(0, s.scheduled - settled);
+    const std::string skipped =
+        s.skipped ? "  skipped " + std::to_string(s.skipped) : std::string();
+    char tail[320];
+    std::snprintf(tail, sizeof tail, "  [%lld/%lld] %.0f%%%s  %.2f games/s  ETA %s%s%s",
+                  static_cast<long long>(done), static_cast<long long>(s.scheduled),
+                  s.scheduled
+                      ? 100.0 * static_cast<double>(settled) / static_cast<double>(s.scheduled)
+                      : 100.0,
+                  skipped.c_str(), rate,
+                  rate > 0 ? duration_text(static_cast<double>(left) / rate).c_str() : "?",
+                  sh.sprt_text.empty() ? "" : "  ", sh.sprt_text.c_str());
     // On a terminal the counter comes first: the line is cut to the terminal's width.
     line = sh.options.progress_is_tty ? std::string(tail + 2) + "  " + what : line + tail;
   }
@@ -147,21 +153,31 @@ void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   }
   for (auto& n : out.notices) sh.summary.messages.push_back(std::move(n));
   using Kind = SlotOutcome::Kind;
-  if (out.kind == Kind::Skipped || out.kind == Kind::NotStarted) return;
+  if (out.kind == Kind::Skipped) {
+    ++sh.summary.skipped;
+    print_line(sh,
+               "skipped  slot " + std::to_string(slot.slot) + ": " + players_text(slot.seats) +
+                   " (" + out.message + ")",
+               true);
+    return;
+  }
+  if (out.kind == Kind::NotStarted) return;
   const match::MatchResult& result = out.result;
   sh.summary.plies += out.record.plies;
   for (const auto& m : result.moves) sh.summary.engine_moves += m.source == "engine";
-  const std::string head = "finished slot " + std::to_string(slot.slot + 1) + "/" +
-                           std::to_string(sh.summary.scheduled) + ": " + players_text(slot.seats) +
-                           " ";
+  // The game's id first: what `transcript`, `replay` and `show` take. Slots are numbered from 0,
+  // as the archive, the CSV and the API number them.
+  const std::string head = "finished game " + std::to_string(out.record.id) + " (slot " +
+                           std::to_string(slot.slot) + "): " + players_text(slot.seats) + " ";
   if (out.kind == Kind::StorageFailure) return;  // told once by the runner
   if ((out.kind == Kind::Lost || out.kind == Kind::Released) && sh.sprt_decided) {
     print_line(sh, head + "cut: the sprt test has decided (not counted)", false);
     return;
   }
   if (out.kind == Kind::Lost) {
-    sh.summary.messages.push_back("slot " + std::to_string(slot.slot + 1) +
-                                  ": this process's claim expired and another process took "
+    sh.summary.messages.push_back("slot " + std::to_string(slot.slot) + " (game " +
+                                  std::to_string(out.record.id) +
+                                  "): this process's claim expired and another process took "
                                   "it; the game was kept unfinished, not rated");
     print_line(sh, head + "not counted (claim lost)", false);
     return;
@@ -211,8 +227,7 @@ WorkSource work_source(Shared& sh) {
       if (!sh.options.progress_is_tty)
         print_line(
             sh,
-            "started  slot " + std::to_string(slot.slot + 1) + "/" +
-                std::to_string(sh.summary.scheduled) + ": " + players_text(slot.seats) + " (" +
+            "started  slot " + std::to_string(slot.slot) + ": " + players_text(slot.seats) + " (" +
                 games::make_game(rec.game)->name() + ", round " + std::to_string(slot.round) +
                 (slot.attempts > 1 ? ", attempt " + std::to_string(slot.attempts) : "") + ")",
             false);
@@ -411,6 +426,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
   sh.summary.event_id = row.id;
   sh.summary.scheduled = counts->total();
   sh.summary.already_done = counts->done;
+  sh.summary.skipped = counts->skipped;
   sh.two_engines = config.engines.size() == 2;
   sh.points[0] = prior[0];
   sh.points[1] = prior[1];
@@ -425,13 +441,21 @@ Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOpt
     std::vector<std::pair<std::vector<std::int64_t>, std::string>> skips;
     auto checked = check_engines(sh, open_slots, skips);
     if (options.pin_cpus) engines::pin_this_thread(cpus);
-    for (const auto& skip : skips)
-      (void)loop.recorder().call<int>(  // a failure reaches the loop: the run stops
+    std::vector<std::string> skipped_lines;
+    for (const auto& skip : skips) {
+      auto n = loop.recorder().call<int>(  // a failure reaches the loop: the run stops
           [&](storage::Store& s) {
             return storage::work_queue::skip_slots(s, sh.event, skip.first, skip.second);
           });
-    if (options.progress)
+      if (!n || *n == 0) continue;
+      sh.summary.skipped += *n;
+      skipped_lines.push_back("skipped " + std::to_string(*n) + (*n == 1 ? " game: " : " games: ") +
+                              skip.second);
+    }
+    if (options.progress) {
       for (const auto& l : sh.summary.engines) *options.progress << l << "\n";
+      for (const auto& l : skipped_lines) *options.progress << l << "\n";
+    }
     for (const auto& [n, why] : sh.roster->exclusions())
       sh.summary.messages.push_back("engine '" + n + "' " + why);
     for (auto& [e, session] : checked)

@@ -73,6 +73,7 @@ struct RunSummary {
   std::int64_t already_done = 0;  // finished before this run
   std::int64_t played = 0;        // finished by this run, committed
   std::int64_t by_others = 0;     // finished meanwhile by other processes
+  std::int64_t skipped = 0;       // never to be played (an engine does not declare the game...)
   std::int64_t not_played = 0;    // scheduled - already_done - played - by_others
   std::int64_t plies = 0;         // plies played by this run
   std::int64_t engine_moves = 0;  // plies the engines chose (not openings, not forced moves)

@@ -391,6 +391,26 @@ int category(Bound b) {
   }
 }
 
+// Fills `shown` and `reference` of ratings sorted as a table shows them: lower bounds, finite
+// ratings, upper bounds, unrated. A lower bound is shown at least as high as the row below it and
+// an upper bound at most as low as the row above: the bound stays true (the rating is beyond the
+// engines it beat or lost to) and the figures follow the ranks.
+void show_in_rank_order(std::vector<Rating>& sorted) {
+  const std::size_t n = sorted.size();
+  int finite = 0;
+  for (auto& r : sorted) {
+    r.shown = r.elo;
+    finite += r.bound == Bound::kNone;
+  }
+  for (auto& r : sorted) r.reference = r.bound == Bound::kNone && finite == 1;
+  for (std::size_t k = n; k-- > 0;)
+    if (sorted[k].bound == Bound::kLower && k + 1 < n && sorted[k + 1].bound != Bound::kUnrated)
+      sorted[k].shown = std::max(sorted[k].elo, sorted[k + 1].shown);
+  for (std::size_t k = 1; k < n; ++k)
+    if (sorted[k].bound == Bound::kUpper && sorted[k - 1].bound != Bound::kUnrated)
+      sorted[k].shown = std::min(sorted[k].elo, sorted[k - 1].shown);
+}
+
 // Shifts, sorts and fills errors and LOS; `anchor` is the index in ratings of the anchor or -1.
 void finish(GroupFit& g, double shift, int anchor) {
   auto& ratings = g.group.ratings;
@@ -442,6 +462,7 @@ void finish(GroupFit& g, double shift, int anchor) {
                                      : 0.5;
     }
   for (std::size_t a = 0; a + 1 < n; ++a) sorted[a].los = g.group.los[a][a + 1];
+  show_in_rank_order(sorted);
   double sum = 0;
   int finite = 0;
   for (const auto& r : sorted)

@@ -67,9 +67,16 @@ enum class Bound {
 struct Rating {
   std::string name;
   Bound bound = Bound::kNone;
-  double elo = 0;
+  double elo = 0;    // the rating; for a bound, its one-sided limit at the table's confidence
   double error = 0;  // half-width of the interval at the table's confidence (finite ratings only)
-  int games = 0;     // pairwise games
+  // The figure a table shows: `elo` for a finite rating; for a bound, its limit moved to the
+  // figure of the next engine towards the finite ratings when the limit would cross it (with few
+  // games a winner's limit is below its victim's rating), so that figures never contradict ranks.
+  double shown = 0;
+  // The only finite rating of its group: it fixes the scale (0, or the anchor) and measures
+  // nothing; its `error` is 0 by construction, not a measurement.
+  bool reference = false;
+  int games = 0;  // pairwise games
   double wins = 0, draws = 0, losses = 0;
   double score = 0;  // (wins + draws/2) / games
   double los = 0;    // over the next engine down when both are finite; NaN otherwise

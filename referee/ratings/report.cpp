@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "ratings/format_util.h"
+#include "ratings/rating_text.h"
 #include "ratings/result_tables.h"
 #include "ratings/selection.h"
 #include "storage/name_ids.h"
@@ -22,19 +23,6 @@ bool finished(const storage::GameRecord& g) {
          !g.players.empty();
 }
 
-std::string elo_cell(const Rating& r) {
-  switch (r.bound) {
-    case Bound::kLower:
-      return "> " + text::fixed(r.elo, 1);
-    case Bound::kUpper:
-      return "< " + text::fixed(r.elo, 1);
-    case Bound::kUnrated:
-      return "?";
-    default:
-      return text::fixed(r.elo, 1);
-  }
-}
-
 std::string confidence_text(double confidence) {
   return text::short_percent(confidence);
 }
@@ -48,8 +36,7 @@ std::string ratings_table(const RatingGroup& g) {
       {"Rank", "Name", "Elo", "+/-", "Games", "W", "D", "L", "Score", "LOS"}};
   for (std::size_t k = 0; k < g.ratings.size(); ++k) {
     const Rating& r = g.ratings[k];
-    rows.push_back({std::to_string(k + 1), r.name, elo_cell(r),
-                    r.bound == Bound::kNone ? text::fixed(r.error, 1) : "-",
+    rows.push_back({std::to_string(k + 1), r.name, elo_text(r), error_text(r),
                     std::to_string(r.games), count_text(r.wins), count_text(r.draws),
                     count_text(r.losses), text::percent(r.score),
                     std::isnan(r.los) ? "-" : text::percent(r.los)});
@@ -240,14 +227,14 @@ std::string report_text(const std::vector<RatingReport>& reports, const ReportOp
   std::string out;
   for (const auto& r : reports) {
     std::size_t engines = 0;
-    bool bounds = false, unrated = false, robust = true, anchored = false, anchor_seen = false;
+    bool robust = true, anchored = false, anchor_seen = false;
+    std::vector<Rating> all_ratings;
     for (const auto& g : r.table.groups) {
       engines += g.ratings.size();
       robust = robust && g.robust;
       anchored = anchored || g.anchored;
+      all_ratings.insert(all_ratings.end(), g.ratings.begin(), g.ratings.end());
       for (const auto& x : g.ratings) {
-        bounds = bounds || x.bound == Bound::kLower || x.bound == Bound::kUpper;
-        unrated = unrated || x.bound == Bound::kUnrated;
         anchor_seen = anchor_seen || (!o.anchor.empty() && x.name == o.anchor);
       }
     }
@@ -290,15 +277,7 @@ std::string report_text(const std::vector<RatingReport>& reports, const ReportOp
     out +=
         "LOS: likelihood of superiority, the probability that an engine is stronger than the "
         "next one down (normal approximation with the covariance of both ratings).\n";
-    if (bounds)
-      out +=
-          "> X (< X): the engine won (lost) every game against the engines with finite "
-          "ratings, so its maximum-likelihood rating is infinite; X is the rating at which that "
-          "still has probability " +
-          text::short_percent((1 - o.confidence) / 2) + " (one end of the " +
-          confidence_text(o.confidence) + " interval).\n";
-    if (unrated)
-      out += "?: the engine met only engines that are themselves bounds; it has no rating.\n";
+    for (const auto& line : legend(all_ratings, o.confidence)) out += line + "\n";
     out += "terminations:";
     for (const auto& [t, n] : r.terminations) out += " " + t + " " + std::to_string(n);
     out += "\n\n";
@@ -311,7 +290,7 @@ std::string report_csv(const std::vector<RatingReport>& reports, const ReportOpt
   const RatingOptions& o = options.rating;
   std::string out = text::csv_row({"table", "group", "rank", "name", "elo", "bound", "error",
                                    "games", "wins", "draws", "losses", "score", "los", "confidence",
-                                   "prior", "anchor", "anchor_elo"});
+                                   "prior", "anchor", "anchor_elo", "limit", "reference"});
   for (const auto& r : reports)
     for (std::size_t k = 0; k < r.table.groups.size(); ++k) {
       const auto& g = r.table.groups[k];
@@ -320,12 +299,14 @@ std::string report_csv(const std::vector<RatingReport>& reports, const ReportOpt
         const bool finite = x.bound == Bound::kNone;
         out += text::csv_row(
             {r.title, std::to_string(k + 1), std::to_string(i + 1), x.name,
-             x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2), bound_name(x.bound),
-             finite ? text::fixed(x.error, 2) : "", std::to_string(x.games), count_text(x.wins),
-             count_text(x.draws), count_text(x.losses), text::fixed(x.score, 4),
+             x.bound == Bound::kUnrated ? "" : text::fixed(x.shown, 2), bound_name(x.bound),
+             finite && !x.reference ? text::fixed(x.error, 2) : "", std::to_string(x.games),
+             count_text(x.wins), count_text(x.draws), count_text(x.losses), text::fixed(x.score, 4),
              std::isnan(x.los) ? "" : text::fixed(x.los, 4), text::number(100 * o.confidence),
              text::number(o.prior_draws), g.anchored ? o.anchor : "",
-             g.anchored ? text::number(o.anchor_elo) : ""});
+             g.anchored ? text::number(o.anchor_elo) : "",
+             finite || x.bound == Bound::kUnrated ? "" : text::fixed(x.elo, 2),
+             x.reference ? "1" : "0"});
       }
     }
   return out;
@@ -341,6 +322,10 @@ std::string report_json(const std::vector<RatingReport>& reports, const ReportOp
                                ? nlohmann::json(nullptr)
                                : nlohmann::json{{"name", o.anchor}, {"elo", o.anchor_elo}};
     t["groups"] = nlohmann::json::array();
+    std::vector<Rating> all_ratings;
+    for (const auto& g : r.table.groups)
+      all_ratings.insert(all_ratings.end(), g.ratings.begin(), g.ratings.end());
+    t["legend"] = legend(all_ratings, o.confidence);
     for (const auto& g : r.table.groups) {
       nlohmann::json group = {{"anchored", g.anchored},
                               {"average", number(g.average)},
@@ -371,10 +356,16 @@ std::string report_json(const std::vector<RatingReport>& reports, const ReportOp
         group["ratings"].push_back(
             {{"rank", i + 1},
              {"name", x.name},
-             {"elo", x.bound == Bound::kUnrated ? nlohmann::json(nullptr) : number(x.elo)},
+             {"elo", x.bound == Bound::kUnrated ? nlohmann::json(nullptr) : number(x.shown)},
              {"bound", x.bound == Bound::kNone ? nlohmann::json(nullptr)
                                                : nlohmann::json(bound_name(x.bound))},
-             {"error", x.bound == Bound::kNone ? number(x.error) : nlohmann::json(nullptr)},
+             {"limit", x.bound == Bound::kLower || x.bound == Bound::kUpper
+                           ? number(x.elo)
+                           : nlohmann::json(nullptr)},
+             {"reference", x.reference},
+             {"text", elo_text(x)},
+             {"error",
+              x.bound == Bound::kNone && !x.reference ? number(x.error) : nlohmann::json(nullptr)},
              {"games", x.games},
              {"wins", x.wins},
              {"draws", x.draws},

@@ -77,20 +77,34 @@ std::optional<std::int64_t> path_id(const Request& req, Response& res, const cha
   return id;
 }
 
+// Each engine: "excluded" (with why), else "skipping" when this daemon skipped games because of
+// it (with why and how many), else "ok".
 Json engine_status(Core& core, std::int64_t id, const Json& summary) {
   Json out = Json::array();
   std::map<std::string, std::string> excluded;
+  std::map<std::string, event::EventRoster::Skips> skips;
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(id);
-    if (it != core.events.end()) excluded = it->second.roster->exclusions();
+    if (it != core.events.end()) {
+      excluded = it->second.roster->exclusions();
+      skips = it->second.roster->skips();
+    }
   }
   for (const auto& name : summary["engines"]) {
     const std::string n = name.get<std::string>();
-    auto it = excluded.find(n);
-    out.push_back({{"name", n},
-                   {"status", it == excluded.end() ? "ok" : "excluded"},
-                   {"reason", it == excluded.end() ? Json(nullptr) : Json(it->second)}});
+    const auto out_of = excluded.find(n);
+    const auto skipped = skips.find(n);
+    Json entry = {{"name", n}, {"status", "ok"}, {"reason", nullptr}};
+    if (out_of != excluded.end()) {
+      entry["status"] = "excluded";
+      entry["reason"] = out_of->second;
+    } else if (skipped != skips.end()) {
+      entry["status"] = "skipping";
+      entry["reason"] = skipped->second.why;
+    }
+    entry["skipped"] = skipped == skips.end() ? 0 : skipped->second.games;
+    out.push_back(std::move(entry));
   }
   return out;
 }
@@ -208,6 +222,11 @@ void get_event(Core& core, const Request& req, Response& res) {
   Json spec = Json::parse(info->spec, nullptr, false);
   body["spec"] = spec.is_discarded() ? Json(nullptr) : redact_env(std::move(spec));
   body["engine_status"] = engine_status(core, *id, body);
+  auto reasons = storage::work_queue::skip_reasons(**store, *id);
+  if (!reasons) return reply_storage_error(res, reasons.failure());
+  Json why = Json::array();
+  for (const auto& r : *reasons) why.push_back({{"reason", r.reason}, {"games", r.games}});
+  body["skipped_reasons"] = std::move(why);
   reply(res, 200, body);
 }
 

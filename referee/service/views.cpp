@@ -6,6 +6,7 @@
 
 #include "games/board_view_json.h"
 #include "ratings/crosstable.h"
+#include "ratings/rating_text.h"
 #include "ratings/ratings.h"
 #include "ratings/report.h"
 #include "service/log.h"
@@ -53,18 +54,23 @@ Json standings_table(const ratings::RatingReport& report, double confidence) {
     ++group_index;
     for (const ratings::Rating& r : group.ratings) {
       const bool finite = r.bound == ratings::Bound::kNone;
-      Json elo = r.bound == ratings::Bound::kUnrated ? Json(nullptr) : finite_or_null(r.elo);
+      const bool bounded = r.bound == ratings::Bound::kLower || r.bound == ratings::Bound::kUpper;
+      Json elo = r.bound == ratings::Bound::kUnrated ? Json(nullptr) : finite_or_null(r.shown);
+      const bool measured = finite && !r.reference;
       rows.push_back({{"rank", ++rank},
                       {"engine", r.name},
                       {"elo", elo},
-                      {"error", finite ? finite_or_null(r.error) : Json(nullptr)},
-                      {"lower", finite ? finite_or_null(r.elo - r.error)
+                      {"text", ratings::elo_text(r)},
+                      {"error", measured ? finite_or_null(r.error) : Json(nullptr)},
+                      {"lower", measured ? finite_or_null(r.elo - r.error)
                                 : r.bound == ratings::Bound::kLower ? elo
                                                                     : Json(nullptr)},
-                      {"upper", finite ? finite_or_null(r.elo + r.error)
+                      {"upper", measured ? finite_or_null(r.elo + r.error)
                                 : r.bound == ratings::Bound::kUpper ? elo
                                                                     : Json(nullptr)},
                       {"bound", finite ? Json(nullptr) : Json(bound_name(r.bound))},
+                      {"limit", bounded ? finite_or_null(r.elo) : Json(nullptr)},
+                      {"reference", r.reference},
                       {"group", group_index},
                       {"games", r.games},
                       {"w", r.wins},
@@ -74,8 +80,12 @@ Json standings_table(const ratings::RatingReport& report, double confidence) {
                       {"los", finite_or_null(r.los)}});
     }
   }
+  std::vector<ratings::Rating> all;
+  for (const auto& group : report.table.groups)
+    all.insert(all.end(), group.ratings.begin(), group.ratings.end());
   return {{"game", report.title},
           {"games", report.games},
+          {"legend", ratings::legend(all, confidence)},
           {"groups", report.table.groups.size()},
           {"confidence", confidence * 100},
           {"rows", std::move(rows)}};

@@ -7,7 +7,8 @@ daemon serves:
 - the live page shows the running games' boards;
 - the events page lists the event and leads to its page;
 - the standings appear, and change as games finish (their game count follows the event's); the
-  Elo chart draws finite ratings, one-sided bounds and unrated engines (a made-up table);
+  Elo chart draws finite ratings, one-sided bounds and unrated engines (a made-up table); a
+  table with bounds and a lone reference rating shows figures in rank order, `ref` and its legend;
 - a live board shows the position stored in the database for its game: the board's cells (data-*
   attributes: seeds per hole, piece per point) equal the stored position at the ply the board
   shows, the position string decoded here, independently of the rules library;
@@ -157,6 +158,48 @@ def check_chart(b):
         browser.fail("Elo chart: NaN in the drawing")
 
 
+# The standings panel of a made-up table from a real daemon's shapes: a perfect winner over the
+# group's only finite rating (the reference) and an engine that lost every game; the figures must
+# follow the ranks as the daemon gives them, the reference must not read as a measured "± 0", and
+# the table's legend lines are shown.
+STANDINGS_PROBE = """
+const done = arguments[arguments.length - 1];
+import('/static/tables.js').then((m) => {
+  const legend = ['> X (< X): won (lost) every game against the engines with finite ratings',
+                  'ref: the only engine with a finite rating in its group'];
+  const rows = [
+    {rank: 1, engine: 'won-all', elo: 0, text: '> 0.0', error: null, lower: 0, upper: null, bound: 'lower',
+     limit: -290.5, reference: false, games: 4, w: 4, d: 0, l: 0, score: 1, los: null},
+    {rank: 2, engine: 'alone', elo: 0, text: '0.0', error: null, lower: null, upper: null, bound: null,
+     limit: null, reference: true, games: 8, w: 4, d: 0, l: 4, score: 0.5, los: null},
+    {rank: 3, engine: 'lost-all', elo: 0, text: '< 0.0', error: null, lower: null, upper: 0, bound: 'upper',
+     limit: 290.5, reference: false, games: 4, w: 0, d: 0, l: 4, score: 0, los: null}];
+  const panel = m.standingsPanel({confidence: 95, tables: [{game: 'awale', games: 8, legend, rows}]});
+  const box = document.createElement('div');
+  for (const n of [].concat(panel)) box.appendChild(n);
+  document.body.appendChild(box);
+  const out = {rows: {}, legend: Array.from(box.querySelectorAll('p.legend')).map((p) => p.textContent)};
+  for (const tr of box.querySelectorAll('tr[data-engine]'))
+    out.rows[tr.dataset.engine] = [tr.children[2].textContent, tr.children[3].textContent];
+  out.chart = {};
+  for (const g of box.querySelectorAll('g.elo-row')) out.chart[g.dataset.engine] = g.lastElementChild.textContent;
+  box.remove();
+  done(out);
+}).catch((e) => done({error: String(e)}));
+"""
+
+
+def check_standings_bounds(b):
+    got = b.driver.execute_async_script(STANDINGS_PROBE)
+    want_rows = {"won-all": ["> 0.0", ""], "alone": ["0.0", "ref"], "lost-all": ["< 0.0", ""]}
+    if got.get("rows") != want_rows:
+        browser.fail(f"standings with bounds: rows {got.get('rows')}, expected {want_rows} (whole: {got})")
+    if len(got.get("legend") or []) != 2 or not got["legend"][1].startswith("ref: "):
+        browser.fail(f"standings with bounds: legend {got.get('legend')}, expected the table's two lines")
+    if got.get("chart", {}).get("alone") != "0 ref":
+        browser.fail(f"standings with bounds: the reference's chart label is {got.get('chart')}, expected '0 ref'")
+
+
 # The terminations table of the event page: {engine: {games, kinds: {kind: count}}}.
 PAGE_TERMINATIONS = """
 return Object.fromEntries(Array.from(document.querySelectorAll('#terminations tr[data-engine]')).map(r =>
@@ -232,6 +275,7 @@ def main():
                lambda: b.driver.find_elements(By.CSS_SELECTOR, f'tr[data-event-id="{eid}"]'))
         b.screenshot(None, shot("events-desktop.png"))
         check_chart(b)
+        check_standings_bounds(b)
         check_terminations_panel(b)
         b.click("the event's row", f'tr[data-event-id="{eid}"]')
         b.wait("the event page", lambda: b.driver.current_url.endswith(f"#/events/{eid}"))
@@ -453,6 +497,7 @@ def main():
             browser.check_fits(b, f"the {name} page")
             png = b.screenshot(None, shot(f"{name}-phone.png"))
             browser.check_not_blank(png, f"the {name} page at a phone width")
+        check_standings_bounds(b)  # the narrow chart too
         errors = [e for e in b.console_errors() if "favicon" not in e]
         if errors:
             browser.fail(f"console errors: {errors}")

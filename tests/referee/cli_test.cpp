@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -396,11 +398,23 @@ TEST_CASE("cli: without a terminal, the engine check and a started and finished 
   CHECK(r.status == 0);
   auto lines = rtest::lines_of(r.err);
   int engines = 0, started = 0, finished = 0;
+  std::set<int> started_slots;
+  SQLite::Database sql(dir.file("t.db"), SQLite::OPEN_READONLY);
+  // "finished game 7 (slot 1): ...": the id `transcript` takes, the slot numbered as stored.
+  const std::regex finished_line(R"(finished game (\d+) \(slot (\d+)\): .*)");
   for (const auto& l : lines) {
     engines += l.rfind("engine m", 0) == 0;
-    started += l.rfind("started  slot ", 0) == 0;
-    finished += l.rfind("finished slot ", 0) == 0;
-    if (l.rfind("finished slot ", 0) == 0) {
+    if (l.rfind("started  slot ", 0) == 0) {
+      ++started;
+      started_slots.insert(std::stoi(l.substr(14)));
+    }
+    std::smatch m;
+    if (std::regex_match(l, m, finished_line)) {
+      ++finished;
+      SQLite::Statement q(sql, "SELECT slot FROM games WHERE id = ?");
+      q.bind(1, std::stoi(m[1]));
+      REQUIRE(q.executeStep());
+      CHECK(q.getColumn(0).getInt() == std::stoi(m[2]));
       CHECK(contains(l, "score m0 "));  // a running score for a two-engine event
       CHECK(contains(l, " games/s  ETA "));
       CHECK_FALSE(contains(l, " 0.00 games/s"));
@@ -408,6 +422,7 @@ TEST_CASE("cli: without a terminal, the engine check and a started and finished 
   }
   CHECK(engines == 2);
   CHECK(started == 2);
+  CHECK(started_slots == std::set<int>{0, 1});
   CHECK(finished == 2);
 }
 
@@ -427,7 +442,7 @@ TEST_CASE("cli: a finished line names the engine that forfeited and why") {
   CHECK(r.status == 0);
   int forfeits = 0;
   for (const auto& l : rtest::lines_of(r.err))
-    forfeits += l.rfind("finished slot ", 0) == 0 && contains(l, "(crash: b crashed (exit 3))");
+    forfeits += l.rfind("finished game ", 0) == 0 && contains(l, "(crash: b crashed (exit 3))");
   CHECK(forfeits == 2);
 }
 
@@ -1146,10 +1161,16 @@ TEST_CASE("cli: a game an engine does not declare: status 3, decided once, never
                               rtest::kMock + "\"\n[[engine]]\nname = \"py\"\ncommand = \"" +
                               SOURCE_DIR + "/examples/engines/random_engine.py\"\n");
   for (int run = 0; run < 2; ++run) {
-    auto r = referee_cmd({"tournament", path, "-q"});
+    auto r = referee_cmd({"tournament", path});
     INFO(r.out << r.err);
     CHECK(r.status == 3);
     CHECK(contains(r.out, "not played: 2 games: engine 'py' does not declare oware\n"));
+    if (run == 0) {
+      // The progress says how many games were skipped and why, and counts them as settled.
+      CHECK(contains(r.err, "\nskipped 2 games: engine 'py' does not declare oware\n"));
+      CHECK(contains(r.err, "  [1/4] 75%  skipped 2  "));
+      CHECK(contains(r.err, "  [2/4] 100%  skipped 2  "));
+    }
     CHECK(contains(r.err, "referee: 2 of 4 games not played"));
     SQLite::Database sql(dir.file("u.db"), SQLite::OPEN_READONLY);
     CHECK(sql.execAndGet("SELECT count(*) FROM games").getInt() == 2);  // the awale games only

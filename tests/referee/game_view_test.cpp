@@ -165,6 +165,12 @@ TEST_CASE("cli: transcript and replay show a stored game as its engines saw it")
   INFO(t.out << t.err);
   CHECK(t.status == 0);
   CHECK(contains(t.out, "game 1 of tournament"));
+  {
+    // The slot as the archive, the CSV and the API number it (from 0), not one more.
+    SQLite::Database sql(db, SQLite::OPEN_READONLY);
+    const int slot = sql.execAndGet("SELECT slot FROM games WHERE id = 1").getInt();
+    CHECK(contains(t.out, "(slot " + std::to_string(slot) + "):"));
+  }
   CHECK(contains(t.out, "players: 1 alpha, 2 beta"));
   CHECK(contains(t.out, " 1 alpha > ugi\n"));
   CHECK(contains(t.out, " 2 beta  > ugi\n"));

@@ -193,6 +193,37 @@ TEST_CASE("import: export, import into an empty database, export: the same bytes
   }
 }
 
+TEST_CASE(
+    "import: unknown times are null as in the API, an archive written with -1 still imports") {
+  rtest::TempDir dir;
+  const std::string src = dir.file("src.db");
+  write_db(src, 3);
+  const std::string now = export_jsonl(src);
+  // Opening moves have no time used and no clock: null, as GET /api/games/{id} writes them.
+  CHECK(contains(now, "\"source\":\"opening\""));
+  CHECK(contains(now, "\"time_ms\":null,\"clock_ms\":null"));
+  CHECK_FALSE(contains(now, "\"time_ms\":-1"));
+  CHECK_FALSE(contains(now, "\"clock_ms\":-1"));
+  // The same archive as versions before wrote it imports to the same games.
+  std::string old = now;
+  for (const std::string key : {"\"time_ms\":", "\"clock_ms\":"})
+    for (auto at = old.find(key + "null"); at != std::string::npos; at = old.find(key + "null"))
+      old.replace(at, key.size() + 4, key + "-1");
+  REQUIRE(old != now);
+  rtest::write_text(dir.file("old.jsonl"), old);
+  auto r = import_file(dir.file("old.jsonl"), dir.file("old.db"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(export_jsonl(dir.file("old.db")) == now);
+  // A time that is neither a number nor null is refused, naming the key.
+  std::string bad = now;
+  bad.replace(bad.find("\"time_ms\":null"), 14, "\"time_ms\":\"0\"");
+  rtest::write_text(dir.file("bad.jsonl"), bad);
+  auto refused = import_file(dir.file("bad.jsonl"), dir.file("bad.db"));
+  CHECK(refused.status != 0);
+  CHECK(contains(refused.err, "'moves.time_ms' must be an integer or null"));
+}
+
 TEST_CASE("import: the round trip on every backend, a game begun after an import takes a new id") {
   rtest::TempDir dir;
   const std::string src = dir.file("src.db");

@@ -174,20 +174,51 @@ TEST_CASE("ratings cli: --anchor, --prior, --confidence, --los and the formats")
   REQUIRE(rows.size() == 3);
   CHECK(rows[0] ==
         "table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,confidence,"
-        "prior,anchor,anchor_elo\r");
+        "prior,anchor,anchor_elo,limit,reference\r");
   auto csv_anchored = referee_cmd({"ratings", "--db", db, "--game", "oware", "--anchor", "B=2000",
                                    "--confidence", "99", "--prior", "1", "--format", "csv"});
   CHECK(csv_anchored.status == 0);
   const auto anchored_rows = rtest::lines_of(csv_anchored.out);
   REQUIRE(anchored_rows.size() == 3);
-  CHECK(contains(anchored_rows[1], ",99,1,B,2000\r"));
-  CHECK(contains(anchored_rows[2], ",99,1,B,2000\r"));
+  CHECK(contains(anchored_rows[1], ",99,1,B,2000,,0\r"));
+  CHECK(contains(anchored_rows[2], ",99,1,B,2000,,0\r"));
   auto json = referee_cmd({"ratings", "--db", db, "--format", "json"});
   CHECK(json.status == 0);
   const auto parsed = nlohmann::json::parse(json.out);
   CHECK(parsed["tables"].size() == 5);
   CHECK(parsed["tables"][4]["title"] == "all games");
   CHECK(parsed["tables"][4]["groups"].size() == 2);
+}
+
+TEST_CASE(
+    "ratings cli: perfect scores read in rank order, the lone finite rating as the reference") {
+  // alphabeta won all its games, random lost all its games, greedy in between: after two games
+  // a pair, the limits are on the wrong side of greedy (shown as they are, they would read
+  // "> -290.5" above "0.0" above "< 290.5").
+  rtest::TempDir dir;
+  const std::string db = dir.file("r.db");
+  std::vector<Stored> games;
+  for (const auto& [winner, loser] : std::vector<std::pair<std::string, std::string>>{
+           {"alphabeta", "greedy"}, {"alphabeta", "random"}, {"greedy", "random"}}) {
+    games.push_back({{winner, loser}, {1, 2}});
+    games.push_back({{loser, winner}, {2, 1}});
+  }
+  write_games(db, games);
+  auto r = referee_cmd({"ratings", "--db", db});
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(contains(r.out, "   1  alphabeta  > 0.0    -      4  4  0  0  100.0%    -\n"));
+  CHECK(contains(r.out, "   2  greedy       0.0  ref      4  2  0  2   50.0%    -\n"));
+  CHECK(contains(r.out, "   3  random     < 0.0    -      4  0  0  4    0.0%    -\n"));
+  CHECK(contains(r.out, "\n> X (< X): won (lost) every game against the engines with finite"));
+  CHECK(contains(r.out, "\nref: the only engine with a finite rating in its group;"));
+  auto json = referee_cmd({"ratings", "--db", db, "--format", "json"});
+  const auto j = nlohmann::json::parse(json.out);
+  const auto& rows = j["tables"][0]["groups"][0]["ratings"];
+  CHECK(rows[0]["limit"].get<double>() < 0);  // the limits themselves are kept
+  CHECK(rows[2]["limit"].get<double>() > 0);
+  CHECK(rows[0]["elo"].get<double>() >= rows[1]["elo"].get<double>());
+  CHECK(rows[1]["elo"].get<double>() >= rows[2]["elo"].get<double>());
 }
 
 TEST_CASE("ratings cli: every bad option is one error line with status 2") {

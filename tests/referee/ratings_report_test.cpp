@@ -337,10 +337,12 @@ TEST_CASE("report: the text states the model, the level, the groups, and explain
   CHECK(contains(text, "group 2 (C, D)"));
   CHECK(contains(text, "   1  A     > 140.2    -     10  10  0   0  100.0%    -\n"));
   CHECK(contains(text, "LOS: likelihood of superiority"));
-  CHECK(contains(text,
-                 "> X (< X): the engine won (lost) every game against the engines with "
-                 "finite ratings"));
-  CHECK(contains(text, "probability 2.5% (one end of the 95% interval)"));
+  CHECK(
+      contains(text, "\n> X (< X): won (lost) every game against the engines with finite ratings"));
+  CHECK(contains(text, "probability 2.5% (the end of the 95% interval)"));
+  // B, alone finite in its group, is its scale's reference, not a measured 0.0 +/- 0.0.
+  CHECK(contains(text, "   2  B         0.0  ref     10   0  0  10    0.0%    -\n"));
+  CHECK(contains(text, "\nref: the only engine with a finite rating in its group"));
   CHECK(contains(text, "terminations: rules 12\n"));
 
   ReportOptions anchored;
@@ -378,12 +380,12 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   const std::string csv = ratings::report_csv(reports, options);
   const std::string title = text::csv_field(canonical("awale"));
   CHECK(csv.rfind("table,group,rank,name,elo,bound,error,games,wins,draws,losses,score,los,"
-                  "confidence,prior,anchor,anchor_elo\r\n",
+                  "confidence,prior,anchor,anchor_elo,limit,reference\r\n",
                   0) == 0);
   CHECK(contains(csv, title + ",1,1,A,60.21,,"));
   CHECK(contains(csv, ",12,8,0,4,0.6667,"));
   CHECK(contains(csv, title + ",1,2,B,-60.21,,"));
-  CHECK(contains(csv, ",95,0,,\r\n"));  // 95 % intervals, no prior, average 0
+  CHECK(contains(csv, ",95,0,,,,0\r\n"));  // 95 % intervals, no prior, average 0
   // The model is on every row: another level, a prior, an anchor.
   ReportOptions anchored = options;
   anchored.rating.confidence = 0.9;
@@ -393,8 +395,8 @@ TEST_CASE("report: CSV has one row per engine, JSON has everything") {
   const std::string with_anchor = report_csv(rating_reports(pointers(all), anchored), anchored);
   CHECK(contains(with_anchor, title + ",1,2,B,1500.25,,"));
   std::size_t rows = 0;
-  for (auto at = with_anchor.find(",90,1.5,B,1500.25\r\n"); at != std::string::npos;
-       at = with_anchor.find(",90,1.5,B,1500.25\r\n", at + 1))
+  for (auto at = with_anchor.find(",90,1.5,B,1500.25,,0\r\n"); at != std::string::npos;
+       at = with_anchor.find(",90,1.5,B,1500.25,,0\r\n", at + 1))
     ++rows;
   CHECK(rows == 2);
 

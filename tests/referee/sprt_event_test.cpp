@@ -163,7 +163,7 @@ TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored
   std::sort(games.begin(), games.end(), [](const auto& x, const auto& y) { return x.id < y.id; });
   // The LLR printed after the k-th finished game, one line each (one game at a time).
   std::vector<std::string> printed;
-  const std::regex llr(R"(finished slot .*  LLR (-?[0-9]+\.[0-9]+) \()");
+  const std::regex llr(R"(finished game .*  LLR (-?[0-9]+\.[0-9]+) \()");
   std::smatch m;
   for (const auto& line : rtest::lines_of(progress.str()))
     if (std::regex_search(line, m, llr)) printed.push_back(m[1]);
@@ -179,7 +179,7 @@ TEST_CASE("sprt event: the LLR after each finished pair is the one of the stored
   // The live line ends with the pair counts, fastchess's Ptnml(0-2): the last one is the stored
   // games' (from a's side).
   const std::regex ptnml(
-      R"(finished slot .*  Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]$)");
+      R"(finished game .*  Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]$)");
   std::vector<std::int64_t> last;
   for (const auto& line : rtest::lines_of(progress.str()))
     if (std::regex_search(line, m, ptnml))

@@ -45,7 +45,9 @@ TEST_CASE("serve: a submitted event plays to the end, every read endpoint shows 
   CHECK(event["engines"] == Json::array({"m0", "m1", "m2"}));
   CHECK(event["games"][0].get<std::string>().rfind("awale:", 0) == 0);
   CHECK(event["spec"]["cycles"] == 1);
-  CHECK(event["engine_status"][0] == Json({{"name", "m0"}, {"status", "ok"}, {"reason", nullptr}}));
+  CHECK(event["engine_status"][0] ==
+        Json({{"name", "m0"}, {"status", "ok"}, {"reason", nullptr}, {"skipped", 0}}));
+  CHECK(event["skipped_reasons"] == Json::array());
   CHECK_FALSE(event["finished_at"].is_null());
   CHECK(event["sprt"].is_null());
 

@@ -3,7 +3,8 @@
 // with a one-sided bound (it won, or lost, every game against the rest: bound "lower"/"upper")
 // has an open bar from its bound to the chart's edge with an arrow and "> x" or "< x" written;
 // an unrated one (bound "unrated", elo null) has its name and "unrated" only; one whose interval
-// is unknown otherwise has its dot only and "±?" written.
+// is unknown otherwise has its dot only and "±?" written, or "ref" for the only finite rating of
+// its group (it fixes the scale and measures nothing).
 
 import { playerColour } from "./board.js";
 
@@ -91,7 +92,8 @@ export function eloChart(table, options = {}) {
         tick(r.upper);
       }
       s("circle", { cx: x(r.elo), cy: y, r: 5, fill: colour, stroke: "#fff", "stroke-width": 1.5 }, g);
-      label = `${signed(r.elo)} ${r.error === null || r.error === undefined ? "±?" : `±${Math.round(r.error)}`}`;
+      const error = r.reference ? "ref" : r.error === null || r.error === undefined ? "±?" : `±${Math.round(r.error)}`;
+      label = `${signed(r.elo)} ${error}`;
     }
     s("text", { x: W - right + 8, y: y + 4 }, g, label);
   });

@@ -4,13 +4,22 @@
 import { eloChart } from "./chart.js";
 import { ending, fmtNumber, fmtPercent, fmtSigned, fmtTime, gameLink, gameTitle, h, narrowScreen, tableWrap } from "./util.js";
 
-// A rating as written in the table: "+12.3", "> -636.4" for a lower bound, "< ..." for an upper
-// one, "unrated".
+// A rating as written in the table: "+12.3", "> 0.0" for a lower bound, "< ..." for an upper
+// one, "unrated". A bound's `elo` is the figure the daemon shows for it, never past the next
+// engine's, so the column follows the ranks.
 function eloText(r) {
   if (r.bound === "unrated") return "unrated";
   if (r.bound === "lower") return `> ${fmtSigned(r.elo)}`;
   if (r.bound === "upper") return `< ${fmtSigned(r.elo)}`;
   return fmtSigned(r.elo);
+}
+
+// Its error: "ref" for the only finite rating of a group (it fixes the scale, measures nothing),
+// nothing for a bound, "?" when unknown.
+function errorText(r) {
+  if (r.reference) return "ref";
+  if (r.error === null || r.error === undefined) return r.bound ? "" : "?";
+  return fmtNumber(r.error);
 }
 
 export function standingsPanel(standings) {
@@ -30,9 +39,10 @@ export function standingsPanel(standings) {
         h("tbody", {}, t.rows.map((r) =>
           h("tr", { "data-engine": r.engine, "data-games": r.games },
             h("td", { class: "num" }, r.rank), h("td", {}, r.engine), h("td", { class: "num" }, eloText(r)),
-            h("td", { class: "num" }, r.error === null || r.error === undefined ? (r.bound ? "" : "?") : fmtNumber(r.error)), h("td", { class: "num" }, r.games),
+            h("td", { class: "num" }, errorText(r)), h("td", { class: "num" }, r.games),
             h("td", { class: "num" }, r.w), h("td", { class: "num" }, r.d), h("td", { class: "num" }, r.l),
-            h("td", { class: "num" }, fmtPercent(r.score)), h("td", { class: "num hide-phone" }, fmtPercent(r.los)))))))));
+            h("td", { class: "num" }, fmtPercent(r.score)), h("td", { class: "num hide-phone" }, fmtPercent(r.los))))))),
+      (t.legend || []).map((line) => h("p", { class: "muted small legend" }, line))));
 }
 
 export function crosstablePanel(data) {
