@@ -265,9 +265,9 @@ TEST_CASE("serve: two events of one priority share the pool evenly") {
   INFO("start order gap " << worst_gap << " from " << first_b << " to " << last_a);
   CHECK(last_a - first_b >= 5);
   // A game's start is recorded after its engines' handshake, not at its claim: on a loaded
-  // machine two claims can show up in the other order, so one more of slack (without fair share
-  // one event would take both slots: a gap of 8).
-  CHECK(worst_gap <= 3);
+  // machine (ctest beside Chromium) two pairs of claims can show up in the other order, so two
+  // of slack; without fair share one event would take both slots: a gap of 8.
+  CHECK(worst_gap <= 4);
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
