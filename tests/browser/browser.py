@@ -11,6 +11,7 @@ Decisions:
 - Every wait polls a condition with a generous deadline (the machine is shared and slow).
 """
 
+import argparse
 import os
 import shutil
 import struct
@@ -317,3 +318,19 @@ class Daemon:
                 return json.loads(r.read() or b"null")
         except urllib.error.HTTPError as e:
             fail(f"{req.method} {path}: HTTP {e.code} {e.read().decode(errors='replace')}")
+
+
+def test_arguments(name, *engines):
+    """The command line of a browser test: --referee, --artifacts and one option per engine it
+    plays (e.g. "mock", "random"); returns the arguments and its artifacts folder, `name` under
+    --artifacts, emptied."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--referee", required=True)
+    for engine in engines:
+        ap.add_argument("--" + engine, required=True)
+    ap.add_argument("--artifacts", required=True)
+    args = ap.parse_args()
+    out = os.path.join(args.artifacts, name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out, exist_ok=True)
+    return args, out

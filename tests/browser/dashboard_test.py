@@ -25,11 +25,9 @@ the pages are checked at each stage, from the first live board to the finished s
 Usage: dashboard_test.py --referee BIN --mock MOCK_ENGINE --random RANDOM_ENGINE --artifacts DIR
 """
 
-import argparse
 import json
 import os
 import re
-import shutil
 import sys
 import time
 
@@ -243,14 +241,7 @@ def standings_games(b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--referee", required=True)
-    ap.add_argument("--mock", required=True)
-    ap.add_argument("--random", required=True)
-    ap.add_argument("--artifacts", required=True)
-    args = ap.parse_args()
-    out = os.path.join(args.artifacts, "dashboard")
-    shutil.rmtree(out, ignore_errors=True)
+    args, out = browser.test_arguments("dashboard", "mock", "random")
     shot = lambda name: os.path.join(out, name)  # noqa: E731
 
     with browser.Browser(browser.DESKTOP) as b, browser.Daemon(args.referee, concurrency=2) as d:

@@ -24,7 +24,6 @@ Over 20 s (about 30 s, 55 s under the sanitizers): it first plays a real event o
 Usage: gallery_test.py --referee BIN --random RANDOM_ENGINE --artifacts DIR
 """
 
-import argparse
 import json
 import os
 import re
@@ -187,14 +186,8 @@ PAGE_CARDS = """return Array.from(document.querySelectorAll('.gallery-card')).ma
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--referee", required=True)
-    ap.add_argument("--random", required=True)
-    ap.add_argument("--artifacts", required=True)
-    args = ap.parse_args()
     started = time.monotonic()
-    out = os.path.join(args.artifacts, "gallery")
-    shutil.rmtree(out, ignore_errors=True)
+    args, out = browser.test_arguments("gallery", "random")
     folder = tempfile.mkdtemp(prefix="referee-gallery-")
     try:
         db = os.path.join(folder, "games.db")

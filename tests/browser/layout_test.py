@@ -25,7 +25,6 @@ checked at both widths in one browser, and a second Chromium takes the command-l
 Usage: layout_test.py --referee BIN --random RANDOM_ENGINE --artifacts DIR
 """
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -283,14 +282,7 @@ def check_screenshot(d, out):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--referee", required=True)
-    ap.add_argument("--random", required=True)
-    ap.add_argument("--artifacts", required=True)
-    args = ap.parse_args()
-    out = os.path.join(args.artifacts, "layout")
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out, exist_ok=True)
+    args, out = browser.test_arguments("layout", "random")
     shot = lambda name: os.path.join(out, name)  # noqa: E731
 
     with browser.Browser(browser.DESKTOP) as b, browser.Daemon(args.referee, concurrency=2) as d:

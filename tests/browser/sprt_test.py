@@ -9,9 +9,7 @@ daemon's own LLR with the H1 verdict; no console errors. Screenshot: --artifacts
 Usage: sprt_test.py --referee BIN --mock MOCK_ENGINE --artifacts DIR
 """
 
-import argparse
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -41,14 +39,7 @@ args = ["--always-resign"]
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--referee", required=True)
-    ap.add_argument("--mock", required=True)
-    ap.add_argument("--artifacts", required=True)
-    args = ap.parse_args()
-    out = os.path.join(args.artifacts, "sprt")
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out, exist_ok=True)
+    args, out = browser.test_arguments("sprt", "mock")
 
     with browser.Browser(browser.DESKTOP) as b, browser.Daemon(args.referee, concurrency=2) as d:
         event = d.api("/api/events", sprt_file(os.path.abspath(args.mock)),
