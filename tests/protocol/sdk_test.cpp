@@ -24,6 +24,44 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
+// An SDK engine (sdk::run of `search`) on a thread of its own, talked to over two pipes as the
+// referee would while it searches: `say` writes lines, `next` reads one answer with a timeout. It
+// ends with `quit`: said by the test (then `join`), or by the destructor.
+class PipedSdk {
+ public:
+  explicit PipedSdk(sdk::SearchFn search) {
+    REQUIRE(::pipe(to_) == 0);
+    REQUIRE(::pipe(from_) == 0);
+    reader_.emplace(from_[0]);
+    thread_ = std::thread([this, search = std::move(search)] {
+      __gnu_cxx::stdio_filebuf<char> inbuf(to_[0], std::ios::in);
+      __gnu_cxx::stdio_filebuf<char> outbuf(from_[1], std::ios::out);
+      std::istream in(&inbuf);
+      std::ostream out(&outbuf);
+      sdk::run({"T", "T"}, search, in, out);
+    });
+  }
+  PipedSdk(const PipedSdk&) = delete;
+  PipedSdk& operator=(const PipedSdk&) = delete;
+  ~PipedSdk() {
+    if (thread_.joinable()) {
+      say("quit\n");
+      thread_.join();
+    }
+    ::close(to_[1]);
+    ::close(from_[0]);
+  }
+
+  void say(const std::string& lines) { testing::write_all(to_[1], lines); }
+  std::optional<std::string> next(int timeout_ms = 5000) { return reader_->next(timeout_ms); }
+  void join() { thread_.join(); }
+
+ private:
+  int to_[2] = {-1, -1}, from_[2] = {-1, -1};
+  std::optional<testing::LineReader> reader_;
+  std::thread thread_;
+};
+
 // What the search function saw, per call.
 struct Call {
   std::string position;
@@ -226,40 +264,25 @@ TEST_CASE("sdk: seed_from_args") {
 }
 
 TEST_CASE("sdk: while searching, isready is answered at once and stop ends the search") {
-  int to_engine[2], from_engine[2];
-  REQUIRE(::pipe(to_engine) == 0);
-  REQUIRE(::pipe(from_engine) == 0);
-  std::thread engine([&] {
-    __gnu_cxx::stdio_filebuf<char> inbuf(to_engine[0], std::ios::in);
-    __gnu_cxx::stdio_filebuf<char> outbuf(from_engine[1], std::ios::out);
-    std::istream in(&inbuf);
-    std::ostream out(&outbuf);
-    sdk::run(
-        {"T", "T"},
-        [](const State& s, const Limits& lim) -> std::string {
-          lim.info("string searching");
-          const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-          while (!lim.stopped() && std::chrono::steady_clock::now() < give_up)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-          return lim.stopped() ? s.legal_moves().back() : "timeout";
-        },
-        in, out);
+  PipedSdk engine([](const State& s, const Limits& lim) -> std::string {
+    lim.info("string searching");
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!lim.stopped() && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return lim.stopped() ? s.legal_moves().back() : "timeout";
   });
-  testing::LineReader reader(from_engine[0]);
-  testing::write_all(to_engine[1], "setgame awale\nposition startpos\ngo infinite\n");
-  CHECK(reader.next() == std::optional<std::string>("info string searching"));
-  testing::write_all(to_engine[1], "isready 9\n");
-  CHECK(reader.next() == std::optional<std::string>("readyok 9"));
-  testing::write_all(to_engine[1], "stop\n");
-  CHECK(reader.next() == std::optional<std::string>("bestmove 6"));
+  engine.say("setgame awale\nposition startpos\ngo infinite\n");
+  CHECK(engine.next() == std::optional<std::string>("info string searching"));
+  engine.say("isready 9\n");
+  CHECK(engine.next() == std::optional<std::string>("readyok 9"));
+  engine.say("stop\n");
+  CHECK(engine.next() == std::optional<std::string>("bestmove 6"));
   // Quit during a search stops it too, and the engine exits.
-  testing::write_all(to_engine[1], "position startpos\ngo infinite\n");
-  CHECK(reader.next() == std::optional<std::string>("info string searching"));
-  testing::write_all(to_engine[1], "quit\n");
-  CHECK(reader.next() == std::optional<std::string>("bestmove 6"));
+  engine.say("position startpos\ngo infinite\n");
+  CHECK(engine.next() == std::optional<std::string>("info string searching"));
+  engine.say("quit\n");
+  CHECK(engine.next() == std::optional<std::string>("bestmove 6"));
   engine.join();
-  ::close(to_engine[1]);
-  ::close(from_engine[0]);
 }
 
 namespace {
@@ -306,67 +329,38 @@ TEST_CASE("sdk: a stop or quit that arrives before the search starts still ends 
 TEST_CASE("sdk: an isready after stop is answered after the stopped search's bestmove") {
   // The search takes 50 ms to wind down after the stop; the isready that follows the stop must
   // not overtake the bestmove (CI once saw readyok first when the stop came during the search).
-  int to_engine[2], from_engine[2];
-  REQUIRE(::pipe(to_engine) == 0);
-  REQUIRE(::pipe(from_engine) == 0);
-  std::thread engine([&] {
-    __gnu_cxx::stdio_filebuf<char> inbuf(to_engine[0], std::ios::in);
-    __gnu_cxx::stdio_filebuf<char> outbuf(from_engine[1], std::ios::out);
-    std::istream in(&inbuf);
-    std::ostream out(&outbuf);
-    sdk::run(
-        {"T", "T"},
-        [](const State& s, const Limits& lim) -> std::string {
-          lim.info("string searching");
-          const std::string move = wait_for_stop(s, lim);
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
-          return move;
-        },
-        in, out);
+  PipedSdk engine([](const State& s, const Limits& lim) -> std::string {
+    lim.info("string searching");
+    const std::string move = wait_for_stop(s, lim);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return move;
   });
-  testing::LineReader reader(from_engine[0]);
-  testing::write_all(to_engine[1], "setgame awale\nposition startpos\ngo infinite\n");
-  CHECK(reader.next() == std::optional<std::string>("info string searching"));
-  testing::write_all(to_engine[1], "stop\nisready 5\n");
-  CHECK(reader.next() == std::optional<std::string>("bestmove 1"));
-  CHECK(reader.next() == std::optional<std::string>("readyok 5"));
-  testing::write_all(to_engine[1], "quit\n");
+  engine.say("setgame awale\nposition startpos\ngo infinite\n");
+  CHECK(engine.next() == std::optional<std::string>("info string searching"));
+  engine.say("stop\nisready 5\n");
+  CHECK(engine.next() == std::optional<std::string>("bestmove 1"));
+  CHECK(engine.next() == std::optional<std::string>("readyok 5"));
+  engine.say("quit\n");
   engine.join();
-  ::close(to_engine[1]);
-  ::close(from_engine[0]);
 }
 
 TEST_CASE("sdk: go infinite is answered after stop, however soon the search returns") {
   // PROTOCOL.md section 6: a search that returns at once still has its bestmove held until stop;
   // a stop while idle gets nothing. Setups (answered without a search) are held the same.
-  int to_engine[2], from_engine[2];
-  REQUIRE(::pipe(to_engine) == 0);
-  REQUIRE(::pipe(from_engine) == 0);
-  std::thread engine([&] {
-    __gnu_cxx::stdio_filebuf<char> inbuf(to_engine[0], std::ios::in);
-    __gnu_cxx::stdio_filebuf<char> outbuf(from_engine[1], std::ios::out);
-    std::istream in(&inbuf);
-    std::ostream out(&outbuf);
-    sdk::run(
-        {"T", "T"},
-        [](const State& s, const Limits&) -> std::string { return s.legal_moves().back(); }, in,
-        out);
-  });
-  testing::LineReader reader(from_engine[0]);
-  testing::write_all(to_engine[1], "setgame awale\nposition startpos\ngo infinite\n");
-  CHECK(reader.next(300) == std::nullopt);  // held
-  testing::write_all(to_engine[1], "stop\n");
-  CHECK(reader.next() == std::optional<std::string>("bestmove 6"));
-  testing::write_all(to_engine[1], "stop\nisready 4\n");  // idle: nothing but the readyok
-  CHECK(reader.next() == std::optional<std::string>("readyok 4"));
-  testing::write_all(to_engine[1], "setgame lontu-holo\nposition startpos\ngo infinite\n");
-  CHECK(reader.next(300) == std::nullopt);
-  testing::write_all(to_engine[1], "stop\n");
-  auto setup = reader.next();
+  PipedSdk engine(
+      [](const State& s, const Limits&) -> std::string { return s.legal_moves().back(); });
+  engine.say("setgame awale\nposition startpos\ngo infinite\n");
+  CHECK(engine.next(300) == std::nullopt);  // held
+  engine.say("stop\n");
+  CHECK(engine.next() == std::optional<std::string>("bestmove 6"));
+  engine.say("stop\nisready 4\n");  // idle: nothing but the readyok
+  CHECK(engine.next() == std::optional<std::string>("readyok 4"));
+  engine.say("setgame lontu-holo\nposition startpos\ngo infinite\n");
+  CHECK(engine.next(300) == std::nullopt);
+  engine.say("stop\n");
+  auto setup = engine.next();
   REQUIRE(setup);
   CHECK(setup->rfind("bestmove =", 0) == 0);
-  testing::write_all(to_engine[1], "quit\n");
+  engine.say("quit\n");
   engine.join();
-  ::close(to_engine[1]);
-  ::close(from_engine[0]);
 }

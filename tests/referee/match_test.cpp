@@ -308,17 +308,21 @@ TEST_CASE("match: a crash forfeits with the exit status and stderr tail in the r
   CHECK(r.moves.size() == 3);  // p1, p2, p1; p2's second go crashed
 }
 
-TEST_CASE("match: a crash's reason names the engine, the exit and its traceback's last line") {
-  // A Python-like engine that writes a traceback and exits 1 on its first go.
+namespace {
+
+// A game of awale against the mock in which `name`, a shell engine that answers `ugi` and
+// `isready` and runs `on_go` at its first go, plays second; the game's result.
+MatchResult crash_on_go(const std::string& name, const std::string& on_go) {
   auto bot = rtest::script_spec(
       "while read -r cmd rest; do case \"$cmd\" in\n"
       "ugi) echo 'id name sh'; echo 'id protocol 1'; echo 'game awale'; echo ugiok;;\n"
       "isready) echo \"readyok $rest\";;\n"
-      "go) printf 'Traceback (most recent call last):\\n  File \"bot.py\", line 3, in "
-      "<module>\\n    main()\\nValueError: bad move\\n\\n' >&2; exit 1;;\n"
+      "go) " +
+      on_go +
+      ";;\n"
       "esac; done\n");
   SessionSettings named;
-  named.name = "mybot";
+  named.name = name;
   auto game = game_of("awale");
   auto other = rtest::start_mock({});
   auto engine = rtest::start_session(bot, named);
@@ -326,7 +330,16 @@ TEST_CASE("match: a crash's reason names the engine, the exit and its traceback'
   REQUIRE(other.prepare(game, detail) == Fault::None);
   REQUIRE(engine.prepare(game, detail) == Fault::None);
   MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
-  auto r = play_match(setup);
+  return play_match(setup);
+}
+
+}  // namespace
+
+TEST_CASE("match: a crash's reason names the engine, the exit and its traceback's last line") {
+  // A Python-like engine that writes a traceback and exits 1 on its first go.
+  auto r = crash_on_go("mybot",
+                       "printf 'Traceback (most recent call last):\\n  File \"bot.py\", line 3, in "
+                       "<module>\\n    main()\\nValueError: bad move\\n\\n' >&2; exit 1");
   INFO(r.reason);
   CHECK(r.termination == "crash");
   CHECK(r.reason ==
@@ -342,26 +355,11 @@ TEST_CASE("match: a crash's reason names the engine, the exit and its traceback'
 
 TEST_CASE("match: a crash's reason names the error above a runtime's closing banner") {
   // Node.js writes the source line, the exception, its stack, a blank line and its version.
-  auto bot = rtest::script_spec(
-      "while read -r cmd rest; do case \"$cmd\" in\n"
-      "ugi) echo 'id name sh'; echo 'id protocol 1'; echo 'game awale'; echo ugiok;;\n"
-      "isready) echo \"readyok $rest\";;\n"
-      "go) printf '/home/me/bot.js:12\\n    throw new TypeError(\"no move for pit 7\");\\n'"
-      " >&2; printf '    ^\\n\\nTypeError: no move for pit 7\\n    at pick "
-      "(/home/me/bot.js:12:11)\\n"
-      "    at Interface.<anonymous> (/home/me/bot.js:30:5)\\n\\nNode.js v20.20.2\\n' >&2; "
-      "exit 1;;\n"
-      "esac; done\n");
-  SessionSettings named;
-  named.name = "jsbot";
-  auto game = game_of("awale");
-  auto other = rtest::start_mock({});
-  auto engine = rtest::start_session(bot, named);
-  std::string detail;
-  REQUIRE(other.prepare(game, detail) == Fault::None);
-  REQUIRE(engine.prepare(game, detail) == Fault::None);
-  MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
-  auto r = play_match(setup);
+  auto r = crash_on_go(
+      "jsbot",
+      "printf '/home/me/bot.js:12\\n    throw new TypeError(\"no move for pit 7\");\\n' >&2; "
+      "printf '    ^\\n\\nTypeError: no move for pit 7\\n    at pick (/home/me/bot.js:12:11)\\n"
+      "    at Interface.<anonymous> (/home/me/bot.js:30:5)\\n\\nNode.js v20.20.2\\n' >&2; exit 1");
   INFO(r.reason);
   CHECK(r.termination == "crash");
   CHECK(reason_headline(r.reason) == "jsbot crashed (exit 1): TypeError: no move for pit 7");
