@@ -1,7 +1,8 @@
 // The daemon's sprt events: a two-engine event with an `sprt` table submitted over HTTP plays
 // until its test decides, then skips the games left and finishes; its summary, its standings and
 // the live stream carry the test (llr, bounds, elo0/elo1, decision) and `referee status` prints
-// it; the same file with three engines, or kind "tournament" with an sprt table, is refused.
+// it; the same file with three engines, or kind "tournament" with an sprt table, is refused, and
+// so is an sprt event named as a tournament already stored (409).
 #include <catch2/catch.hpp>
 #include <set>
 #include <thread>
@@ -146,4 +147,12 @@ TEST_CASE("serve: bad sprt events are refused with one line") {
   REQUIRE(bounds);
   CHECK(bounds->status == 400);
   CHECK(contains(bounds->body, "sprt: elo0 must be less than elo1"));
+  // A name taken by an event of another kind is a conflict, whatever the specification.
+  auto first = submit(c, tournament_toml("taken", 2, 1, 10));
+  REQUIRE(first);
+  CHECK(first->status == 201);
+  auto other_kind = submit(c, sprt_toml("taken", "", 10));
+  REQUIRE(other_kind);
+  CHECK(other_kind->status == 409);
+  CHECK(contains(other_kind->body, "an event named \\\"taken\\\" already exists (a tournament)"));
 }
