@@ -37,7 +37,7 @@ namespace sql {
 class Connection;
 }
 
-constexpr int kSchemaVersion = 12;
+constexpr int kSchemaVersion = 13;
 
 struct OpenOptions {
   // Only reads: SQLITE_OPEN_READONLY, no migration, never creates or changes the database file (a

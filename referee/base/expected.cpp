@@ -16,6 +16,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "io";
     case ErrorKind::Full:
       return "full";
+    case ErrorKind::Denied:
+      return "denied";
   }
   return "invalid";
 }

@@ -8,7 +8,8 @@
 // - The kinds are few and about what the caller can do, not where the failure came from:
 //   Invalid (the input is wrong: fix it), NotFound, Conflict (it exists otherwise, or its state
 //   forbids this), Unavailable (a server or a resource is away: try again later; a lost database
-//   connection), Io (the disk or a file failed), Full (no space left, a quota).
+//   connection), Io (the disk or a file failed), Full (no space left, a quota), Denied (who asks
+//   may not do this: another's engine name, an operator's action).
 // - Error{"text"} is Invalid: most errors are about text that came from outside (parse errors).
 // - Expected and Status are [[nodiscard]]: a result that is dropped is a failure nobody hears of.
 #pragma once
@@ -26,6 +27,7 @@ enum class ErrorKind {
   Unavailable,
   Io,
   Full,
+  Denied,
 };
 
 // A word for logs and JSON ("not-found").

@@ -22,6 +22,8 @@ int http_status(ErrorKind kind) {
       return 404;
     case ErrorKind::Conflict:
       return 409;
+    case ErrorKind::Denied:
+      return 403;
     case ErrorKind::Unavailable:
     case ErrorKind::Full:
       return 503;

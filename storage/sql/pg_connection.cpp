@@ -114,6 +114,16 @@ class PgStatement final : public Statement {
                        static_cast<std::size_t>(PQgetlength(result_.get(), row_, column)));
   }
   const char* c_str(int column) const override { return PQgetvalue(result_.get(), row_, column); }
+  // A BYTEA comes in text form, `\x` and hex digits (bytea_output's default): libpq decodes it.
+  std::string blob(int column) const override {
+    std::size_t size = 0;
+    unsigned char* bytes = PQunescapeBytea(
+        reinterpret_cast<const unsigned char*>(PQgetvalue(result_.get(), row_, column)), &size);
+    if (!bytes) throw Failure("cannot decode a BYTEA column: out of memory", "", ErrorKind::Full);
+    std::string out(reinterpret_cast<const char*>(bytes), size);
+    PQfreemem(bytes);
+    return out;
+  }
 
  protected:
   void bind_int64(int index, std::int64_t value) override { slot(index) = std::to_string(value); }
@@ -124,6 +134,17 @@ class PgStatement final : public Statement {
   }
   void bind_text(int index, std::string_view value) override { slot(index) = std::string(value); }
   void bind_null(int index) override { slot(index).reset(); }
+  // Parameters go in text form: a BYTEA's is `\x` and two hex digits a byte.
+  void bind_blob(int index, std::string_view bytes) override {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text = "\\x";
+    text.reserve(2 + 2 * bytes.size());
+    for (unsigned char c : bytes) {
+      text.push_back(kHex[c >> 4]);
+      text.push_back(kHex[c & 15]);
+    }
+    slot(index) = std::move(text);
+  }
 
  private:
   std::optional<std::string>& slot(int index) {

@@ -86,6 +86,8 @@ class Statement {
       bind_null(index);
   }
   void bind(int index) { bind_null(index); }  // NULL
+  // Bytes as a BLOB (SQLite) or a BYTEA (PostgreSQL), read back with blob().
+  void bind_bytes(int index, std::string_view bytes) { bind_blob(index, bytes); }
 
   // The next row (the first call executes); false when there is none left.
   virtual bool step() = 0;
@@ -102,12 +104,14 @@ class Statement {
   virtual double real(int column) const = 0;
   virtual std::string text(int column) const = 0;
   virtual const char* c_str(int column) const = 0;  // valid until the next step
+  virtual std::string blob(int column) const = 0;   // a column bound with bind_bytes
 
  protected:
   virtual void bind_int64(int index, std::int64_t value) = 0;
   virtual void bind_real(int index, double value) = 0;
   virtual void bind_text(int index, std::string_view value) = 0;
   virtual void bind_null(int index) = 0;
+  virtual void bind_blob(int index, std::string_view bytes) = 0;
 };
 
 class Connection {
@@ -159,6 +163,8 @@ class Query {
   double real(int column) const { return statement_->real(column); }
   std::string text(int column) const { return statement_->text(column); }
   const char* c_str(int column) const { return statement_->c_str(column); }
+  std::string blob(int column) const { return statement_->blob(column); }
+  void bind_bytes(int index, std::string_view bytes) { statement_->bind_bytes(index, bytes); }
 
  private:
   std::unique_ptr<Statement> statement_;

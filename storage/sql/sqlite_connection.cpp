@@ -102,6 +102,11 @@ class SqliteStatement final : public Statement {
     const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(statement_, column));
     return data ? data : "";
   }
+  std::string blob(int column) const override {
+    const auto* data = static_cast<const char*>(sqlite3_column_blob(statement_, column));
+    if (!data) return {};
+    return std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)));
+  }
 
  protected:
   void bind_int64(int index, std::int64_t value) override {
@@ -115,6 +120,9 @@ class SqliteStatement final : public Statement {
                             SQLITE_TRANSIENT));
   }
   void bind_null(int index) override { check(sqlite3_bind_null(statement_, index)); }
+  void bind_blob(int index, std::string_view bytes) override {
+    check(sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+  }
 
  private:
   void count() {
