@@ -27,6 +27,10 @@ struct EngineConfig {
   long ready_timeout_ms = 5000;     // isready -> readyok
   long setgame_timeout_ms = 30000;  // isready after setgame (tables may load)
   std::string sha256;  // pinned content hash (engine_hash.h: pinned()), lower-case hex; "" = any
+  // The SHA-256 of the stored artifact it runs from (ARTIFACTS.md): `command` is then relative to
+  // the artifact's root, and it always runs sandboxed; "" = a host command.
+  std::string artifact;
+  bool sandbox = false;  // run under the sandbox (sandbox.h); always for an artifact
 };
 
 // Splits a command line into words: whitespace separates, "double" and 'single' quotes group,

@@ -26,6 +26,7 @@ std::string engine_hashes_json(const std::vector<EngineHash>& hashes) {
   for (const auto& h : hashes) {
     nlohmann::json seat = {{"program", h.program}};
     if (!h.script.empty()) seat["script"] = h.script;
+    if (!h.artifact.empty()) seat["artifact"] = h.artifact;
     out.push_back(std::move(seat));
   }
   return out.dump();
@@ -40,6 +41,7 @@ std::vector<EngineHash> engine_hashes_from_json(const std::string& text) {
     if (seat.is_object()) {
       if (auto p = seat.find("program"); p != seat.end() && p->is_string()) h.program = *p;
       if (auto sc = seat.find("script"); sc != seat.end() && sc->is_string()) h.script = *sc;
+      if (auto a = seat.find("artifact"); a != seat.end() && a->is_string()) h.artifact = *a;
     }
     out.push_back(std::move(h));
   }

@@ -24,11 +24,13 @@ namespace referee::storage {
 struct EngineHash {
   std::string program;
   std::string script;
+  std::string artifact;  // the stored artifact it ran from (artifact_store.h); "" = a host command
   bool operator==(const EngineHash&) const = default;
 };
 
 // Stored form (games.engine_hashes, schema v7): a JSON array by seat of objects
-// {"program": "...", "script": "..."} ("script" left out when empty); "[]" when not recorded.
+// {"program": "...", "script": "...", "artifact": "..."} ("script" and "artifact" left out when
+// empty); "[]" when not recorded.
 std::string engine_hashes_json(const std::vector<EngineHash>& hashes);
 std::vector<EngineHash> engine_hashes_from_json(const std::string& text);  // lenient: [] on junk
 

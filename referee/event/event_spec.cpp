@@ -31,7 +31,10 @@ json engine_json(const TournamentEngine& e) {
               {"ready_timeout_ms", c.ready_timeout_ms},
               {"setgame_timeout_ms", c.setgame_timeout_ms}};
   if (!c.sha256.empty()) j["sha256"] = c.sha256;  // absent when not pinned: older specs unchanged
-  if (!e.games.empty()) j["games"] = e.games;     // absent when it plays every game: the same
+  // Both absent for a host command outside the sandbox: older specifications read the same.
+  if (!c.artifact.empty()) j["artifact"] = {{"sha256", c.artifact}, {"ref", e.artifact_ref}};
+  if (c.sandbox) j["sandbox"] = true;
+  if (!e.games.empty()) j["games"] = e.games;  // absent when it plays every game: the same
   return j;
 }
 
@@ -53,7 +56,7 @@ json with_absolute_paths(json spec) {
   if (!spec.contains("engines") || !spec["engines"].is_array()) return spec;
   namespace fs = std::filesystem;
   for (auto& e : spec["engines"]) {
-    if (!e.is_object()) continue;
+    if (!e.is_object() || e.contains("artifact")) continue;  // an artifact's command is in its root
     for (const char* key : {"command", "dir"}) {
       if (!e.contains(key) || !e[key].is_string()) continue;
       const std::string path = e[key].get<std::string>();
@@ -135,6 +138,11 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       ec.ready_timeout_ms = e.at("run").at("ready_timeout_ms").get<long>();
       ec.setgame_timeout_ms = e.at("run").at("setgame_timeout_ms").get<long>();
       if (e.contains("sha256")) ec.sha256 = e.at("sha256").get<std::string>();
+      if (e.contains("artifact")) {
+        ec.artifact = e.at("artifact").at("sha256").get<std::string>();
+        te.artifact_ref = e.at("artifact").at("ref").get<std::string>();
+      }
+      if (e.contains("sandbox")) ec.sandbox = e.at("sandbox").get<bool>();
       if (e.contains("games")) te.games = e.at("games").get<std::vector<std::string>>();
       const auto etc = e.at("tc").get<std::string>();
       if (!etc.empty()) {

@@ -172,6 +172,8 @@ namespace {
 
 // The engine's hashes, checked against its pin (an error when they differ or cannot be taken).
 Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) {
+  // An artifact's bytes were checked against its hash as they were materialised.
+  if (!config.artifact.empty()) return storage::EngineHash{"", "", config.artifact};
   auto hash = engines::engine_hash(config);
   if (!hash) {
     if (config.sha256.empty()) return storage::EngineHash{};  // unknown, nothing to check
@@ -180,7 +182,7 @@ Expected<storage::EngineHash> checked_hash(const engines::EngineConfig& config) 
   if (!config.sha256.empty() && hash->pinned() != config.sha256)
     return Error{"sha256 differs: " + hash->pinned() + " on this host, the event pins " +
                  config.sha256};
-  return storage::EngineHash{hash->program, hash->script};
+  return storage::EngineHash{hash->program, hash->script, ""};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "engines/system.h"
+#include "event/artifact_engines.h"
 #include "event/event_spec.h"
 #include "event/owner_loop.h"
 #include "event/schedule.h"
@@ -342,12 +343,15 @@ void explain_not_played(Shared& sh, const std::vector<storage::SlotRecord>& slot
 
 }  // namespace
 
-Expected<RunSummary> run_tournament(const TournamentConfig& config, const RunOptions& options) {
+Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptions& options) {
   // The schedule's size and games are checked before the database is opened; its slots are made
   // as they are stored.
-  if (auto checked = slot_batches(config); !checked) return checked.failure();
-  auto store = storage::Store::open(config.database, options.store_options);
+  if (auto checked = slot_batches(file); !checked) return checked.failure();
+  auto store = storage::Store::open(file.database, options.store_options);
   if (!store) return store.failure();
+  TournamentConfig config = file;  // its artifacts pinned (artifact_engines.h)
+  if (Status pinned = resolve_artifacts(*store, config.engines); !pinned)
+    return Error{file.source + ": " + pinned.error(), pinned.kind()};
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;

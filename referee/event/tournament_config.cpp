@@ -22,6 +22,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// What engines::validate checks of an engine: an artifact's engine before resolve_artifacts has
+// no command yet (its version's is filled in from the database), so a stand-in takes its place.
+engines::EngineConfig unresolved_checked(const TournamentEngine& e) {
+  engines::EngineConfig c = e.config;
+  if (c.command.empty() && !e.artifact_ref.empty()) c.command = "./artifact";
+  return c;
+}
+
 // Files read whole: a tournament file or a book. Only regular files (not /dev/zero, not a
 // directory), and at most kMaxFileBytes.
 constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
@@ -180,6 +188,30 @@ class Table {
   std::set<std::string> used_;
 };
 
+// A host command as written in the file into `c`: split into words, a relative path with a '/'
+// ("./bot.js", "bots/x") made absolute against the tournament file's directory like the book, so
+// the event's specification names the same file wherever the referee runs (normalized, "./bot.js"
+// in "." would be "bot.js", looked up in PATH). A bare name is looked up in PATH.
+Status read_host_command(engines::EngineConfig& c, const std::string& who,
+                         const std::string& command, const std::vector<std::string>& args,
+                         const std::string& dir, const fs::path& base) {
+  if (command.empty()) return Error{who + ": 'command' (or 'artifact') is missing"};
+  if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
+    return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
+  for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  auto split = engines::split_command_line(command);
+  if (!split) return Error{who + ": " + text::printable(split.error())};
+  c.command = split->front();
+  c.args.assign(split->begin() + 1, split->end());
+  c.args.insert(c.args.end(), args.begin(), args.end());
+  if (c.command.find('/') != std::string::npos && fs::path(c.command).is_relative())
+    c.command = fs::absolute(base / c.command).lexically_normal().string();
+  if (!dir.empty())
+    c.working_dir =
+        fs::path(dir).is_relative() ? fs::absolute(base / dir).lexically_normal().string() : dir;
+  return Ok{};
+}
+
 Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
                                        const fs::path& base) {
   Table t(j, where);
@@ -190,6 +222,8 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   std::vector<std::string> args;
   TRY(t.text("name", c.name, limits::kMaxNameBytes));
   TRY(t.text("command", command));
+  TRY(t.text("artifact", e.artifact_ref, limits::kMaxNameBytes));
+  TRY(t.boolean("sandbox", c.sandbox));
   TRY(t.strings("args", args));
   TRY(t.text("dir", dir));
   TRY(t.text("tc", tc));
@@ -208,27 +242,22 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   TRY(t.integer("cpu_seconds", cpu, 0, 1 << 24));
   TRY(t.integer("processes", procs, 0, 1 << 16));
   TRY(t.no_unknown_keys());
+  if (c.name.empty()) c.name = e.artifact_ref;  // `artifact = "mybot@2"` names it mybot@2
   if (c.name.empty()) return Error{where + ": every engine needs a 'name'"};
   const std::string who = where + " (" + text::printable(c.name) + ")";
-  if (command.empty()) return Error{who + ": 'command' is missing"};
   if (has_games && e.games.empty()) return Error{who + ": 'games' is empty (leave it out: all)"};
-  if (!c.sha256.empty() && !engines::is_sha256(c.sha256))
-    return Error{who + ": 'sha256' must be 64 hexadecimal digits (sha256sum of the engine)"};
-  for (char& ch : c.sha256) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  auto split = engines::split_command_line(command);
-  if (!split) return Error{who + ": " + text::printable(split.error())};
-  c.command = split->front();
-  c.args.assign(split->begin() + 1, split->end());
-  c.args.insert(c.args.end(), args.begin(), args.end());
-  // A relative command with a '/' ("./bot.js", "bots/x") is relative to the tournament file, like
-  // the book, and made absolute: the event's specification then names the same file wherever the
-  // referee runs, and a file beside the tournament file keeps its '/' (normalized, "./bot.js" in
-  // "." would be "bot.js", looked up in PATH). A bare name is looked up in PATH.
-  if (c.command.find('/') != std::string::npos && fs::path(c.command).is_relative())
-    c.command = fs::absolute(base / c.command).lexically_normal().string();
-  if (!dir.empty())
-    c.working_dir =
-        fs::path(dir).is_relative() ? fs::absolute(base / dir).lexically_normal().string() : dir;
+  if (!e.artifact_ref.empty()) {
+    // A stored engine's command, files and hash are its version's (artifact_engines.h): the file
+    // names none of them; its `args` follow the stored command's words.
+    if (!command.empty() || !dir.empty() || !c.sha256.empty())
+      return Error{who +
+                   ": 'artifact' names a stored engine: leave out 'command', 'dir' and "
+                   "'sha256'"};
+    c.sandbox = true;
+    c.args = args;
+  } else {
+    TRY(read_host_command(c, who, command, args, dir, base));
+  }
   for (auto& [k, v] : options) c.options[k] = v;
   for (auto& [k, v] : env) c.env[k] = v;
   c.start_timeout_ms = start_ms;
@@ -238,7 +267,8 @@ Expected<TournamentEngine> read_engine(const json& j, const std::string& where,
   c.limits.processes = static_cast<long>(procs);
   // What the process and protocol layers rely on: option names without blanks, no line breaks in
   // what is sent to the engine, environment names without '='.
-  if (auto valid = engines::validate(c); !valid) return Error{where + ": " + valid.error()};
+  if (auto valid = engines::validate(unresolved_checked(e)); !valid)
+    return Error{where + ": " + valid.error()};
   if (!tc.empty()) {
     auto parsed = match::parse_time_control(tc);
     if (!parsed) return Error{who + ": " + text::printable(parsed.error())};
@@ -359,7 +389,7 @@ Status check_tournament(const TournamentConfig& config) {
   if (config.engines.size() < 2) return Error{"a tournament needs at least two engines"};
   std::set<std::string> names;
   for (const auto& e : config.engines) {
-    TRY(engines::validate(e.config));
+    TRY(engines::validate(unresolved_checked(e)));
     if (!names.insert(e.config.name).second)
       return Error{"two engines are named " + quoted(e.config.name)};
     for (const auto& game : e.games)

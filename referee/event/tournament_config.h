@@ -30,6 +30,10 @@ constexpr int kMaxRandomPlies = 1000;
 
 struct TournamentEngine {
   engines::EngineConfig config;
+  // `artifact = "mybot@2"` as written (a name, name@N or a SHA-256): the engine runs from that
+  // stored artifact, sandboxed; resolve_artifacts (artifact_engines.h) fills config.artifact and
+  // the command from the database. "" = a host command.
+  std::string artifact_ref;
   std::optional<match::TimeControl> tc;  // overrides the tournament's time control
   // The event's games it plays, canonical; empty = every one. A pairing that needs a game an
   // engine does not play is not scheduled (schedule.h).

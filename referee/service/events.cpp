@@ -25,6 +25,7 @@
 
 #include "base/input_limits.h"
 #include "engines/engine_hash.h"
+#include "event/artifact_engines.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "event/sprt_event.h"
@@ -337,6 +338,21 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   if (priority) event_priority = *priority;
   auto config = event::load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
+  // Its stored engines pinned to their versions before the specification is made.
+  std::optional<Error> unresolved;  // the request's fault: a reference to nothing, or retired
+  auto pinned = core.recorder().call<bool>([&](storage::Store& s) -> Expected<bool> {
+    Status p = event::resolve_artifacts(s, config->engines);
+    if (!p && (p.kind() == ErrorKind::NotFound || p.kind() == ErrorKind::Invalid ||
+               p.kind() == ErrorKind::Conflict))
+      unresolved = p.failure();
+    else if (!p)
+      return p.failure();
+    return true;
+  });
+  if (unresolved)
+    return error_reply(unresolved->kind == ErrorKind::Conflict ? 409 : 400,
+                       "request body: " + unresolved->message);
+  if (!pinned) return storage_error(pinned.failure());
   // The size of the schedule was checked from the counts (check_tournament): nothing over
   // kMaxScheduleSlots is made, and what is made is stored a batch at a time (the writer makes
   // each batch as it stores it), never held whole.

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "engines/system.h"
+#include "event/artifact_engines.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "service/core.h"
@@ -30,6 +31,8 @@ int open_events(Core& core) {
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
   auto config = event::load_tournament_file(file);
   if (!config) return config.failure();
+  if (Status pinned = event::resolve_artifacts(store, config->engines); !pinned)
+    return Error{file + ": " + pinned.error(), pinned.kind()};
   const std::string spec = event::event_spec(*config);
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;
