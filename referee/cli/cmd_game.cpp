@@ -1,6 +1,7 @@
 // Commands that show one stored game to a bot author: `referee transcript GAME_ID` (every line
 // exchanged with its engines, seats merged in time order) and `referee replay GAME_ID --ply K`
-// (the board, the clocks and the exact position and go lines the engine to move was sent there).
+// (the board, drawn in English like `referee show`, the clocks and the exact position and go
+// lines the engine to move was sent there).
 // Both open the database read-only (stored_games.h).
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -197,7 +198,8 @@ int replay(const Args& args) {
   print_header(*game);
   std::cout << "\nply " << v.ply << " of " << v.total_plies << ": "
             << (v.to_move ? player_name(*game, v.to_move) + " to move" : "the game is over") << "\n"
-            << v.state->draw() << "position: " << v.state->to_string() << "\n";
+            << v.state->draw(games::BoardWords::English) << "position: " << v.state->to_string()
+            << "\n";
   if (!v.clocks.empty()) {
     std::cout << "clocks:";
     for (std::size_t p = 0; p < v.clocks.size(); ++p)

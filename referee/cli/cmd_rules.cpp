@@ -1,5 +1,6 @@
 // Subcommands that expose the rules library: games, rules, moves, perft, show (as text, or as JSON
-// with the board view the dashboard draws: games/board_view_json.h).
+// with the board view the dashboard draws: games/board_view_json.h). `show` draws in English
+// (BoardWords::English): the seed's French words are for the seed's screen of `referee play`.
 // `moves` is for scripts and bot authors (PROTOCOL.md §11): one "key: value" line per fact, the
 // result in the words of `gameover`, and a status of its own (3) when the game is over.
 #include <boost/program_options.hpp>
@@ -211,7 +212,7 @@ int show(const Args& args) {
     std::cout << show_json(games::make_game(a.game)->canonical(), *state).dump() << "\n";
     return 0;
   }
-  std::cout << state->draw();
+  std::cout << state->draw(games::BoardWords::English);
   std::cout << "position: " << state->to_string() << "\n";
   if (state->is_terminal()) {
     auto o = state->outcome();

@@ -125,8 +125,9 @@ std::string AwaleCore::text() const {
          std::to_string(captured[1]) + ":" + std::to_string(mover);
 }
 
-std::string AwaleCore::draw() const {
-  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1], captured[0]);
+std::string AwaleCore::draw(BoardWords words) const {
+  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1], captured[0],
+                           words);
 }
 
 std::uint64_t AwaleCore::hash() const {

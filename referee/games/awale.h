@@ -54,7 +54,7 @@ struct AwaleCore {
   Outcome exhausted() const;
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const {
     return {static_cast<double>(captured[0]), static_cast<double>(captured[1])};

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "games/board_words.h"
 #include "games/mancala.h"
 
 namespace referee::games {
@@ -121,32 +122,36 @@ std::string ChongkakCore::text() const {
          std::to_string(mover);
 }
 
-std::string ChongkakCore::draw() const {
+std::string ChongkakCore::draw(BoardWords words) const {
   // The seed's 2x6 layout widened to 7 holes: North's numbers 14..8 above his counts, South's
-  // counts above his numbers 1..7, then the seeds left in each row (fewer is better).
-  std::string out = "   ";
+  // counts above his numbers 1..7, then the seeds left in each row (fewer is better). The number
+  // lines are indented to the labels' width, as in mancala::draw_2x6.
+  const std::size_t label = side_name_width(words);
+  const std::string indent(label - 1, ' ');
+  std::string out = indent;
   char cell[32];
   for (int h = 14; h >= 8; --h) {
     std::snprintf(cell, sizeof cell, "%5d", h);
     out += cell;
   }
-  out += "\nNORD";
+  out += "\n" + side_label(words, 2, label);
   for (int h = 14; h >= 8; --h) {
     std::snprintf(cell, sizeof cell, " [%2d]", holes[at(h)]);
     out += cell;
   }
-  out += "\nSUD ";
+  out += "\n" + side_label(words, 1, label);
   for (int h = 1; h <= 7; ++h) {
     std::snprintf(cell, sizeof cell, " [%2d]", holes[at(h)]);
     out += cell;
   }
-  out += "\n   ";
+  out += "\n" + indent;
   for (int h = 1; h <= 7; ++h) {
     std::snprintf(cell, sizeof cell, "%5d", h);
     out += cell;
   }
-  out += "\nNORD a " + std::to_string(row_sum(2)) + " bille(s) dans sa rangée.\n";
-  out += "SUD a " + std::to_string(row_sum(1)) + " bille(s) dans sa rangée.\n";
+  const char* in_row = words == BoardWords::Seed ? " dans sa rangée.\n" : " in its row.\n";
+  out += "\n" + has_seeds(words, side_name(words, 2), row_sum(2)) + in_row;
+  out += has_seeds(words, side_name(words, 1), row_sum(1)) + in_row;
   return out;
 }
 

@@ -59,7 +59,7 @@ struct ChongkakCore {
   Outcome exhausted() const;
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const {
     return {-static_cast<double>(row_sum(1)), -static_cast<double>(row_sum(2))};

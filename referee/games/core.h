@@ -23,7 +23,9 @@
 //   bool end_round(std::string_view why);  // exhaustion ends a round, not the game (pallankuli):
 //                                          // returns true when play goes on
 //   std::optional<Outcome> agreed() const; // scoring of an agreed end (human play)
-//   std::string draw() const;              // human-readable board, with coordinates
+//   std::string draw(BoardWords) const;    // human-readable board, with coordinates, in the
+//                                          // seed's words or English (board_words.h); a
+//                                          // drawing without words may be draw() const
 //   std::vector<double> material() const;  // running score per player (captures, store, pieces),
 //                                          // the example engines' evaluation
 //   std::string sample_setup(std::uint64_t seed) const;  // a valid setup move, varied by seed
@@ -254,7 +256,7 @@ struct StateConcept {
   virtual int ply() const = 0;
   virtual int plies_without_capture() const = 0;
   virtual std::string to_string() const = 0;
-  virtual std::string draw() const = 0;
+  virtual std::string draw(BoardWords words) const = 0;
   virtual std::uint64_t hash() const = 0;
   virtual std::uint64_t perft(int depth) const = 0;
   virtual std::vector<double> material() const = 0;
@@ -327,8 +329,13 @@ struct StateModel final : StateConcept {
   int ply() const override { return play.ply(); }
   int plies_without_capture() const override { return play.quiet(); }
   std::string to_string() const override { return play.text(); }
-  std::string draw() const override {
-    if constexpr (requires(const Core& c) { c.draw(); }) {
+  // A core whose drawing has words takes them (draw(BoardWords)); felli's, perali-kotuma's and
+  // permainan's drawings have no seed words (they are English in both forms), so their cores keep
+  // draw() and print it for either.
+  std::string draw(BoardWords words) const override {
+    if constexpr (requires(const Core& c) { c.draw(words); }) {
+      return play.core().draw(words);
+    } else if constexpr (requires(const Core& c) { c.draw(); }) {
       return play.core().draw();
     } else {
       return play.core().text() + "\n";

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "games/board_words.h"
+
 namespace referee::games::four_rows {
 
 std::vector<int> ring(int n, int player) {
@@ -25,7 +27,7 @@ std::string numbers(int n, int player, bool inner) {
 }
 
 std::string counts(int n, const std::vector<int>& holes, int player, bool inner,
-                   const char* label) {
+                   std::string label) {
   std::string out = label;
   char cell[16];
   for (int c = 0; c < n; ++c) {
@@ -38,18 +40,21 @@ std::string counts(int n, const std::vector<int>& holes, int player, bool inner,
 
 }  // namespace
 
-std::string draw(int n, const std::vector<int>& holes, int north_score, int south_score) {
+std::string draw(int n, const std::vector<int>& holes, int north_score, int south_score,
+                 BoardWords words) {
+  // Five columns of labels hold "NORD " and "North" alike, so both forms share one layout.
+  constexpr std::size_t kLabel = 5;
   std::string out;
   out += numbers(n, 2, false);
-  out += counts(n, holes, 2, false, "NORD ");
-  out += counts(n, holes, 2, true, "     ");
+  out += counts(n, holes, 2, false, side_label(words, 2, kLabel));
+  out += counts(n, holes, 2, true, std::string(kLabel, ' '));
   out += numbers(n, 2, true);
   out += numbers(n, 1, true);
-  out += counts(n, holes, 1, true, "     ");
-  out += counts(n, holes, 1, false, "SUD  ");
+  out += counts(n, holes, 1, true, std::string(kLabel, ' '));
+  out += counts(n, holes, 1, false, side_label(words, 1, kLabel));
   out += numbers(n, 1, false);
-  out += "NORD a " + std::to_string(north_score) + " bille(s).\n";
-  out += "SUD a " + std::to_string(south_score) + " bille(s).\n";
+  out += has_seeds(words, side_name(words, 2), north_score) + ".\n";
+  out += has_seeds(words, side_name(words, 1), south_score) + ".\n";
   return out;
 }
 

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "games/game.h"
+
 namespace referee::games::four_rows {
 
 // The player (1 = South, 2 = North) owning hole h.
@@ -72,8 +74,9 @@ inline int cw(int n, int h) {
 std::vector<int> ring(int n, int player);
 
 // A text board with hole numbers: North's outer and inner rows on top, South's inner and outer
-// rows below, each count `[%2d]` under/over its hole number, then both scores.
-// `holes` is indexed by hole number − 1 (4n entries).
-std::string draw(int n, const std::vector<int>& holes, int north_score, int south_score);
+// rows below, each count `[%2d]` under/over its hole number, then both scores, in the seed's words
+// or English (board_words.h). `holes` is indexed by hole number − 1 (4n entries).
+std::string draw(int n, const std::vector<int>& holes, int north_score, int south_score,
+                 BoardWords words);
 
 }  // namespace referee::games::four_rows

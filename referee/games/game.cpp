@@ -136,8 +136,8 @@ int State::plies_without_capture() const {
 std::string State::to_string() const {
   return impl_->to_string();
 }
-std::string State::draw() const {
-  return impl_->draw();
+std::string State::draw(BoardWords words) const {
+  return impl_->draw(words);
 }
 std::uint64_t State::hash() const {
   return impl_->hash();

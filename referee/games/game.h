@@ -53,6 +53,12 @@ Outcome rank_by_score(std::vector<double> scores, std::string reason, bool lower
 // A decisive result: `winner` (1-based) ranks 1, everyone else 2.
 Outcome win_for(int winner, int players, std::vector<double> scores, std::string reason);
 
+// The words of State::draw. Seed is the seed's console screen (rules.md's "Display" sections, in
+// French), kept byte for byte for `referee play`, where a human plays at the terminal as the seed
+// specified; English is for every other screen (`referee show`, `referee replay`). Only the words
+// differ: both draw the same board with the same numbers (board_words.h).
+enum class BoardWords { Seed, English };
+
 namespace detail {
 struct StateConcept;
 struct GameConcept;
@@ -87,9 +93,9 @@ class State {
   bool last_move_captured() const;
   int ply() const;
   int plies_without_capture() const;
-  std::string to_string() const;  // the protocol's position string
-  std::string draw() const;       // human-readable board
-  std::uint64_t hash() const;     // of the position, ply counters excluded
+  std::string to_string() const;             // the protocol's position string
+  std::string draw(BoardWords words) const;  // human-readable board
+  std::uint64_t hash() const;                // of the position, ply counters excluded
   std::uint64_t perft(int depth) const;
   // The game's running score per player (captured seeds, store, pieces on the board), for the
   // example engines' evaluation; index 0 is player 1.

@@ -42,8 +42,8 @@ Effect KakuaCore::play(Move hole) {
   return two_sided::end_turn(pos, taken);  // taken >= 1: a capture
 }
 
-std::string KakuaCore::draw() const {
-  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0]);
+std::string KakuaCore::draw(BoardWords words) const {
+  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0], words);
 }
 
 BoardView KakuaCore::view() const {

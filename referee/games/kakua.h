@@ -50,7 +50,7 @@ struct KakuaCore {
   Outcome exhausted() const { return two_sided::captured_only(pos, "rules"); }
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const { return two_sided::captured_material(pos); }
   std::uint64_t hash() const { return two_sided::position_hash(pos); }

@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "games/board_words.h"
 #include "games/mancala.h"
 
 namespace referee::games {
@@ -92,11 +93,12 @@ std::string KalahaCore::text() const {
          std::to_string(stores[0]) + "," + std::to_string(stores[1]) + ":" + std::to_string(mover);
 }
 
-std::string KalahaCore::draw() const {
+std::string KalahaCore::draw(BoardWords words) const {
   // The seed's 2x6 board; its score lines are the stores (S2 left of 12, S1 right of 6).
-  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), stores[1], stores[0]) +
-         "S2 (NORD) [" + std::to_string(stores[1]) + "]  S1 (SUD) [" + std::to_string(stores[0]) +
-         "]\n";
+  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), stores[1], stores[0],
+                           words) +
+         "S2 (" + std::string(side_name(words, 2)) + ") [" + std::to_string(stores[1]) + "]  S1 (" +
+         std::string(side_name(words, 1)) + ") [" + std::to_string(stores[0]) + "]\n";
 }
 
 std::uint64_t KalahaCore::hash() const {

@@ -56,7 +56,7 @@ struct KalahaCore {
   Outcome exhausted() const;
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const {
     return {static_cast<double>(stores[0]), static_cast<double>(stores[1])};

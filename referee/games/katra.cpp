@@ -47,8 +47,8 @@ std::vector<double> KatraCore::material() const {
   return two_sided::block_material(pos, kCols);
 }
 
-std::string KatraCore::draw() const {
-  return four_rows::draw(kCols, pos.holes, pos.captured[1], pos.captured[0]);
+std::string KatraCore::draw(BoardWords words) const {
+  return four_rows::draw(kCols, pos.holes, pos.captured[1], pos.captured[0], words);
 }
 
 BoardView KatraCore::view() const {

@@ -51,7 +51,7 @@ struct KatraCore {
   Outcome exhausted() const;
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const { return two_sided::position_text(pos); }
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const { return two_sided::position_hash(pos); }

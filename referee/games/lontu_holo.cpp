@@ -1,5 +1,6 @@
 #include "games/lontu_holo.h"
 
+#include "games/board_words.h"
 #include "games/mancala.h"
 #include "games/setup_move.h"
 
@@ -206,11 +207,14 @@ std::string LontuHoloCore::text() const {
          std::to_string(mover);
 }
 
-std::string LontuHoloCore::draw() const {
-  std::string out =
-      mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), own_seeds(2), own_seeds(1));
-  out += "SUD: trous 1 2 3 10 11 12 ; NORD: trous 7 8 9 4 5 6 (ordre de semis).\n";
-  if (phase != Phase::play) out += std::string("Mise en place (") + phase_name(phase) + ").\n";
+std::string LontuHoloCore::draw(BoardWords words) const {
+  const bool seed = words == BoardWords::Seed;
+  std::string out = mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), own_seeds(2),
+                                      own_seeds(1), words);
+  out += seed ? "SUD: trous 1 2 3 10 11 12 ; NORD: trous 7 8 9 4 5 6 (ordre de semis).\n"
+              : "South: holes 1 2 3 10 11 12; North: holes 7 8 9 4 5 6 (sowing order).\n";
+  if (phase != Phase::play)
+    out += std::string(seed ? "Mise en place (" : "Setup (") + phase_name(phase) + ").\n";
   return out;
 }
 

@@ -67,7 +67,7 @@ struct LontuHoloCore {
   bool forced() const { return phase == Phase::mirror; }
   std::string sample_setup(std::uint64_t seed) const;
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;

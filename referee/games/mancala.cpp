@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "games/board_words.h"
 #include "games/core.h"
 
 namespace referee::games::mancala {
@@ -47,30 +48,35 @@ std::optional<int> parse_player(std::string_view text, int n) {
   return static_cast<int>(*v);
 }
 
-std::string draw_2x6(const std::vector<int>& holes, int north_score, int south_score) {
-  std::string out = "   ";
+std::string draw_2x6(const std::vector<int>& holes, int north_score, int south_score,
+                     BoardWords words) {
+  // The number lines line up with the counts whatever the labels' width: each number ends under
+  // the last digit of its " [%2d]" cell.
+  const std::size_t label = side_name_width(words);
+  const std::string indent(label - 1, ' ');
+  std::string out = indent;
   char cell[32];
   for (int h = 12; h >= 7; --h) {
     std::snprintf(cell, sizeof cell, "%5d", h);
     out += cell;
   }
-  out += "\nNORD";
+  out += "\n" + side_label(words, 2, label);
   for (int h = 12; h >= 7; --h) {
     std::snprintf(cell, sizeof cell, " [%2d]", holes[static_cast<std::size_t>(h - 1)]);
     out += cell;
   }
-  out += "\nSUD ";
+  out += "\n" + side_label(words, 1, label);
   for (int h = 1; h <= 6; ++h) {
     std::snprintf(cell, sizeof cell, " [%2d]", holes[static_cast<std::size_t>(h - 1)]);
     out += cell;
   }
-  out += "\n   ";
+  out += "\n" + indent;
   for (int h = 1; h <= 6; ++h) {
     std::snprintf(cell, sizeof cell, "%5d", h);
     out += cell;
   }
-  out += "\nNORD a " + std::to_string(north_score) + " bille(s).\n";
-  out += "SUD a " + std::to_string(south_score) + " bille(s).\n";
+  out += "\n" + has_seeds(words, side_name(words, 2), north_score) + ".\n";
+  out += has_seeds(words, side_name(words, 1), south_score) + ".\n";
   return out;
 }
 

@@ -123,8 +123,10 @@ Outcome rows_to_owners_2x6(const Holes& holes, const std::array<int, 2>& banked)
                        "rules");
 }
 
-// The seed's console board for two players on 2x6 (rules.md §1 "Display"): numbers 12..7, NORD's
-// counts, SUD's counts, numbers 1..6, then NORD's and SUD's scores.
-std::string draw_2x6(const std::vector<int>& holes, int north_score, int south_score);
+// The seed's console board for two players on 2x6 (rules.md §1 "Display"): numbers 12..7, North's
+// counts, South's counts, numbers 1..6, then North's and South's scores; in the seed's words or
+// English (board_words.h).
+std::string draw_2x6(const std::vector<int>& holes, int north_score, int south_score,
+                     BoardWords words);
 
 }  // namespace referee::games::mancala

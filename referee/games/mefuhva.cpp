@@ -46,8 +46,8 @@ std::vector<double> MefuhvaCore::material() const {
   return two_sided::block_material(pos, kCols);
 }
 
-std::string MefuhvaCore::draw() const {
-  return four_rows::draw(kCols, pos.holes, pos.captured[1], pos.captured[0]);
+std::string MefuhvaCore::draw(BoardWords words) const {
+  return four_rows::draw(kCols, pos.holes, pos.captured[1], pos.captured[0], words);
 }
 
 BoardView MefuhvaCore::view() const {

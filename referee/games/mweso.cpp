@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "games/board_words.h"
 #include "games/four_rows.h"
 #include "games/mancala.h"
 #include "games/setup_move.h"
@@ -260,11 +261,12 @@ std::string MwesoCore::text() const {
   return out;
 }
 
-std::string MwesoCore::draw() const {
+std::string MwesoCore::draw(BoardWords words) const {
   std::string out = four_rows::draw(kN, std::vector<int>(holes.begin(), holes.end()), side_seeds(2),
-                                    side_seeds(1));
-  out += "Alokas: SUD 1 2 15 16, NORD 17 18 31 32.";
-  if (setup) out += " Mise en place.";
+                                    side_seeds(1), words);
+  out += "Alokas: " + std::string(side_name(words, 1)) + " 1 2 15 16, " +
+         std::string(side_name(words, 2)) + " 17 18 31 32.";
+  if (setup) out += words == BoardWords::Seed ? " Mise en place." : " Setup.";
   return out + "\n";
 }
 

@@ -74,7 +74,7 @@ struct MwesoCore {
   std::string setup_form() const;
   std::string sample_setup(std::uint64_t seed) const;
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;

@@ -81,8 +81,8 @@ Outcome OwaniCore::result() const {
   return two_sided::relay_result(pos);
 }
 
-std::string OwaniCore::draw() const {
-  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0]);
+std::string OwaniCore::draw(BoardWords words) const {
+  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0], words);
 }
 
 BoardView OwaniCore::view() const {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "games/board_words.h"
 #include "games/mancala.h"
 
 namespace referee::games {
@@ -171,10 +172,10 @@ std::string OwareCore::text() const {
          join_counts(caps) + ":" + std::to_string(mover);
 }
 
-std::string OwareCore::draw() const {
+std::string OwareCore::draw(BoardWords words) const {
   if (k == 2)
-    return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1],
-                             captured[0]);
+    return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1], captured[0],
+                             words);
   // The same 2x6 layout, each count followed by its owner's number, then every player's captures.
   std::string out = "   ";
   char cell[48];
@@ -184,13 +185,13 @@ std::string OwareCore::draw() const {
   }
   out += "\n   ";
   for (int h = 12; h >= 7; --h) {
-    std::snprintf(cell, sizeof cell, " [%2d]J%d", holes[at(h)], owner(h));
-    out += cell;
+    std::snprintf(cell, sizeof cell, " [%2d]", holes[at(h)]);
+    out += cell + player_name(words, owner(h));
   }
   out += "\n   ";
   for (int h = 1; h <= 6; ++h) {
-    std::snprintf(cell, sizeof cell, " [%2d]J%d", holes[at(h)], owner(h));
-    out += cell;
+    std::snprintf(cell, sizeof cell, " [%2d]", holes[at(h)]);
+    out += cell + player_name(words, owner(h));
   }
   out += "\n   ";
   for (int h = 1; h <= 6; ++h) {
@@ -199,7 +200,7 @@ std::string OwareCore::draw() const {
   }
   out += "\n";
   for (int p = 1; p <= k; ++p)
-    out += "J" + std::to_string(p) + " a " + std::to_string(captured[idx(p)]) + " bille(s).\n";
+    out += has_seeds(words, player_name(words, p), captured[idx(p)]) + ".\n";
   return out;
 }
 

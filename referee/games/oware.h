@@ -66,7 +66,7 @@ struct OwareCore {
   Outcome exhausted() const;
   std::optional<Outcome> agreed() const { return exhausted(); }
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "games/board_words.h"
 #include "games/mancala.h"
 
 namespace referee::games {
@@ -259,7 +260,7 @@ std::string PallankuliCore::text() const {
   return out;
 }
 
-std::string PallankuliCore::draw() const {
+std::string PallankuliCore::draw(BoardWords words) const {
   char cell[32];
   std::string out = "    ";
   for (int h = 14; h >= 8; --h) {
@@ -274,18 +275,26 @@ std::string PallankuliCore::draw() const {
       out += cell;
     }
   };
-  out += "\nNORD ";
+  // Five columns of labels hold "NORD " and "North" alike, so both forms share one layout.
+  out += "\n" + side_label(words, 2, 5);
   for (int h = 14; h >= 8; --h) put(h);
-  out += "\nSUD  ";
+  out += "\n" + side_label(words, 1, 5);
   for (int h = 1; h <= 7; ++h) put(h);
   out += "\n    ";
   for (int h = 1; h <= 7; ++h) {
     std::snprintf(cell, sizeof cell, "%5d", h);
     out += cell;
   }
-  out += "\nReserve NORD " + std::to_string(reserve[1]) + ", SUD " + std::to_string(reserve[0]);
-  out += "; manche " + std::to_string(round) + " (" + (starter == 1 ? "SUD" : "NORD") +
-         " commence); semis horaire, x = trou aveugle.\n";
+  const std::string north(side_name(words, 2)), south(side_name(words, 1));
+  const std::string& first = starter == 1 ? south : north;
+  const std::string reserves =
+      north + " " + std::to_string(reserve[1]) + ", " + south + " " + std::to_string(reserve[0]);
+  if (words == BoardWords::Seed)
+    out += "\nReserve " + reserves + "; manche " + std::to_string(round) + " (" + first +
+           " commence); semis horaire, x = trou aveugle.\n";
+  else
+    out += "\nIn reserve: " + reserves + "; round " + std::to_string(round) + " (" + first +
+           " starts); sowing is clockwise, x = a blind hole.\n";
   return out;
 }
 

@@ -80,7 +80,7 @@ struct PallankuliCore {
   bool end_round(std::string_view why);
   int round_number() const { return round; }
   std::string text() const;
-  std::string draw() const;
+  std::string draw(BoardWords words) const;
   BoardView view() const;
   std::vector<double> material() const;
   std::uint64_t hash() const;

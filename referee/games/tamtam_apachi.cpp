@@ -74,8 +74,8 @@ Outcome TamtamApachiCore::result() const {
   return two_sided::relay_result(pos);
 }
 
-std::string TamtamApachiCore::draw() const {
-  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0]);
+std::string TamtamApachiCore::draw(BoardWords words) const {
+  return mancala::draw_2x6(pos.holes, pos.captured[1], pos.captured[0], words);
 }
 
 BoardView TamtamApachiCore::view() const {

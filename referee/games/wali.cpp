@@ -100,8 +100,9 @@ std::string WaliCore::text() const {
          std::to_string(mover) + ":" + std::to_string(moved[0]) + "," + std::to_string(moved[1]);
 }
 
-std::string WaliCore::draw() const {
-  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1], captured[0]);
+std::string WaliCore::draw(BoardWords words) const {
+  return mancala::draw_2x6(std::vector<int>(holes.begin(), holes.end()), captured[1], captured[0],
+                           words);
 }
 
 std::uint64_t WaliCore::hash() const {

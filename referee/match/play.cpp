@@ -54,7 +54,7 @@ std::string score_text(double v) {
   return buf;
 }
 
-// Hole counts (index = hole − 1) read back from a mancala::draw_2x6 drawing.
+// Hole counts (index = hole − 1) read back from a mancala::draw_2x6 drawing in the seed's words.
 std::vector<int> holes_of_drawing(const std::string& drawing) {
   std::vector<int> holes(12, 0);
   std::istringstream lines(drawing);
@@ -275,7 +275,7 @@ class Console {
   // ---- the seed's screen ----
 
   std::string seed_board() const {
-    return state_.is_terminal() ? seed_final_board(state_) : state_.draw();
+    return state_.is_terminal() ? seed_final_board(state_) : state_.draw(games::BoardWords::Seed);
   }
 
   void seed_loop() {
@@ -343,13 +343,14 @@ class Console {
   // ---- every other game ----
 
   void generic_loop() {
-    out_ << state_.draw();
+    out_ << state_.draw(games::BoardWords::English);
     while (!state_.is_terminal()) {
       const int player = state_.current_player();
       const std::string who = "player " + std::to_string(player);
       if (state_.is_forced()) {
         play_forced(player);
-        out_ << who << " plays " << result_.moves.back() << " (forced)\n" << state_.draw();
+        out_ << who << " plays " << result_.moves.back() << " (forced)\n"
+             << state_.draw(games::BoardWords::English);
         continue;
       }
       const std::string form = state_.setup_form();
@@ -400,7 +401,7 @@ class Console {
         if (agreed) break;
         out_ << who << " plays " << result_.moves.back() << "\n";
       }
-      out_ << state_.draw();
+      out_ << state_.draw(games::BoardWords::English);
     }
     out_ << generic_result_line();
   }
@@ -460,7 +461,7 @@ std::string seed_title(const games::Game& game) {
 }
 
 std::string seed_final_board(const games::State& state) {
-  std::vector<int> holes = holes_of_drawing(state.draw());
+  std::vector<int> holes = holes_of_drawing(state.draw(games::BoardWords::Seed));
   const auto material = state.material();
   const auto scores = state.outcome().scores;
   for (int p = 1; p <= 2; ++p) {
@@ -471,7 +472,8 @@ std::string seed_final_board(const games::State& state) {
     const double own = material[static_cast<std::size_t>(p - 1)];
     if (row > 0 && counted != own && counted == own + row) std::fill(first, first + 6, 0);
   }
-  return games::mancala::draw_2x6(holes, static_cast<int>(scores[1]), static_cast<int>(scores[0]));
+  return games::mancala::draw_2x6(holes, static_cast<int>(scores[1]), static_cast<int>(scores[0]),
+                                  games::BoardWords::Seed);
 }
 
 PlayResult play_console(const PlaySetup& setup, std::istream& in, std::ostream& out) {

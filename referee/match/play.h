@@ -3,7 +3,8 @@
 // Two screens:
 // - The seed's screen (seeds/004, rules.md §1 "Display") for the two-player 2×6 games of seed 004
 //   whose board is the seed's: awale, awale-v1, wali, oware (players=2), tamtam-apachi, kakua,
-//   owani. Only the seed's messages are printed: the board, `A SUD de jouer.`, after each move
+//   owani. Only the seed's messages are printed: the board (BoardWords::Seed, its French words),
+//   `A SUD de jouer.`, after each move
 //   `SUD a ramassé N bille(s).` (N = 0 included: "après chaque coup"), the next board, and at the
 //   end the final board and `NORD gagne la partie d'Awalé.` / `Partie nulle.`. Input is a hole
 //   number 1..12; anything else (not a number, out of range, not a legal move) is rejected by
@@ -13,9 +14,10 @@
 //   his score. A forced `pass` is played silently (the board does not change). An engine's move is
 //   printed on its own line after `A NORD de jouer.`, as a typed number appears on a terminal.
 //   `?` prints the legal holes (only when asked).
-// - Every other game: the drawing of `referee show`, a line `player N to move` (with the setup's
-//   form in a setup phase), moves in canonical notation, `?` or `moves` lists the legal moves,
-//   forced moves are played by the referee and shown, errors are explained.
+// - Every other game: the drawing of `referee show` (BoardWords::English: this screen is not the
+//   seed's, so its board speaks English like its messages), a line `player N to move` (with the
+//   setup's form in a setup phase), moves in canonical notation, `?` or `moves` lists the legal
+//   moves, forced moves are played by the referee and shown, errors are explained.
 // An engine that fails forfeits (its opponent wins). End of input ends the game cleanly; it is then
 // recorded as unfinished (termination "interrupted"). The game is stored like any other, players
 // named by their seats ("human" or the engine's name).

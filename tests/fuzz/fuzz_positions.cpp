@@ -119,6 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       play_text(game, state, lines[i]);
   }
   check_state(game, state, true);
-  (void)state.draw();
+  (void)state.draw(referee::games::BoardWords::Seed);
+  (void)state.draw(referee::games::BoardWords::English);
   return 0;
 }

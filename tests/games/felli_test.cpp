@@ -215,7 +215,7 @@ TEST_CASE("felli: perft from the seed's king picture") {
 }
 
 TEST_CASE("felli: draw shows points, lines, pieces and coordinates") {
-  const std::string board = at("felli", kStart).draw();
+  const std::string board = at("felli", kStart).draw(BoardWords::English);
   CHECK(board.find("  5  o-------o-------o\n") != std::string::npos);
   CHECK(board.find("  3          .\n") != std::string::npos);
   CHECK(board.find("     a   b   c   d   e\n") != std::string::npos);

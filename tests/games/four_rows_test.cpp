@@ -47,7 +47,7 @@ TEST_CASE("four_rows: sowing stays in the owner's block") {
 TEST_CASE("four_rows: draw shows every hole number and count") {
   std::vector<int> holes(32);
   for (int h = 1; h <= 32; ++h) holes[static_cast<std::size_t>(h - 1)] = h % 10;
-  const std::string board = four_rows::draw(8, holes, 3, 5);
+  const std::string board = four_rows::draw(8, holes, 3, 5, BoardWords::Seed);
   CHECK(board.find("NORD  [ 4] [ 3]") != std::string::npos);  // holes 24, 23
   CHECK(board.find("SUD   [ 1] [ 2]") != std::string::npos);  // holes 1, 2
   CHECK(board.find("   24   23") != std::string::npos);

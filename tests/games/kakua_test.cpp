@@ -71,7 +71,7 @@ TEST_CASE("kakua: FirstPlayerParameterAndDrawing") {
   State s = start("kakua:first=2");
   CHECK(s.current_player() == 2);
   CHECK(s.legal_moves() == std::vector<std::string>{"10", "11", "12", "7", "8", "9"});
-  CHECK(s.draw().find("SUD  [ 4] [ 4]") != std::string::npos);
+  CHECK(s.draw(BoardWords::Seed).find("SUD  [ 4] [ 4]") != std::string::npos);
 }
 
 TEST_CASE("kakua: BadPositionsAndMovesAreErrors") {

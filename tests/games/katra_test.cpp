@@ -86,7 +86,7 @@ TEST_CASE("katra: FirstPlayerParameterAndDrawing") {
   CHECK(s.current_player() == 2);
   CHECK(s.legal_moves().size() == 16);
   CHECK(s.legal_moves().front() == "17");
-  CHECK(s.draw().find("   24   23   22") != std::string::npos);
+  CHECK(s.draw(BoardWords::Seed).find("   24   23   22") != std::string::npos);
 }
 
 TEST_CASE("katra: BadPositionsAndMovesAreErrors") {

@@ -139,7 +139,7 @@ TEST_CASE("lontu-holo: MaterialIsSeedsGotRidOf") {
 
 TEST_CASE("lontu-holo: DrawShowsHoleNumbers") {
   State s = at("lontu-holo", kCapture);
-  const std::string d = s.draw();
+  const std::string d = s.draw(BoardWords::Seed);
   CHECK(d.find("   12   11   10    9    8    7") != std::string::npos);
   CHECK(d.find("NORD [ 4] [ 4] [ 3] [10] [10] [10]") != std::string::npos);
   CHECK(d.find("SUD  [ 2] [ 0] [ 1] [ 2] [ 1] [ 1]") != std::string::npos);

@@ -83,8 +83,8 @@ TEST_CASE("mefuhva: NoCaptureLimitRemainderToOwners") {
 TEST_CASE("mefuhva: StartAndDrawing") {
   State s = start("mefuhva");
   CHECK(s.legal_moves().size() == 32);
-  CHECK(s.draw().find("   48   47   46") != std::string::npos);
-  CHECK(s.draw().find("   49   50   51") != std::string::npos);
+  CHECK(s.draw(BoardWords::Seed).find("   48   47   46") != std::string::npos);
+  CHECK(s.draw(BoardWords::Seed).find("   49   50   51") != std::string::npos);
   CHECK(s.material() == std::vector<double>{64, 64});
 }
 

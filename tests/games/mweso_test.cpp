@@ -122,7 +122,7 @@ TEST_CASE("mweso: SetupsAreNotCaptures") {
 
 TEST_CASE("mweso: DrawShowsFourRowsWithNumbers") {
   State s = at("mweso", kChoice);
-  const std::string d = s.draw();
+  const std::string d = s.draw(BoardWords::Seed);
   CHECK(d.find("   24   23   22   21   20   19   18   17") != std::string::npos);
   CHECK(d.find("    1    2    3    4    5    6    7    8") != std::string::npos);
   CHECK(d.find("Alokas") != std::string::npos);

@@ -146,7 +146,7 @@ TEST_CASE("pallankuli: FirstPlayerAlternatesFromParameter") {
 
 TEST_CASE("pallankuli: DrawShowsHolesReservesAndRound") {
   State s = at("pallankuli", "6,6,6,6,6,6,6/6,6,6,2,x,x,x:22,0:2:2:2:0:0");
-  const std::string d = s.draw();
+  const std::string d = s.draw(BoardWords::Seed);
   CHECK(d.find("   14   13   12   11   10    9    8") != std::string::npos);
   CHECK(d.find("NORD  [ x] [ x] [ x] [ 2] [ 6] [ 6] [ 6]") != std::string::npos);
   CHECK(d.find("manche 2") != std::string::npos);

@@ -200,7 +200,7 @@ TEST_CASE("perali-kotuma: FirstPlayerParameter") {
 }
 
 TEST_CASE("perali-kotuma: draw shows points, lines, pieces and coordinates") {
-  const std::string board = make_game("perali-kotuma")->initial_state().draw();
+  const std::string board = make_game("perali-kotuma")->initial_state().draw(BoardWords::English);
   CHECK(board.find("  5  x---x---x---.---.---.---o---o---o\n") != std::string::npos);
   CHECK(board.find("  1          x-------x-------x\n") != std::string::npos);
   CHECK(board.find("     a   b   c   d   e   f   g   h   i\n") != std::string::npos);

@@ -105,7 +105,7 @@ TEST_CASE("permainan: BadPositionsAndMovesAreErrors") {
 }
 
 TEST_CASE("permainan: draw shows the grid, pieces and coordinates") {
-  const std::string board = make_game("permainan")->initial_state().draw();
+  const std::string board = make_game("permainan")->initial_state().draw(BoardWords::English);
   CHECK(board.find("  6  o---o---o---o---o---o\n") != std::string::npos);
   CHECK(board.find("  3  .---.---.---.---.---.\n") != std::string::npos);
   CHECK(board.find("     a   b   c   d   e   f\n") != std::string::npos);

@@ -99,6 +99,12 @@ PageBlocks read_blocks(const std::string& page, std::string_view markdown) {
         open.reset();
         continue;
       }
+      if (open->kind == "show") {  // a drawing: every line as written, leading spaces included
+        auto text = raw;
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+        open->lines.push_back(BlockLine{number, "", std::string(text)});
+        continue;
+      }
       auto text = trim(raw);
       if (text.empty() || text.front() == '#') continue;
       BlockLine line{number, "", std::string(text)};
@@ -121,7 +127,9 @@ PageBlocks read_blocks(const std::string& page, std::string_view markdown) {
     }
     if (!info) continue;
     if (*info == "example" || *info == "session") {
-      open = Block{page, number, std::string(*info), {}};
+      open = Block{page, number, std::string(*info), {}, ""};
+    } else if (info->substr(0, 5) == "show ") {
+      open = Block{page, number, "show", {}, std::string(trim(info->substr(5)))};
     } else {
       in_other_fence = true;
       other_line = number;
@@ -134,6 +142,34 @@ PageBlocks read_blocks(const std::string& page, std::string_view markdown) {
     out.failures.push_back(page + ":" + std::to_string(other_line) +
                            ": the code block is never closed");
   return out;
+}
+
+std::vector<std::string> check_show(const Block& block) {
+  std::vector<std::string> failures;
+  auto fail = [&](int line, const std::string& what) {
+    failures.push_back(block.page + ":" + std::to_string(line) + ": " + what);
+  };
+  auto game = make_game(block.game);
+  if (!game) {
+    fail(block.line, game.error());
+    return failures;
+  }
+  const std::string drawing = game->initial_state().draw(BoardWords::English);
+  const auto expected = lines_of(drawing);
+  if (block.lines.size() != expected.size())
+    fail(block.line, "the drawing has " + std::to_string(block.lines.size()) +
+                         " lines; `referee show " + block.game + "` draws " +
+                         std::to_string(expected.size()));
+  for (std::size_t i = 0; i < block.lines.size() && i < expected.size(); ++i) {
+    const std::string& written = block.lines[i].value;
+    const std::string want(expected[i]);
+    // A note may follow the drawn line, two spaces or more after it.
+    const bool same = written == want ||
+                      (written.rfind(want, 0) == 0 && written.compare(want.size(), 2, "  ") == 0);
+    if (!same)
+      fail(block.lines[i].number, "`referee show " + block.game + "` draws '" + want + "' here");
+  }
+  return failures;
 }
 
 std::string example_game(const Block& block) {

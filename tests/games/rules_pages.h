@@ -1,8 +1,9 @@
 // The rules pages (protocol/rules/GAME.md) as tests, and the checks on every Markdown file of the
 // repository. A page's ```example blocks (a game, a start position, moves, then what must hold: the
-// position string, the legal moves, the result...) and its ```session blocks (protocol exchanges,
-// `R:` and `E:` lines) are parsed from the Markdown and checked against the rules library, so the
-// pages cannot drift from the code. The block format is described in protocol/rules/README.md.
+// position string, the legal moves, the result...), its ```session blocks (protocol exchanges,
+// `R:` and `E:` lines) and its ```show blocks (the board `referee show` draws) are parsed from the
+// Markdown and checked against the rules library, so the pages cannot drift from the code. The
+// block format is described in protocol/rules/README.md.
 //
 // Every check returns its failures as messages "page:line: what", never throws: a malformed block
 // is a failure that names where it is, like a wrong expectation.
@@ -27,8 +28,10 @@ struct BlockLine {
 struct Block {
   std::string page;              // the page's name, as failure messages print it
   int line = 0;                  // the opening fence's line number
-  std::string kind;              // the fence's info string: "example" or "session"
-  std::vector<BlockLine> lines;  // blank lines and `#` comment lines left out
+  std::string kind;              // the fence's info string: "example", "session" or "show"
+  std::vector<BlockLine> lines;  // blank lines and `#` comment lines left out (kept in "show",
+                                 // where each line is the text as written, key empty)
+  std::string game;              // a ```show GAME block's game
 };
 
 // The ```example and ```session blocks of a Markdown text, and the failures found while reading
@@ -44,6 +47,11 @@ std::string example_game(const Block& block);
 
 // Checks an example block against the rules library.
 std::vector<std::string> check_example(const Block& block);
+
+// Checks a ```show GAME block: its lines are the drawing `referee show GAME` prints for the start
+// position (State::draw in English), line for line; a line may go on with a note after two spaces
+// or more.
+std::vector<std::string> check_show(const Block& block);
 
 // Checks a session block: every line is a valid protocol line, `setgame` is canonical, every
 // `position` can be played, `go` names the player to move and carries every clock and increment,

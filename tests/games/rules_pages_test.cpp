@@ -135,6 +135,7 @@ TEST_CASE("rules pages: every example holds against the rules library") {
         ++sessions;
         continue;
       }
+      if (block.kind == "show") continue;
       ++examples;
       own += game_name_of(example_game(block)) == page.stem().string();
       for (const auto& f : check_example(block)) FAIL_CHECK(f);
@@ -153,6 +154,19 @@ TEST_CASE("rules pages: every session is a valid exchange that the rules agree w
       if (block.kind == "session")
         for (const auto& f : check_session(block)) FAIL_CHECK(f);
   }
+}
+
+TEST_CASE("rules pages: every drawing of a board is what referee show draws") {
+  int drawings = 0;
+  for (const auto& page : rules_pages()) {
+    auto read = read_blocks(page_name(page), read_text(page));
+    for (const auto& block : read.blocks)
+      if (block.kind == "show") {
+        ++drawings;
+        for (const auto& f : check_show(block)) FAIL_CHECK(f);
+      }
+  }
+  CHECK(drawings >= 16);  // every page whose board is drawn by referee show shows it
 }
 
 TEST_CASE("markdown: every relative link resolves to a file inside the repository") {
@@ -189,6 +203,37 @@ TEST_CASE("rules pages checker: a good example passes") {
                        "game: awale\nposition: 0,0,0,0,0,0/1,0,0,0,0,0:23,24:1:0:0\nlegal:\n"
                        "result: p2win rules\nscores: 23 25\nrejected: 4,4:0,0:1:0:0\n");
   for (const auto& f : check_example(over)) FAIL_CHECK(f);
+}
+
+TEST_CASE("rules pages checker: drawings") {
+  const std::string awale =
+      "       12   11   10    9    8    7\n"
+      "North [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]  North (player 2)\n"
+      "South [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]\n"
+      "        1    2    3    4    5    6\n"
+      "North has 0 seeds.\n"
+      "South has 0 seeds.\n";
+  CHECK(check_show(block_of("show awale", awale)).empty());
+  // The seed's words are not what `referee show` prints.
+  auto french = check_show(block_of("show awale",
+                                    "      12   11   10    9    8    7\n"
+                                    "NORD [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]\n"
+                                    "SUD  [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]\n"
+                                    "       1    2    3    4    5    6\n"
+                                    "NORD a 0 bille(s).\n"
+                                    "SUD a 0 bille(s).\n"));
+  REQUIRE(french.size() == 6);
+  CHECK(french[1] ==
+        "t.md:4: `referee show awale` draws 'North [ 4] [ 4] [ 4] [ 4] [ 4] [ 4]' here");
+  // A note needs two spaces; a missing line and an unknown game are named.
+  auto glued = check_show(block_of("show awale", "       12   11   10    9    8    7 the top\n"));
+  REQUIRE(glued.size() == 2);
+  CHECK(glued[0] == "t.md:2: the drawing has 1 lines; `referee show awale` draws 6");
+  CHECK(glued[1].rfind("t.md:3: `referee show awale` draws '       12", 0) == 0);
+  auto unknown = check_show(block_of("show chess", "x\n"));
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].rfind("t.md:2: ", 0) == 0);
+  CHECK(unknown[0].find("chess") != std::string::npos);
 }
 
 TEST_CASE("rules pages checker: a wrong expectation fails with the page and line") {

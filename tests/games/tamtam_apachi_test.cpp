@@ -78,7 +78,7 @@ TEST_CASE("tamtam-apachi: FirstPlayerParameterAndDrawing") {
   State s = start("tamtam-apachi:first=2");
   CHECK(s.current_player() == 2);
   CHECK(s.to_string() == "4,4,4,4,4,4/4,4,4,4,4,4:0,0:2:0:0");
-  CHECK(s.draw().find("NORD [ 4] [ 4]") != std::string::npos);
+  CHECK(s.draw(BoardWords::Seed).find("NORD [ 4] [ 4]") != std::string::npos);
   CHECK(s.material() == std::vector<double>{0, 0});
 }
 

@@ -103,6 +103,13 @@ class StateTest(unittest.TestCase):
         self.assertFalse(s.is_forced())
         self.assertIn("\n", s.draw())
 
+    def test_draw_speaks_english_unless_asked_for_the_seeds_words(self):
+        s = self.awale.initial_state().child("1")
+        self.assertIn("North has 0 seeds.\nSouth has 0 seeds.\n", s.draw())
+        self.assertNotIn("NORD", s.draw())
+        self.assertIn("NORD a 0 bille(s).\nSUD a 0 bille(s).\n", s.draw(seed_words=True))
+        self.assertIn("SUD  [ 0] [ 5]", s.draw(seed_words=True))
+
     def test_apply_plays_in_place_as_referee_moves_does(self):
         s = self.awale.initial_state()
         s.apply("1")

@@ -1,6 +1,6 @@
 // One stored game shown to a bot author: match/ply_view (the position, clocks and the lines the
 // engine to move was sent at ply K) and the `referee transcript` and `referee replay` commands
-// run on a database a match wrote.
+// run on a database a match wrote; replay draws the board in English.
 #include <SQLiteCpp/Database.h>
 
 #include <catch2/catch.hpp>
@@ -191,6 +191,17 @@ TEST_CASE("cli: transcript and replay show a stored game as its engines saw it")
                  "  position startpos moves "));
   CHECK(contains(r.out, "\n  go player 1 p1time "));
   CHECK_FALSE(contains(r.out, "differs"));  // the rebuilt go line is the one that was sent
+  {
+    // The board in English, as `referee show` draws it: the seed's French is for `referee play`.
+    const auto at = r.out.find("\nposition: ") + 11;
+    const auto state = referee::games::make_game("awale:maxplies=10")
+                           ->parse_state(r.out.substr(at, r.out.find('\n', at) - at));
+    REQUIRE(state.ok());
+    CHECK(contains(r.out, state->draw(referee::games::BoardWords::English)));
+    CHECK(contains(r.out, "\nNorth has "));
+    CHECK_FALSE(contains(r.out, "NORD"));
+    CHECK_FALSE(contains(r.out, "bille"));
+  }
   auto opening = referee_cmd({"replay", "1", "--ply", "0", "--db", db});
   CHECK(contains(opening.out, "played by the referee: no engine was asked"));
   CHECK_FALSE(contains(opening.out, "sent to"));

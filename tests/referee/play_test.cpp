@@ -147,7 +147,7 @@ TEST_CASE("play: every invalid entry is refused and the same player types again"
 }
 
 TEST_CASE("play: each invalid entry on its own leaves the position unchanged", "[play]") {
-  const std::string board = state_of("awale", {}, kP0).draw();
+  const std::string board = state_of("awale", {}, kP0).draw(games::BoardWords::Seed);
   for (const std::string entry :
        {"x", "", "13", "99", "-1", "+3", "7", "12", "2", "4", "3.0", "100", "3 6", "0x"}) {
     INFO("entry '" << entry << "'");
@@ -206,14 +206,15 @@ TEST_CASE("play: 0 ends awale by agreement, the remainder to each row's owner", 
       "NORD a 30 bille(s).\n"
       "SUD a 18 bille(s).\n"
       "NORD gagne la partie d'Awalé.\n";
-  CHECK(later.screen == state_of("awale", {}, kP0).draw() + "A SUD de jouer.\n" + expected_end);
+  CHECK(later.screen == state_of("awale", {}, kP0).draw(games::BoardWords::Seed) +
+                            "A SUD de jouer.\n" + expected_end);
   CHECK(later.result.scores == std::vector<double>{18, 30});
 }
 
 TEST_CASE("play: 0 is refused where the game has no agreed end", "[play]") {
   auto setup = people("felli");
   auto r = run(setup, "0\n");
-  CHECK(r.screen == state_of("felli", {}).draw() + "player 1 to move\n" +
+  CHECK(r.screen == state_of("felli", {}).draw(games::BoardWords::English) + "player 1 to move\n" +
                         "cannot end here: this game has no agreed end\n" +
                         "input ended: the game is left unfinished\n");
   CHECK_FALSE(r.result.finished);
@@ -225,11 +226,11 @@ TEST_CASE("play: other games use referee show's drawing and canonical moves", "[
   // 4, 5, 6, S1, 7, 8: the last in 8, NORD moves), and NORD ends by agreement: SUD 1 + 6+6+0+7+7+7
   // = 34, NORD 0 + 7+7+6+6+6+6 = 38.
   auto r = run(people("kalaha"), "?\n9\n3\n0\n");
-  CHECK(r.screen == state_of("kalaha", {}).draw() + "player 1 to move\n" +
-                        "legal moves: 1 2 3 4 5 6\n" +
-                        "illegal move '9' (? lists the legal moves)\n" + "player 1 plays 3\n" +
-                        state_of("kalaha", {"3"}).draw() + "player 2 to move\n" +
-                        "game over (agreement): player 2 wins, scores 34 38\n");
+  CHECK(r.screen ==
+        state_of("kalaha", {}).draw(games::BoardWords::English) + "player 1 to move\n" +
+            "legal moves: 1 2 3 4 5 6\n" + "illegal move '9' (? lists the legal moves)\n" +
+            "player 1 plays 3\n" + state_of("kalaha", {"3"}).draw(games::BoardWords::English) +
+            "player 2 to move\n" + "game over (agreement): player 2 wins, scores 34 38\n");
   CHECK(r.result.termination == "agreement");
   CHECK(r.result.ranks == std::vector<int>{2, 1});
   CHECK(r.result.scores == std::vector<double>{34, 38});
@@ -241,13 +242,15 @@ TEST_CASE("play: setups are typed as the setup move, forced moves are played and
   const std::string form = state_of("lontu-holo", {}).setup_form();
   REQUIRE_FALSE(form.empty());
   auto r = run(people("lontu-holo"), "moves\n=4,4,4,4,4,5\n=4,4,4,4,4,4\n");
-  CHECK(r.screen ==
-        state_of("lontu-holo", {}).draw() + "player 1 to move: setup " + form + "\n" +
-            "setup: " + form + "\n" + "illegal move '=4,4,4,4,4,5' (? lists the legal moves)\n" +
-            "player 1 plays =4,4,4,4,4,4\n" + state_of("lontu-holo", {"=4,4,4,4,4,4"}).draw() +
-            "player 2 plays =4,4,4,4,4,4 (forced)\n" +
-            state_of("lontu-holo", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"}).draw() + "player 1 to move\n" +
-            "input ended: the game is left unfinished\n");
+  CHECK(r.screen == state_of("lontu-holo", {}).draw(games::BoardWords::English) +
+                        "player 1 to move: setup " + form + "\n" + "setup: " + form + "\n" +
+                        "illegal move '=4,4,4,4,4,5' (? lists the legal moves)\n" +
+                        "player 1 plays =4,4,4,4,4,4\n" +
+                        state_of("lontu-holo", {"=4,4,4,4,4,4"}).draw(games::BoardWords::English) +
+                        "player 2 plays =4,4,4,4,4,4 (forced)\n" +
+                        state_of("lontu-holo", {"=4,4,4,4,4,4", "=4,4,4,4,4,4"})
+                            .draw(games::BoardWords::English) +
+                        "player 1 to move\n" + "input ended: the game is left unfinished\n");
   CHECK(r.result.moves == std::vector<std::string>{"=4,4,4,4,4,4", "=4,4,4,4,4,4"});
 }
 
@@ -286,8 +289,9 @@ TEST_CASE("play: wali is played from either row on the seed's screen", "[play]")
       "NORD a 23 bille(s).\n"
       "SUD a 25 bille(s).\n"
       "SUD gagne la partie de Wali.\n";
-  CHECK(r.screen == state_of("wali", {}).draw() + "A SUD de jouer.\nSUD a ramassé 0 bille(s).\n" +
-                        after + "A NORD de jouer.\n" + end);
+  CHECK(r.screen == state_of("wali", {}).draw(games::BoardWords::Seed) +
+                        "A SUD de jouer.\nSUD a ramassé 0 bille(s).\n" + after +
+                        "A NORD de jouer.\n" + end);
   CHECK(r.result.ranks == std::vector<int>{1, 2});
 }
 
@@ -336,8 +340,9 @@ TEST_CASE("play: an engine that fails forfeits, the person wins", "[play][engine
   setup.seats[1] = PlaySeat{&engine, "mock"};
   setup.tc = *parse_time_control("movetime=200");
   auto r = run(setup, "3\n");
-  CHECK(r.screen == state_of("awale", {}, kP0).draw() + "A SUD de jouer.\n" +
-                        "SUD a ramassé 0 bille(s).\n" + state_of("awale", {"3"}, kP0).draw() +
+  CHECK(r.screen == state_of("awale", {}, kP0).draw(games::BoardWords::Seed) + "A SUD de jouer.\n" +
+                        "SUD a ramassé 0 bille(s).\n" +
+                        state_of("awale", {"3"}, kP0).draw(games::BoardWords::Seed) +
                         "A NORD de jouer.\n" + "NORD perd par forfait (crash).\n" +
                         "SUD gagne la partie d'Awalé.\n");
   CHECK(r.result.finished);

@@ -25,6 +25,7 @@
 #include "games/registry.h"
 
 namespace py = pybind11;
+using referee::games::BoardWords;
 using referee::games::Game;
 using referee::games::Outcome;
 using referee::games::ParamSpec;
@@ -171,7 +172,14 @@ PYBIND11_MODULE(referee_games, m) {
       .def("material", &State::material,
            "The running score per player (captures, store, pieces); index 0 is player 1.")
       .def("to_string", &State::to_string, "The protocol's position string.")
-      .def("draw", &State::draw, "A human-readable board.")
+      .def(
+          "draw",
+          [](const State& s, bool seed_words) {
+            return s.draw(seed_words ? BoardWords::Seed : BoardWords::English);
+          },
+          py::arg("seed_words") = false,
+          "A human-readable board, in English; seed_words=True gives the seed's console words "
+          "(French), as the seed's screen of `referee play` prints them.")
       .def("hash", &State::hash, "64-bit hash of the position (ply counters excluded).")
       .def(
           "perft",
