@@ -68,7 +68,7 @@ std::vector<std::string> entries(const std::string& dir) {
 
 using artifact_cache_test::Source;
 
-TEST_CASE("engines: artifact cache: extracts once, read-only, readable by another user") {
+TEST_CASE("artifact cache: extracts once, read-only, readable by another user") {
   TempDir d;
   ::chmod(d.str().c_str(), 0711);
   const std::string dir = d.str() + "/cache";
@@ -123,7 +123,7 @@ TEST_CASE("engines: artifact cache: extracts once, read-only, readable by anothe
   CHECK(WEXITSTATUS(status) == 0);
 }
 
-TEST_CASE("engines: artifact cache: bytes whose SHA-256 is not the key are refused, nothing kept") {
+TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothing kept") {
   TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
   Source s(artifact_cache_test::tree("one"));
@@ -155,7 +155,7 @@ TEST_CASE("engines: artifact cache: bytes whose SHA-256 is not the key are refus
   CHECK(failing.kind() == referee::ErrorKind::NotFound);
 }
 
-TEST_CASE("engines: artifact cache: threads materialising one hash share one extraction") {
+TEST_CASE("artifact cache: threads materialising one hash share one extraction") {
   TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
   Source s(artifact_cache_test::tree("one"));
@@ -176,7 +176,7 @@ TEST_CASE("engines: artifact cache: threads materialising one hash share one ext
         std::vector<std::string>{s.sha256, s.sha256 + ".fill", s.sha256 + ".lock"});
 }
 
-TEST_CASE("engines: artifact cache: processes materialising one hash end with one entry") {
+TEST_CASE("artifact cache: processes materialising one hash end with one entry") {
   TempDir d;
   Source s(artifact_cache_test::tree("one", 4 << 20));
   constexpr int kProcesses = 4;
@@ -214,7 +214,7 @@ TEST_CASE("engines: artifact cache: processes materialising one hash end with on
         std::vector<std::string>{s.sha256, s.sha256 + ".fill", s.sha256 + ".lock"});
 }
 
-TEST_CASE("engines: artifact cache: cleaning removes the least recently used, never a leased one") {
+TEST_CASE("artifact cache: cleaning removes the least recently used, never a leased one") {
   TempDir d;
   const std::string dir = d.str() + "/cache";
   // Each entry is its two files' bytes: room for two.
@@ -253,7 +253,7 @@ TEST_CASE("engines: artifact cache: cleaning removes the least recently used, ne
   CHECK(c.loads == 1);
 }
 
-TEST_CASE("engines: artifact cache: a damaged entry is removed and extracted again") {
+TEST_CASE("artifact cache: a damaged entry is removed and extracted again") {
   TempDir d;
   const std::string dir = d.str() + "/cache";
   ArtifactCache cache(dir, 1 << 20);
@@ -269,7 +269,7 @@ TEST_CASE("engines: artifact cache: a damaged entry is removed and extracted aga
   CHECK(artifact_cache_test::complete(lease->root(), "one"));
 }
 
-TEST_CASE("engines: artifact cache: a dead process's temporary directory is cleaned") {
+TEST_CASE("artifact cache: a dead process's temporary directory is cleaned") {
   TempDir d;
   const std::string dir = d.str() + "/cache";
   ArtifactCache cache(dir, 1 << 20);

@@ -51,7 +51,7 @@ void make_tree(const TempDir& d, const std::string& sub) {
 
 }  // namespace artifact_test
 
-TEST_CASE("engines: artifact: a file is a File artifact whose SHA-256 is sha256sum's") {
+TEST_CASE("artifact: a file is a File artifact whose SHA-256 is sha256sum's") {
   TempDir d;
   const std::string script = d.write("bot.py", "#!/usr/bin/env python3\nprint('x')\n", 0644);
   auto art = read_artifact(script);
@@ -86,7 +86,7 @@ TEST_CASE("engines: artifact: a file is a File artifact whose SHA-256 is sha256s
   CHECK((st.st_mode & 0777) == 0755);
 }
 
-TEST_CASE("engines: artifact: a file artifact's name must be one plain name") {
+TEST_CASE("artifact: a file artifact's name must be one plain name") {
   for (const std::string& name : std::vector<std::string>{"", ".", "..", "a/b", "a\nb"}) {
     auto m = inspect_artifact(ArtifactKind::File, name, "x", {});
     CHECK_FALSE(m.ok());
@@ -99,7 +99,7 @@ TEST_CASE("engines: artifact: a file artifact's name must be one plain name") {
   CHECK_THAT(big.error(), Catch::Contains("'bot.py'"));
 }
 
-TEST_CASE("engines: artifact: a directory packs the same whatever its mtimes, owners, umask") {
+TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, umask") {
   TempDir d;
   artifact_test::make_tree(d, "a");
   auto first = read_artifact(d.str() + "/a");
@@ -138,7 +138,7 @@ TEST_CASE("engines: artifact: a directory packs the same whatever its mtimes, ow
   CHECK(read_artifact(e.str() + "/b")->sha256 != first->sha256);
 }
 
-TEST_CASE("engines: artifact: extracting a packed directory gives the directory back") {
+TEST_CASE("artifact: extracting a packed directory gives the directory back") {
   TempDir d;
   artifact_test::make_tree(d, "src");
   auto art = read_artifact(d.str() + "/src");
@@ -161,7 +161,7 @@ TEST_CASE("engines: artifact: extracting a packed directory gives the directory 
   CHECK(again.kind() == referee::ErrorKind::Conflict);
 }
 
-TEST_CASE("engines: artifact: an author's .tar.gz is a Tree of its bytes as they are") {
+TEST_CASE("artifact: an author's .tar.gz is a Tree of its bytes as they are") {
   TempDir d;
   const std::string bytes = TarBuilder(Filter::Gzip).file("bot.py", "print(1)\n").bytes();
   d.write("mine.tar.gz", bytes);
@@ -172,7 +172,7 @@ TEST_CASE("engines: artifact: an author's .tar.gz is a Tree of its bytes as they
   CHECK(art->sha256 == file_sha256(d.str() + "/mine.tar.gz").value());
 }
 
-TEST_CASE("engines: artifact: gzip, bzip2, xz and zstd archives read alike") {
+TEST_CASE("artifact: gzip, bzip2, xz and zstd archives read alike") {
   auto filter = GENERATE(Filter::None, Filter::Gzip, Filter::Bzip2, Filter::Xz, Filter::Zstd);
   const std::string bytes =
       TarBuilder(filter).dir("bin").file("bin/bot", "#!/bin/sh\n", 0755).file("a.txt", "a").bytes();
@@ -228,7 +228,7 @@ std::vector<Hostile> hostile_archives() {
 
 }  // namespace artifact_test
 
-TEST_CASE("engines: artifact: every hostile archive is refused whole, naming the entry") {
+TEST_CASE("artifact: every hostile archive is refused whole, naming the entry") {
   for (const artifact_test::Hostile& h : artifact_test::hostile_archives()) {
     INFO(h.what);
     auto m = inspect_artifact(ArtifactKind::Tree, "", h.bytes, {});
@@ -245,7 +245,7 @@ TEST_CASE("engines: artifact: every hostile archive is refused whole, naming the
   }
 }
 
-TEST_CASE("engines: artifact: links that stay inside, and a root entry, are accepted") {
+TEST_CASE("artifact: links that stay inside, and a root entry, are accepted") {
   const std::string bytes = TarBuilder()
                                 .dir("./")
                                 .dir("lib/deep")
@@ -259,7 +259,7 @@ TEST_CASE("engines: artifact: links that stay inside, and a root entry, are acce
   CHECK(m->entries.size() == 5);
 }
 
-TEST_CASE("engines: artifact: more files or bytes than the limits are refused") {
+TEST_CASE("artifact: more files or bytes than the limits are refused") {
   ArtifactLimits limits;
   limits.max_files = 3;
   const std::string four =
@@ -282,7 +282,7 @@ TEST_CASE("engines: artifact: more files or bytes than the limits are refused") 
   CHECK_THAT(m.error(), Catch::Contains("more than the limit"));
 }
 
-TEST_CASE("engines: artifact: a gzip bomb is refused at its header, before it is inflated") {
+TEST_CASE("artifact: a gzip bomb is refused at its header, before it is inflated") {
   // 64 MiB of zeros compress to about 64 KiB. Cut after a quarter of its compressed bytes, the
   // stream ends long before the data would: a refusal for its size, not for its truncation,
   // shows that the reader stopped at the entry's header.
@@ -306,7 +306,7 @@ TEST_CASE("engines: artifact: a gzip bomb is refused at its header, before it is
   CHECK_THAT(cut.error(), Catch::Contains("damaged"));
 }
 
-TEST_CASE("engines: artifact: a directory with a FIFO or an absolute link is refused when read") {
+TEST_CASE("artifact: a directory with a FIFO or an absolute link is refused when read") {
   TempDir d;
   d.write("a/bot.py", "x");
   REQUIRE(::mkfifo((d.str() + "/a/pipe").c_str(), 0644) == 0);
@@ -325,7 +325,7 @@ TEST_CASE("engines: artifact: a directory with a FIFO or an absolute link is ref
   CHECK(art.kind() == referee::ErrorKind::NotFound);
 }
 
-TEST_CASE("engines: artifact: a command names an executable of the artifact or an interpreter") {
+TEST_CASE("artifact: a command names an executable of the artifact or an interpreter") {
   const std::string bytes = TarBuilder()
                                 .file("bot", "#!/bin/sh\n", 0755)
                                 .file("bot.py", "print(1)\n", 0644)
