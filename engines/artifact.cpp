@@ -132,8 +132,10 @@ class TreeWriter : public detail::ArtifactSink {
          start = slash + 1) {
       const std::string part = path.substr(start, slash - start);
       int fd = ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0 && errno == ENOENT && ::mkdirat(dir.get(), part.c_str(), 0755) == 0)
+      if (fd < 0 && errno == ENOENT && ::mkdirat(dir.get(), part.c_str(), 0755) == 0) {
         fd = ::openat(dir.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) ::fchmod(fd, 0755);  // the umask's share undone
+      }
       if (fd < 0) return io_error("open the directory", path.substr(0, slash));
       dir = Fd(fd);
     }

@@ -34,10 +34,27 @@ Error io_error(const std::string& what, const std::string& path) {
                ErrorKind::Io};
 }
 
+bool is_hex(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 bool is_key(const std::string& text) {
-  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+  return text.size() == 64 && is_hex(text);
+}
+
+// The entry's name: the key, and for a File artifact a tag of its name too (the same bytes
+// uploaded as "bot.py" and as "main.py" are two directories: the command names the file).
+std::string entry_name(const std::string& sha256, ArtifactKind kind, const std::string& name) {
+  if (kind == ArtifactKind::Tree) return sha256;
+  return sha256 + "-f" + bytes_sha256("file:" + name).substr(0, 16);
+}
+
+bool is_entry_name(const std::string& text) {
+  const std::string_view view(text);
+  return (text.size() == 64 && is_hex(view)) ||
+         (text.size() == 64 + 2 + 16 && is_hex(view.substr(0, 64)) && view.substr(64, 2) == "-f" &&
+          is_hex(view.substr(66)));
 }
 
 // An flock'ed lock file; unlocked and closed when it goes.
@@ -194,7 +211,7 @@ Expected<ArtifactLease> ArtifactCache::materialise(
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec || ::chmod(dir_.c_str(), 0711) != 0) return io_error("create", dir_);
-  const std::string entry = dir_ + "/" + sha256;
+  const std::string entry = dir_ + "/" + entry_name(sha256, kind, file_name);
   const std::string lock_path = entry + ".lock";
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     Lock lease;
@@ -215,7 +232,9 @@ Expected<ArtifactLease> ArtifactCache::materialise(
         if (actual != sha256)
           return Error{"artifact cache: the bytes loaded for " + sha256 + " have SHA-256 " +
                        actual};
-        std::string tmp = dir_ + "/.tmp-" + sha256 + "-" + std::to_string(::getpid()) + "-XXXXXX";
+        std::string tmp = entry;
+        tmp.insert(dir_.size() + 1, ".tmp-");
+        tmp += "-" + std::to_string(::getpid()) + "-XXXXXX";
         if (!::mkdtemp(tmp.data())) return io_error("create a directory like", tmp);
         const std::string root = tmp + "/" + kRoot;
         std::uint64_t total = 0;
@@ -272,7 +291,7 @@ Expected<ArtifactLease> ArtifactCache::materialise(
 
 Expected<CacheCleaning> ArtifactCache::clean() {
   struct Candidate {
-    std::string sha256;
+    std::string name;
     EntryInfo info;
     std::int64_t used_ns = 0;
   };
@@ -286,7 +305,7 @@ Expected<CacheCleaning> ArtifactCache::clean() {
       if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) remove_tree(it->path().string());
       continue;
     }
-    if (!is_key(name)) continue;
+    if (!is_entry_name(name)) continue;
     Candidate c{name, entry_info(it->path().string()), 0};
     struct stat st {};
     if (::stat((it->path().string() + ".lock").c_str(), &st) == 0)
@@ -300,7 +319,7 @@ Expected<CacheCleaning> ArtifactCache::clean() {
             [](const Candidate& a, const Candidate& b) { return a.used_ns < b.used_ns; });
   for (const Candidate& c : candidates) {
     if (c.info.state == EntryState::Complete && result.total_bytes <= max_bytes_) continue;
-    const std::string entry = dir_ + "/" + c.sha256;
+    const std::string entry = dir_ + "/" + c.name;
     Lock exclusive;
     const LockResult locked = lock_file(entry + ".lock", LOCK_EX | LOCK_NB, exclusive);
     if (locked == LockResult::Busy) ++result.leased;

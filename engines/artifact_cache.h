@@ -3,9 +3,11 @@
 // recently used first (engines/ARTIFACTS.md has the layout and the rules).
 //
 // Contract:
-// - materialise(sha256, ...) returns a lease on `<dir>/<sha256>/root`, the artifact extracted
-//   there. The bytes are loaded only when the entry is missing, and are extracted only when
-//   their SHA-256 is the key: a mismatch is an error and leaves nothing behind.
+// - materialise(sha256, ...) returns a lease on `<dir>/<entry>/root`, the artifact extracted
+//   there; the entry is named by the SHA-256 (a File artifact's also by a tag of its file name:
+//   `<sha256>-f<16 hex>`, since the same bytes may be uploaded under two names). The bytes are
+//   loaded only when the entry is missing, and are extracted only when their SHA-256 is the key: a
+//   mismatch is an error and leaves nothing behind.
 // - Any number of threads and processes may materialise, lease and clean the same directory at
 //   once: the extraction is made in a temporary sibling and renamed into place, so an entry is
 //   either absent or complete, and each hash is extracted by one of them at a time.
@@ -14,14 +16,14 @@
 //   it runs after every materialise (its failures are not the materialise's).
 //
 // Decisions:
-// - Locks are flock(2) on a lock file per entry, `<dir>/<sha256>.lock`, kept outside the entry
+// - Locks are flock(2) on a lock file per entry, `<dir>/<entry>.lock`, kept outside the entry
 //   so that it outlives a removal: a lease holds LOCK_SH, a cleaner takes LOCK_EX without
 //   waiting and skips an entry it cannot have. The lock file's mtime is the use time, set at
-//   each materialise. A second lock file, `<sha256>.fill`, held exclusively while an entry is
+//   each materialise. A second lock file, `<entry>.fill`, held exclusively while an entry is
 //   extracted, makes the others wait for that extraction rather than repeat it.
 // - A lock file is unlinked only under its exclusive lock; whoever locks checks that the file
 //   it locked is still the one at the path (the inode), and tries again if not.
-// - The entry is complete when its marker `<sha256>/complete` holds its size; one without it
+// - The entry is complete when its marker `<entry>/complete` holds its size; one without it
 //   (a crash, a hand's removal) is damaged, and removed and extracted again when next wanted.
 // - Read-only and readable by another user (the sandbox runs engines as `referee-engine`):
 //   files 0444, or 0555 when executable, directories 0555, the cache directory 0711 (it can be

@@ -123,6 +123,22 @@ TEST_CASE("artifact cache: extracts once, read-only, readable by another user") 
   CHECK(WEXITSTATUS(status) == 0);
 }
 
+TEST_CASE("artifact cache: the same bytes as two file names are two entries") {
+  TempDir d;
+  ArtifactCache cache(d.str() + "/cache", 1 << 20);
+  Source s("print(1)\n");
+  auto one = cache.materialise(s.sha256, ArtifactKind::File, "bot.py", s.loader(), {});
+  auto two = cache.materialise(s.sha256, ArtifactKind::File, "main.py", s.loader(), {});
+  REQUIRE((one.ok() && two.ok()));
+  CHECK(one->root() != two->root());
+  CHECK(artifact_test::slurp(one->root() + "/bot.py") == s.bytes);
+  CHECK(artifact_test::slurp(two->root() + "/main.py") == s.bytes);
+  auto again = cache.materialise(s.sha256, ArtifactKind::File, "bot.py", s.loader(), {});
+  REQUIRE(again.ok());
+  CHECK(again->root() == one->root());
+  CHECK(s.loads == 2);
+}
+
 TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothing kept") {
   TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
