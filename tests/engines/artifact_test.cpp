@@ -371,3 +371,24 @@ TEST_CASE("artifact: a command names an executable of the artifact or an interpr
   TempDir empty;
   CHECK_FALSE(check_artifact_command(*m, {"python3", "bot.py"}, {empty.str()}).ok());
 }
+
+TEST_CASE("artifact: archives made by GNU tar read and extract as their directory") {
+  TempDir d;
+  artifact_test::make_tree(d, "src");
+  for (const std::string& flags :
+       std::vector<std::string>{"-cf a.tar", "-czf a.tar.gz", "--zstd -cf a.tar.zst"}) {
+    INFO(flags);
+    const std::string file = d.str() + "/" + flags.substr(flags.rfind(' ') + 1);
+    // "." as the member: every entry is "./name", the root included.
+    const std::string command =
+        "tar -C " + d.str() + "/src " + flags.substr(0, flags.rfind(' ')) + " " + file + " .";
+    REQUIRE(std::system(command.c_str()) == 0);
+    auto art = read_artifact(file);
+    REQUIRE(art.ok());
+    CHECK(art->kind == ArtifactKind::Tree);
+    TempDir out;
+    REQUIRE(extract_artifact(art->kind, "", art->bytes, out.str(), {}).ok());
+    CHECK(artifact_test::describe(out.str()) == artifact_test::describe(d.str() + "/src"));
+    std::filesystem::remove(file);
+  }
+}
