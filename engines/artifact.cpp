@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/text.h"
 #include "engines/artifact_reader.h"
 
 namespace referee::engines {
@@ -49,11 +50,9 @@ std::string file_name_problem(const std::string& name) {
   if (name.find('/') != std::string::npos)
     return "the file name '" + printable(name) + "' holds a '/'";
   if (name.size() > 255) return "the file name is longer than 255 bytes";
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f)
+  for (char c : name)
+    if (text::is_control(c))
       return "the file name '" + printable(name) + "' holds a control character";
-  }
   return "";
 }
 

@@ -14,6 +14,7 @@
 
 #include <deque>
 
+#include "base/text.h"
 #include "engines/artifact.h"
 #include "engines/artifact_reader.h"
 
@@ -29,15 +30,9 @@ std::string join(const std::vector<std::string>& words, const char* separator) {
   return out;
 }
 
-std::deque<std::string> split(const std::string& path) {
+std::deque<std::string> split(std::string_view path) {
   std::deque<std::string> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string::npos) end = path.size();
-    parts.push_back(path.substr(start, end - start));
-    start = end + 1;
-  }
+  for (std::string_view part : text::split(path, '/')) parts.emplace_back(part);
   return parts;
 }
 

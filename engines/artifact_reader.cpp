@@ -8,9 +8,15 @@
 #include <memory>
 #include <vector>
 
+#include "base/input_limits.h"
+#include "base/text.h"
+
 namespace referee::engines::detail {
 
 namespace {
+
+// The most of a name a message shows.
+constexpr std::size_t kShownBytes = 200;
 
 // Headers, pax records and padding an entry may add to the decompressed stream beyond its data.
 constexpr std::uint64_t kStreamOverheadPerEntry = 8 << 10;
@@ -30,15 +36,9 @@ Error refuse(const std::string& path, const std::string& why) {
   return Error{"artifact entry '" + printable(path) + "': " + why};
 }
 
-std::vector<std::string> split_path(const std::string& path) {
+std::vector<std::string> split_path(std::string_view path) {
   std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string::npos) end = path.size();
-    parts.push_back(path.substr(start, end - start));
-    start = end + 1;
-  }
+  for (std::string_view part : text::split(path, '/')) parts.emplace_back(part);
   return parts;
 }
 
@@ -98,30 +98,16 @@ class PathTable {
 }  // namespace
 
 std::string printable(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-    if (out.size() > 200) return out + "...";
-  }
-  return out;
+  return text::printable(limits::shortened(text, kShownBytes));
 }
 
 Expected<std::string> normalise_entry_path(std::string_view raw) {
   if (raw.empty()) return Error{"an empty name"};
-  for (char c : raw) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) return Error{"a control character in its name"};
-  }
+  for (char c : raw)
+    if (text::is_control(c)) return Error{"a control character in its name"};
   if (raw.front() == '/') return Error{"an absolute path"};
   std::string out;
-  for (const std::string& part : split_path(std::string(raw))) {
+  for (const std::string& part : split_path(raw)) {
     if (part.empty() || part == ".") continue;
     if (part == "..") return Error{"a path with a '..' component"};
     out += (out.empty() ? "" : "/") + part;

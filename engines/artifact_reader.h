@@ -35,8 +35,7 @@ Expected<ArtifactManifest> walk_archive(std::string_view bytes, const ArtifactLi
 // what is wrong with it, without naming it.
 Expected<std::string> normalise_entry_path(std::string_view raw);
 
-// `text` for a one-line message: control characters and bytes ≥ 0x7f as \xNN, at most 200
-// characters.
+// `text` for a one-line message: text::printable of its first 200 bytes.
 std::string printable(std::string_view text);
 
 // Whether a symbolic link at `link_path` (normalised) with `target` stays inside the root (the

@@ -216,7 +216,7 @@ std::vector<Hostile> hostile_archives() {
   out.push_back({"a duplicate path", TarBuilder().file("bot.py", "a").file("./bot.py", "b").bytes(),
                  "bot.py"});
   out.push_back(
-      {"a control character", TarBuilder().file("bad\nname", "x").bytes(), "bad\\x0aname"});
+      {"a control character", TarBuilder().file("bad\nname", "x").bytes(), "bad\\nname"});
   out.push_back({"an empty archive", TarBuilder().bytes(), "no entry"});
   out.push_back({"an empty archive", TarBuilder().dir("./").bytes(), "no entry"});
   out.push_back({"not a tar archive", "this is not an archive at all, just text\n", "not a tar"});
