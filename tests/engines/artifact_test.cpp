@@ -2,11 +2,14 @@
 // packing (the same tree gives the same bytes whatever its mtimes, owners and umask), extraction
 // giving the tree back, every refusal rule on a hostile archive built here (nothing written), the
 // bomb stopped at its header, and the command checks.
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -116,7 +119,7 @@ TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, uma
     const bool exec = it.is_directory() || ::access(it.path().c_str(), X_OK) == 0;
     if (!it.is_symlink()) ::chmod(it.path().c_str(), exec ? 0775 : 0664);
   }
-  auto second = read_artifact(d.str() + "/a");
+  auto second = read_artifact(d.str() + "/a/");  // a trailing slash changes nothing
   REQUIRE(second.ok());
   CHECK(second->sha256 == first->sha256);
 
@@ -215,8 +218,7 @@ std::vector<Hostile> hostile_archives() {
   out.push_back({"a FIFO", TarBuilder().special("pipe", AE_IFIFO).bytes(), "pipe"});
   out.push_back({"a duplicate path", TarBuilder().file("bot.py", "a").file("./bot.py", "b").bytes(),
                  "bot.py"});
-  out.push_back(
-      {"a control character", TarBuilder().file("bad\nname", "x").bytes(), "bad\\nname"});
+  out.push_back({"a control character", TarBuilder().file("bad\nname", "x").bytes(), "bad\\nname"});
   out.push_back({"an empty archive", TarBuilder().bytes(), "no entry"});
   out.push_back({"an empty archive", TarBuilder().dir("./").bytes(), "no entry"});
   out.push_back({"not a tar archive", "this is not an archive at all, just text\n", "not a tar"});
@@ -320,6 +322,20 @@ TEST_CASE("artifact: a directory with a FIFO or an absolute link is refused when
   REQUIRE_FALSE(art.ok());
   CHECK_THAT(art.error(), Catch::Contains("'passwd'") && Catch::Contains("absolute"));
 
+  d.write("c/bot.py", "x");
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(sock >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string socket_path = d.str() + "/c/sock";
+  REQUIRE(socket_path.size() < sizeof address.sun_path);
+  std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  ::close(sock);
+  art = read_artifact(d.str() + "/c");
+  REQUIRE_FALSE(art.ok());
+  CHECK_THAT(art.error(), Catch::Contains("sock") && Catch::Contains("a socket"));
+
   art = read_artifact(d.str() + "/missing");
   REQUIRE_FALSE(art.ok());
   CHECK(art.kind() == referee::ErrorKind::NotFound);
@@ -367,6 +383,8 @@ TEST_CASE("artifact: a command names an executable of the artifact or an interpr
   CHECK(e.error() ==
         "command 'foo bot.py': 'foo' is neither a file of the artifact nor an interpreter the "
         "host offers in /usr/local/bin:/usr/bin:/bin");
+  // python3 from deps.sh, in /usr/bin: offered by the default sandbox PATH.
+  CHECK(check_artifact_command(*m, {"python3", "bot.py"}).ok());
   // The referee's own PATH does not count: python3 exists there, not in an empty sandbox PATH.
   TempDir empty;
   CHECK_FALSE(check_artifact_command(*m, {"python3", "bot.py"}, {empty.str()}).ok());
