@@ -26,7 +26,10 @@
 //   files (only the owner's exec bit counts: a umask must not change a hash), 0755 for
 //   directories. Hard links on disk become separate regular files.
 // - Paths are relative, "./" prefixes and trailing slashes dropped; "..", an absolute path, a
-//   control character, a duplicate, an entry below a symbolic link are refused.
+//   control character, a duplicate, an entry below a symbolic link are refused, and so are
+//   names and paths too long for Linux (255, 4095 bytes), which would fail midway in writing.
+// - max_files counts the directories that paths imply too: `a/b/c/d` alone is four entries, so
+//   deep paths cannot make a million directories.
 // - A symbolic link's target must be relative and of the form `../../a/b`: its ".." first, then
 //   names, never climbing above the root from the link's directory. Checked lexically, this is
 //   sound: a ".." after a name could climb out through a link (`s -> .`, `up -> s/..`).
@@ -51,7 +54,7 @@ const char* artifact_kind_name(ArtifactKind kind);
 
 struct ArtifactLimits {
   std::uint64_t max_extracted_bytes = 64 << 20;  // the sum of the regular files' sizes
-  std::size_t max_files = 4096;                  // entries of every type
+  std::size_t max_files = 4096;                  // entries and the directories they imply
   std::uint64_t max_archive_bytes = 64 << 20;    // the artifact's bytes as stored
 };
 

@@ -15,6 +15,10 @@ namespace referee::engines::detail {
 
 namespace {
 
+// Linux's NAME_MAX and PATH_MAX - 1: longer would be refused while writing, after the check.
+constexpr std::size_t kMaxName = 255;
+constexpr std::size_t kMaxPath = 4095;
+
 // The most of a name a message shows.
 constexpr std::size_t kShownBytes = 200;
 
@@ -90,6 +94,9 @@ class PathTable {
     return "";
   }
 
+  // Paths seen: the entries and the directories their paths imply.
+  std::size_t size() const { return types_.size(); }
+
  private:
   enum class Implicit { Directory, ExplicitDirectory, File, Symlink };
   std::map<std::string, Implicit> types_;
@@ -110,13 +117,16 @@ Expected<std::string> normalise_entry_path(std::string_view raw) {
   for (const std::string& part : split_path(raw)) {
     if (part.empty() || part == ".") continue;
     if (part == "..") return Error{"a path with a '..' component"};
+    if (part.size() > kMaxName) return Error{"a name longer than 255 bytes"};
     out += (out.empty() ? "" : "/") + part;
   }
+  if (out.size() > kMaxPath) return Error{"a path longer than 4095 bytes"};
   return out;
 }
 
 std::string symlink_target_problem(const std::string& link_path, const std::string& target) {
   if (target.empty()) return "a symbolic link with an empty target";
+  if (target.size() > kMaxPath) return "a symbolic link whose target is longer than 4095 bytes";
   if (target.front() == '/')
     return "a symbolic link to an absolute path ('" + printable(target) + "')";
   // The link's directory is made of real directories (nothing lies below a link), so its depth
@@ -209,10 +219,12 @@ Expected<ArtifactManifest> walk_archive(std::string_view bytes, const ArtifactLi
     } else {
       return refuse(entry.path, type_word(type));
     }
-    if (manifest.entries.size() + 1 > limits.max_files)
-      return refuse(entry.path, "more than " + std::to_string(limits.max_files) + " entries");
     const std::string place = paths.problem(entry.path, entry.type);
     if (!place.empty()) return refuse(entry.path, place);
+    // Implied directories count: deep paths must not make a million of them.
+    if (paths.size() > limits.max_files)
+      return refuse(entry.path, "more than " + std::to_string(limits.max_files) +
+                                    " entries, with the directories their paths imply");
     // The declared size first: a bomb's first big entry is refused before it is inflated.
     if (entry.size > limits.max_extracted_bytes - manifest.total_bytes)
       return refuse(entry.path,

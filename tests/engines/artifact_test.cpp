@@ -219,6 +219,12 @@ std::vector<Hostile> hostile_archives() {
   out.push_back({"a duplicate path", TarBuilder().file("bot.py", "a").file("./bot.py", "b").bytes(),
                  "bot.py"});
   out.push_back({"a control character", TarBuilder().file("bad\nname", "x").bytes(), "bad\\nname"});
+  out.push_back({"a name longer than 255 bytes",
+                 TarBuilder().file(std::string(256, 'n'), "x").bytes(), "longer than 255"});
+  std::string long_path = std::string(200, 'p');  // 21 names of 200 bytes: 4,220 bytes
+  for (int i = 0; i < 20; ++i) long_path += "/" + std::string(200, 'p');
+  out.push_back({"a path longer than 4095 bytes", TarBuilder().file(long_path, "x").bytes(),
+                 "longer than 4095"});
   out.push_back({"an empty archive", TarBuilder().bytes(), "no entry"});
   out.push_back({"an empty archive", TarBuilder().dir("./").bytes(), "no entry"});
   out.push_back({"not a tar archive", "this is not an archive at all, just text\n", "not a tar"});
@@ -269,6 +275,13 @@ TEST_CASE("artifact: more files or bytes than the limits are refused") {
   auto m = inspect_artifact(ArtifactKind::Tree, "", four, limits);
   REQUIRE_FALSE(m.ok());
   CHECK_THAT(m.error(), Catch::Contains("'d'") && Catch::Contains("more than 3 entries"));
+
+  // The directories a path implies count: one file three levels down is four entries.
+  m = inspect_artifact(ArtifactKind::Tree, "", TarBuilder().file("a/b/c/d", "1").bytes(), limits);
+  REQUIRE_FALSE(m.ok());
+  CHECK_THAT(m.error(), Catch::Contains("'a/b/c/d'") && Catch::Contains("imply"));
+  CHECK(inspect_artifact(ArtifactKind::Tree, "", TarBuilder().file("a/b/d", "1").bytes(), limits)
+            .ok());
 
   limits = ArtifactLimits{};
   limits.max_extracted_bytes = 10;
