@@ -296,7 +296,8 @@ Expected<CacheCleaning> ArtifactCache::clean() {
     std::int64_t used_ns = 0;
   };
   std::vector<Candidate> candidates;
-  std::error_code ec;
+  std::vector<std::string> orphans;  // lock files without an entry (a refused or failed load)
+  std::error_code ec, gone;
   CacheCleaning result;
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -305,6 +306,10 @@ Expected<CacheCleaning> ArtifactCache::clean() {
       if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) remove_tree(it->path().string());
       continue;
     }
+    const std::size_t dot = name.rfind('.');
+    if (dot != std::string::npos && name.substr(dot) == ".lock" &&
+        is_entry_name(name.substr(0, dot)) && !fs::exists(dir_ + "/" + name.substr(0, dot), gone))
+      orphans.push_back(name.substr(0, dot));
     if (!is_entry_name(name)) continue;
     Candidate c{name, entry_info(it->path().string()), 0};
     struct stat st {};
@@ -329,6 +334,15 @@ Expected<CacheCleaning> ArtifactCache::clean() {
     ::unlink((entry + ".lock").c_str());  // under its exclusive lock: see lock_file
     result.total_bytes -= c.info.bytes;
     ++result.removed;
+  }
+  for (const std::string& name : orphans) {
+    const std::string entry = dir_ + "/" + name;
+    Lock exclusive;
+    if (lock_file(entry + ".lock", LOCK_EX | LOCK_NB, exclusive) != LockResult::Locked ||
+        fs::exists(entry, gone))
+      continue;  // in use: someone is extracting it
+    ::unlink((entry + ".fill").c_str());
+    ::unlink((entry + ".lock").c_str());
   }
   return result;
 }

@@ -152,6 +152,9 @@ TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothi
     CHECK((name.find(".tmp-") == std::string::npos &&
            name.find(s.sha256 + "/") == std::string::npos));
   CHECK_FALSE(std::filesystem::exists(d.str() + "/cache/" + s.sha256));
+  // Its lock files go at the next cleaning.
+  REQUIRE(cache.clean().ok());
+  CHECK(std::filesystem::is_empty(d.str() + "/cache"));
 
   // A refused artifact with the right hash: nothing kept either.
   Source hostile(TarBuilder().file("../evil", "x").bytes());
