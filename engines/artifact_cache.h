@@ -7,7 +7,7 @@
 //   there; the entry is named by the SHA-256 (a File artifact's also by a tag of its file name:
 //   `<sha256>-f<16 hex>`, since the same bytes may be uploaded under two names). The bytes are
 //   loaded only when the entry is missing, and are extracted only when their SHA-256 is the key: a
-//   mismatch is an error and leaves nothing behind.
+//   mismatch is an error and leaves no entry behind.
 // - Any number of threads and processes may materialise, lease and clean the same directory at
 //   once: the extraction is made in a temporary sibling and renamed into place, so an entry is
 //   either absent or complete, and each hash is extracted by one of them at a time.
@@ -30,7 +30,8 @@
 //   crossed, not listed), the lock files 0600.
 // - Leftovers of a process that died while extracting or removing (`.tmp-*`, `.trash-*`, named
 //   with its pid) are removed by clean() once that pid is gone; a cache directory is therefore
-//   meant for the processes of one PID namespace.
+//   meant for the processes of one PID namespace. So are the lock files of an entry that is not
+//   there (its bytes refused, its load failed), once no one holds them.
 // - The size of an entry is the sum of its files' sizes (the manifest's total).
 #pragma once
 
