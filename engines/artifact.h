@@ -60,7 +60,7 @@ struct ArtifactLimits {
 
 struct ArtifactBytes {
   ArtifactKind kind = ArtifactKind::File;
-  std::string file_name;  // File: the file's name ("bot.py"); Tree: "" (or the archive's name)
+  std::string file_name;  // File: the file's name ("bot.py"); Tree: ""
   std::string bytes;
   std::string sha256;  // of `bytes`, lower-case hex
 };

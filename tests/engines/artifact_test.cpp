@@ -50,6 +50,7 @@ void make_tree(const TempDir& d, const std::string& sub) {
   std::filesystem::create_directories(d.path / sub / "empty");
   std::filesystem::create_symlink("lib/util.py", d.path / sub / "util_link.py");
   std::filesystem::create_symlink("../util.py", d.path / sub / "lib/deep/up.py");
+  d.write(sub + "/donn\u00e9es/\u00e9t\u00e9.txt", "UTF-8 names", 0644);
 }
 
 }  // namespace artifact_test
@@ -132,6 +133,7 @@ TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, uma
   std::filesystem::create_symlink("lib/util.py", e.path / "b/util_link.py");
   e.write("b/lib/util.py", "X = 1\n", 0664);
   e.write("b/bot.py", "#!/usr/bin/env python3\nprint('hi')\n", 0700);
+  e.write("b/donn\u00e9es/\u00e9t\u00e9.txt", "UTF-8 names", 0644);
   auto third = read_artifact(e.str() + "/b");
   REQUIRE(third.ok());
   CHECK(third->sha256 == first->sha256);
@@ -151,7 +153,7 @@ TEST_CASE("artifact: extracting a packed directory gives the directory back") {
   REQUIRE(written.ok());
   CHECK(artifact_test::describe(out.str()) == artifact_test::describe(d.str() + "/src"));
   const std::string bot_py = "#!/usr/bin/env python3\nprint('hi')\n";
-  CHECK(written->total_bytes == bot_py.size() + 6 + 4);
+  CHECK(written->total_bytes == bot_py.size() + 6 + 4 + 11);
   const ArtifactEntry* bot = written->find("./bot.py");
   REQUIRE(bot != nullptr);
   CHECK(bot->executable);
