@@ -17,8 +17,6 @@
 #include "engines/artifact_util.h"
 
 using namespace referee::engines;
-using artifact_test::TarBuilder;
-using artifact_test::TempDir;
 
 namespace artifact_cache_test {
 
@@ -37,7 +35,7 @@ struct Source {
 };
 
 std::string tree(const std::string& tag, std::size_t size = 100) {
-  return TarBuilder()
+  return artifact_test::TarBuilder()
       .file("bot", "#!/bin/sh\necho " + tag + "\n", 0755)
       .dir("lib")
       .file("lib/data", std::string(size, 'x'))
@@ -66,14 +64,12 @@ std::vector<std::string> entries(const std::string& dir) {
 
 }  // namespace artifact_cache_test
 
-using artifact_cache_test::Source;
-
 TEST_CASE("artifact cache: extracts once, read-only, readable by another user") {
-  TempDir d;
+  artifact_test::TempDir d;
   ::chmod(d.str().c_str(), 0711);
   const std::string dir = d.str() + "/cache";
   ArtifactCache cache(dir, 1 << 20);
-  Source s(artifact_cache_test::tree("one"));
+  artifact_cache_test::Source s(artifact_cache_test::tree("one"));
   std::string root;
   {
     auto lease = cache.materialise(s.sha256, ArtifactKind::Tree, "", s.loader(), {});
@@ -95,7 +91,7 @@ TEST_CASE("artifact cache: extracts once, read-only, readable by another user") 
   CHECK(artifact_cache_test::mode_of(dir + "/" + s.sha256 + ".lock") == 0600);
 
   // A File artifact: <root>/<file_name>.
-  Source f("#!/usr/bin/env python3\nprint(1)\n");
+  artifact_cache_test::Source f("#!/usr/bin/env python3\nprint(1)\n");
   auto file = cache.materialise(f.sha256, ArtifactKind::File, "bot.py", f.loader(), {});
   REQUIRE(file.ok());
   CHECK(artifact_test::slurp(file->root() + "/bot.py") == f.bytes);
@@ -124,9 +120,9 @@ TEST_CASE("artifact cache: extracts once, read-only, readable by another user") 
 }
 
 TEST_CASE("artifact cache: the same bytes as two file names are two entries") {
-  TempDir d;
+  artifact_test::TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
-  Source s("print(1)\n");
+  artifact_cache_test::Source s("print(1)\n");
   auto one = cache.materialise(s.sha256, ArtifactKind::File, "bot.py", s.loader(), {});
   auto two = cache.materialise(s.sha256, ArtifactKind::File, "main.py", s.loader(), {});
   REQUIRE((one.ok() && two.ok()));
@@ -140,10 +136,10 @@ TEST_CASE("artifact cache: the same bytes as two file names are two entries") {
 }
 
 TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothing kept") {
-  TempDir d;
+  artifact_test::TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
-  Source s(artifact_cache_test::tree("one"));
-  Source other(artifact_cache_test::tree("two"));
+  artifact_cache_test::Source s(artifact_cache_test::tree("one"));
+  artifact_cache_test::Source other(artifact_cache_test::tree("two"));
   auto lease = cache.materialise(s.sha256, ArtifactKind::Tree, "", other.loader(), {});
   REQUIRE_FALSE(lease.ok());
   CHECK(lease.kind() == referee::ErrorKind::Invalid);
@@ -157,7 +153,7 @@ TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothi
   CHECK(std::filesystem::is_empty(d.str() + "/cache"));
 
   // A refused artifact with the right hash: nothing kept either.
-  Source hostile(TarBuilder().file("../evil", "x").bytes());
+  artifact_cache_test::Source hostile(artifact_test::TarBuilder().file("../evil", "x").bytes());
   lease = cache.materialise(hostile.sha256, ArtifactKind::Tree, "", hostile.loader(), {});
   REQUIRE_FALSE(lease.ok());
   CHECK_THAT(lease.error(), Catch::Contains("../evil"));
@@ -175,9 +171,9 @@ TEST_CASE("artifact cache: bytes whose SHA-256 is not the key are refused, nothi
 }
 
 TEST_CASE("artifact cache: threads materialising one hash share one extraction") {
-  TempDir d;
+  artifact_test::TempDir d;
   ArtifactCache cache(d.str() + "/cache", 1 << 20);
-  Source s(artifact_cache_test::tree("one"));
+  artifact_cache_test::Source s(artifact_cache_test::tree("one"));
   constexpr int kThreads = 8;
   std::vector<std::string> roots(kThreads);
   std::vector<std::thread> threads;
@@ -196,8 +192,8 @@ TEST_CASE("artifact cache: threads materialising one hash share one extraction")
 }
 
 TEST_CASE("artifact cache: processes materialising one hash end with one entry") {
-  TempDir d;
-  Source s(artifact_cache_test::tree("one", 4 << 20));
+  artifact_test::TempDir d;
+  artifact_cache_test::Source s(artifact_cache_test::tree("one", 4 << 20));
   constexpr int kProcesses = 4;
   std::vector<pid_t> children;
   for (int i = 0; i < kProcesses; ++i) {
@@ -234,12 +230,12 @@ TEST_CASE("artifact cache: processes materialising one hash end with one entry")
 }
 
 TEST_CASE("artifact cache: cleaning removes the least recently used, never a leased one") {
-  TempDir d;
+  artifact_test::TempDir d;
   const std::string dir = d.str() + "/cache";
   // Each entry is its two files' bytes: room for two.
   const std::uint64_t entry_bytes = std::string("#!/bin/sh\necho a\n").size() + 100;
   ArtifactCache cache(dir, 2 * entry_bytes + 10);
-  Source a(artifact_cache_test::tree("a")), b(artifact_cache_test::tree("b")),
+  artifact_cache_test::Source a(artifact_cache_test::tree("a")), b(artifact_cache_test::tree("b")),
       c(artifact_cache_test::tree("c")), e(artifact_cache_test::tree("e"));
   auto lease_a = cache.materialise(a.sha256, ArtifactKind::Tree, "", a.loader(), {});
   REQUIRE(lease_a.ok());
@@ -273,10 +269,10 @@ TEST_CASE("artifact cache: cleaning removes the least recently used, never a lea
 }
 
 TEST_CASE("artifact cache: a damaged entry is removed and extracted again") {
-  TempDir d;
+  artifact_test::TempDir d;
   const std::string dir = d.str() + "/cache";
   ArtifactCache cache(dir, 1 << 20);
-  Source s(artifact_cache_test::tree("one"));
+  artifact_cache_test::Source s(artifact_cache_test::tree("one"));
   REQUIRE(cache.materialise(s.sha256, ArtifactKind::Tree, "", s.loader(), {}).ok());
   // The marker of completion lost (a crash, or a hand's removal): damaged.
   ::chmod((dir + "/" + s.sha256).c_str(), 0755);
@@ -289,10 +285,10 @@ TEST_CASE("artifact cache: a damaged entry is removed and extracted again") {
 }
 
 TEST_CASE("artifact cache: a dead process's temporary directory is cleaned") {
-  TempDir d;
+  artifact_test::TempDir d;
   const std::string dir = d.str() + "/cache";
   ArtifactCache cache(dir, 1 << 20);
-  Source s(artifact_cache_test::tree("one"));
+  artifact_cache_test::Source s(artifact_cache_test::tree("one"));
   REQUIRE(cache.materialise(s.sha256, ArtifactKind::Tree, "", s.loader(), {}).ok());
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);

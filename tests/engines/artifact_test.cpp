@@ -18,9 +18,6 @@
 #include "engines/engine_hash.h"
 
 using namespace referee::engines;
-using artifact_test::Filter;
-using artifact_test::TarBuilder;
-using artifact_test::TempDir;
 
 namespace artifact_test {
 
@@ -56,7 +53,7 @@ void make_tree(const TempDir& d, const std::string& sub) {
 }  // namespace artifact_test
 
 TEST_CASE("artifact: a file is a File artifact whose SHA-256 is sha256sum's") {
-  TempDir d;
+  artifact_test::TempDir d;
   const std::string script = d.write("bot.py", "#!/usr/bin/env python3\nprint('x')\n", 0644);
   auto art = read_artifact(script);
   REQUIRE(art.ok());
@@ -66,7 +63,7 @@ TEST_CASE("artifact: a file is a File artifact whose SHA-256 is sha256sum's") {
   CHECK(art->sha256 == file_sha256(script).value());
 
   // Written back as <dir>/bot.py, executable because it starts with "#!".
-  TempDir out;
+  artifact_test::TempDir out;
   auto written = extract_artifact(art->kind, art->file_name, art->bytes, out.str(), {});
   REQUIRE(written.ok());
   CHECK(artifact_test::slurp(out.str() + "/bot.py") == art->bytes);
@@ -75,11 +72,11 @@ TEST_CASE("artifact: a file is a File artifact whose SHA-256 is sha256sum's") {
   CHECK((st.st_mode & 0777) == 0755);
 
   // Data without "#!" or an ELF header is not executable.
-  TempDir out2;
+  artifact_test::TempDir out2;
   REQUIRE(extract_artifact(ArtifactKind::File, "weights.txt", "1 2 3", out2.str(), {}).ok());
   REQUIRE(::stat((out2.str() + "/weights.txt").c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0644);
-  TempDir out3;
+  artifact_test::TempDir out3;
   REQUIRE(extract_artifact(ArtifactKind::File, "bot",
                            std::string("\x7f"
                                        "ELF\2\1\1",
@@ -104,7 +101,7 @@ TEST_CASE("artifact: a file artifact's name must be one plain name") {
 }
 
 TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, umask") {
-  TempDir d;
+  artifact_test::TempDir d;
   artifact_test::make_tree(d, "a");
   auto first = read_artifact(d.str() + "/a");
   INFO((first.ok() ? std::string() : first.error()));
@@ -125,7 +122,7 @@ TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, uma
   CHECK(second->sha256 == first->sha256);
 
   // The same tree made in another order, elsewhere: the same bytes.
-  TempDir e;
+  artifact_test::TempDir e;
   std::filesystem::create_directories(e.path / "b/empty");
   std::filesystem::create_directories(e.path / "b/lib/deep");
   std::filesystem::create_symlink("../util.py", e.path / "b/lib/deep/up.py");
@@ -144,11 +141,11 @@ TEST_CASE("artifact: a directory packs the same whatever its mtimes, owners, uma
 }
 
 TEST_CASE("artifact: extracting a packed directory gives the directory back") {
-  TempDir d;
+  artifact_test::TempDir d;
   artifact_test::make_tree(d, "src");
   auto art = read_artifact(d.str() + "/src");
   REQUIRE(art.ok());
-  TempDir out;
+  artifact_test::TempDir out;
   auto written = extract_artifact(art->kind, art->file_name, art->bytes, out.str(), {});
   REQUIRE(written.ok());
   CHECK(artifact_test::describe(out.str()) == artifact_test::describe(d.str() + "/src"));
@@ -167,8 +164,9 @@ TEST_CASE("artifact: extracting a packed directory gives the directory back") {
 }
 
 TEST_CASE("artifact: an author's .tar.gz is a Tree of its bytes as they are") {
-  TempDir d;
-  const std::string bytes = TarBuilder(Filter::Gzip).file("bot.py", "print(1)\n").bytes();
+  artifact_test::TempDir d;
+  const std::string bytes =
+      artifact_test::TarBuilder(artifact_test::Filter::Gzip).file("bot.py", "print(1)\n").bytes();
   d.write("mine.tar.gz", bytes);
   auto art = read_artifact(d.str() + "/mine.tar.gz");
   REQUIRE(art.ok());
@@ -178,9 +176,14 @@ TEST_CASE("artifact: an author's .tar.gz is a Tree of its bytes as they are") {
 }
 
 TEST_CASE("artifact: gzip, bzip2, xz and zstd archives read alike") {
-  auto filter = GENERATE(Filter::None, Filter::Gzip, Filter::Bzip2, Filter::Xz, Filter::Zstd);
-  const std::string bytes =
-      TarBuilder(filter).dir("bin").file("bin/bot", "#!/bin/sh\n", 0755).file("a.txt", "a").bytes();
+  auto filter = GENERATE(artifact_test::Filter::None, artifact_test::Filter::Gzip,
+                         artifact_test::Filter::Bzip2, artifact_test::Filter::Xz,
+                         artifact_test::Filter::Zstd);
+  const std::string bytes = artifact_test::TarBuilder(filter)
+                                .dir("bin")
+                                .file("bin/bot", "#!/bin/sh\n", 0755)
+                                .file("a.txt", "a")
+                                .bytes();
   auto m = inspect_artifact(ArtifactKind::Tree, "", bytes, {});
   INFO((m.ok() ? std::string() : m.error()));
   REQUIRE(m.ok());
@@ -247,7 +250,7 @@ TEST_CASE("artifact: every hostile archive is refused whole, naming the entry") 
     CHECK_THAT(m.error(), Catch::Contains(h.culprit));
     CHECK(m.error().find('\n') == std::string::npos);
     // Extraction inspects first: nothing is written.
-    TempDir out;
+    artifact_test::TempDir out;
     auto written = extract_artifact(ArtifactKind::Tree, "", h.bytes, out.str(), {});
     REQUIRE_FALSE(written.ok());
     CHECK(written.error() == m.error());
@@ -256,7 +259,7 @@ TEST_CASE("artifact: every hostile archive is refused whole, naming the entry") 
 }
 
 TEST_CASE("artifact: links that stay inside, and a root entry, are accepted") {
-  const std::string bytes = TarBuilder()
+  const std::string bytes = artifact_test::TarBuilder()
                                 .dir("./")
                                 .dir("lib/deep")
                                 .file("lib/x.py", "x")
@@ -272,22 +275,29 @@ TEST_CASE("artifact: links that stay inside, and a root entry, are accepted") {
 TEST_CASE("artifact: more files or bytes than the limits are refused") {
   ArtifactLimits limits;
   limits.max_files = 3;
-  const std::string four =
-      TarBuilder().file("a", "1").file("b", "2").file("c", "3").file("d", "4").bytes();
+  const std::string four = artifact_test::TarBuilder()
+                               .file("a", "1")
+                               .file("b", "2")
+                               .file("c", "3")
+                               .file("d", "4")
+                               .bytes();
   auto m = inspect_artifact(ArtifactKind::Tree, "", four, limits);
   REQUIRE_FALSE(m.ok());
   CHECK_THAT(m.error(), Catch::Contains("'d'") && Catch::Contains("more than 3 entries"));
 
   // The directories a path implies count: one file three levels down is four entries.
-  m = inspect_artifact(ArtifactKind::Tree, "", TarBuilder().file("a/b/c/d", "1").bytes(), limits);
+  m = inspect_artifact(ArtifactKind::Tree, "",
+                       artifact_test::TarBuilder().file("a/b/c/d", "1").bytes(), limits);
   REQUIRE_FALSE(m.ok());
   CHECK_THAT(m.error(), Catch::Contains("'a/b/c/d'") && Catch::Contains("imply"));
-  CHECK(inspect_artifact(ArtifactKind::Tree, "", TarBuilder().file("a/b/d", "1").bytes(), limits)
+  CHECK(inspect_artifact(ArtifactKind::Tree, "",
+                         artifact_test::TarBuilder().file("a/b/d", "1").bytes(), limits)
             .ok());
 
   limits = ArtifactLimits{};
   limits.max_extracted_bytes = 10;
-  const std::string eleven = TarBuilder().file("a", "12345").file("b", "123456").bytes();
+  const std::string eleven =
+      artifact_test::TarBuilder().file("a", "12345").file("b", "123456").bytes();
   m = inspect_artifact(ArtifactKind::Tree, "", eleven, limits);
   REQUIRE_FALSE(m.ok());
   CHECK_THAT(m.error(), Catch::Contains("'b'"));
@@ -303,8 +313,10 @@ TEST_CASE("artifact: a gzip bomb is refused at its header, before it is inflated
   // 64 MiB of zeros compress to about 64 KiB. Cut after a quarter of its compressed bytes, the
   // stream ends long before the data would: a refusal for its size, not for its truncation,
   // shows that the reader stopped at the entry's header.
-  const std::string bomb =
-      TarBuilder(Filter::Gzip).file("ok.py", "x").zeros("zeros", 64u << 20).bytes();
+  const std::string bomb = artifact_test::TarBuilder(artifact_test::Filter::Gzip)
+                               .file("ok.py", "x")
+                               .zeros("zeros", 64u << 20)
+                               .bytes();
   CHECK(bomb.size() < (1u << 20));
   ArtifactLimits limits;
   limits.max_extracted_bytes = 1 << 20;
@@ -312,7 +324,7 @@ TEST_CASE("artifact: a gzip bomb is refused at its header, before it is inflated
     auto m = inspect_artifact(ArtifactKind::Tree, "", bytes, limits);
     REQUIRE_FALSE(m.ok());
     CHECK_THAT(m.error(), Catch::Contains("'zeros'") && Catch::Contains("more than 1 MiB"));
-    TempDir out;
+    artifact_test::TempDir out;
     REQUIRE_FALSE(extract_artifact(ArtifactKind::Tree, "", bytes, out.str(), limits).ok());
     CHECK(artifact_test::dir_is_empty(out.str()));
   }
@@ -324,7 +336,7 @@ TEST_CASE("artifact: a gzip bomb is refused at its header, before it is inflated
 }
 
 TEST_CASE("artifact: a directory with a FIFO or an absolute link is refused when read") {
-  TempDir d;
+  artifact_test::TempDir d;
   d.write("a/bot.py", "x");
   REQUIRE(::mkfifo((d.str() + "/a/pipe").c_str(), 0644) == 0);
   auto art = read_artifact(d.str() + "/a");
@@ -357,7 +369,7 @@ TEST_CASE("artifact: a directory with a FIFO or an absolute link is refused when
 }
 
 TEST_CASE("artifact: a command names an executable of the artifact or an interpreter") {
-  const std::string bytes = TarBuilder()
+  const std::string bytes = artifact_test::TarBuilder()
                                 .file("bot", "#!/bin/sh\n", 0755)
                                 .file("bot.py", "print(1)\n", 0644)
                                 .dir("bin")
@@ -365,7 +377,8 @@ TEST_CASE("artifact: a command names an executable of the artifact or an interpr
                                 .bytes();
   auto m = inspect_artifact(ArtifactKind::Tree, "", bytes, {});
   REQUIRE(m.ok());
-  TempDir host;  // a sandbox PATH with one interpreter, "python3", and a plain file "notexec"
+  artifact_test::TempDir
+      host;  // a sandbox PATH with one interpreter, "python3", and a plain file "notexec"
   host.write("usr/bin/python3", "#!/bin/sh\n", 0755);
   host.write("usr/bin/notexec", "x", 0644);
   const std::vector<std::string> path = {host.str() + "/usr/bin"};
@@ -401,12 +414,12 @@ TEST_CASE("artifact: a command names an executable of the artifact or an interpr
   // python3 from deps.sh, in /usr/bin: offered by the default sandbox PATH.
   CHECK(check_artifact_command(*m, {"python3", "bot.py"}).ok());
   // The referee's own PATH does not count: python3 exists there, not in an empty sandbox PATH.
-  TempDir empty;
+  artifact_test::TempDir empty;
   CHECK_FALSE(check_artifact_command(*m, {"python3", "bot.py"}, {empty.str()}).ok());
 }
 
 TEST_CASE("artifact: archives made by GNU tar read and extract as their directory") {
-  TempDir d;
+  artifact_test::TempDir d;
   artifact_test::make_tree(d, "src");
   for (const std::string& flags :
        std::vector<std::string>{"-cf a.tar", "-czf a.tar.gz", "--zstd -cf a.tar.zst"}) {
@@ -419,7 +432,7 @@ TEST_CASE("artifact: archives made by GNU tar read and extract as their director
     auto art = read_artifact(file);
     REQUIRE(art.ok());
     CHECK(art->kind == ArtifactKind::Tree);
-    TempDir out;
+    artifact_test::TempDir out;
     REQUIRE(extract_artifact(art->kind, "", art->bytes, out.str(), {}).ok());
     CHECK(artifact_test::describe(out.str()) == artifact_test::describe(d.str() + "/src"));
     std::filesystem::remove(file);
