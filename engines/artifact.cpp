@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -159,6 +160,11 @@ const ArtifactEntry* ArtifactManifest::find(const std::string& path) const {
   for (const ArtifactEntry& entry : entries)
     if (entry.path == *normal) return &entry;
   return nullptr;
+}
+
+std::size_t ArtifactManifest::file_count() const {
+  return static_cast<std::size_t>(std::count_if(
+      entries.begin(), entries.end(), [](const auto& e) { return e.type == EntryType::File; }));
 }
 
 std::string bytes_sha256(std::string_view bytes) {

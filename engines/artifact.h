@@ -43,11 +43,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/artifact_kind.h"
 #include "base/expected.h"
 
 namespace referee::engines {
 
-enum class ArtifactKind { File, Tree };
+// File or Tree (base/artifact_kind.h: shared with storage/, which knows nothing of engines/).
+using referee::ArtifactKind;
 
 // "file" or "tree".
 const char* artifact_kind_name(ArtifactKind kind);
@@ -78,6 +80,9 @@ struct ArtifactEntry {
 struct ArtifactManifest {
   std::vector<ArtifactEntry> entries;  // in archive order
   std::uint64_t total_bytes = 0;       // the sum of the files' sizes
+
+  // How many entries are regular files (storage's ArtifactInfo::files).
+  std::size_t file_count() const;
 
   // The entry at `path` (normalised like an archive's), or nullptr.
   const ArtifactEntry* find(const std::string& path) const;

@@ -191,6 +191,7 @@ TEST_CASE("artifact: gzip, bzip2, xz and zstd archives read alike") {
   CHECK(m->entries[1].path == "bin/bot");
   CHECK(m->entries[1].executable);
   CHECK(m->total_bytes == 11);
+  CHECK(m->file_count() == 2);
 }
 
 namespace artifact_test {
