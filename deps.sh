@@ -14,6 +14,8 @@ packages+=(clang libclang-rt-14-dev libfuzzer-14-dev)
 packages+=(libpq-dev postgresql)
 packages+=(iproute2)  # `ip netns`: the worker proof puts each worker in its own network namespace
 packages+=(libssl-dev)  # libcrypto: SHA-256 of engine binaries (engines/engine_hash.h)
+# libarchive: engine artifacts, tar archives read, checked and packed (engines/artifact.h)
+packages+=(libarchive-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
