@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -439,6 +440,25 @@ TEST_CASE("sandbox: an empty root is an empty read-only /engine") {
   spec.args = {"-c", "ls -A /engine; pwd; touch /engine/x 2>/dev/null || echo read-only"};
   spec.sandbox = Sandbox{};
   CHECK(output_of(spec) == std::vector<std::string>{"/engine", "read-only"});
+}
+
+TEST_CASE("sandbox: referee.service lets bwrap create its namespaces, loopback and /proc") {
+  std::ifstream file(SOURCE_DIR "/referee/service/referee.service");
+  std::map<std::string, std::string> settings;
+  for (std::string line; std::getline(file, line);)
+    if (auto eq = line.find('='); eq != std::string::npos && line[0] != '#')
+      settings[line.substr(0, eq)] = line.substr(eq + 1);
+  CHECK(settings["RestrictNamespaces"] == "user mnt pid net ipc uts cgroup");
+  CHECK(settings["RestrictAddressFamilies"] == "AF_UNIX AF_INET AF_INET6 AF_NETLINK");
+  // A locked mount over /proc's directories or hidepid: the kernel refuses bwrap's fresh /proc.
+  CHECK(settings["ProtectKernelTunables"] == "no");
+  CHECK(settings["ProtectKernelLogs"] == "no");
+  CHECK(settings["ProtectProc"] == "default");
+  // The rest of the hardening stays.
+  CHECK(settings["NoNewPrivileges"] == "yes");
+  CHECK(settings["CapabilityBoundingSet"].empty());
+  CHECK(settings["ProtectSystem"] == "strict");
+  CHECK(settings["ProtectHome"] == "yes");
 }
 
 TEST_CASE("sandbox: an engine configured with sandbox = true is spawned in its sandbox") {
