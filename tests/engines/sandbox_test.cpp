@@ -6,8 +6,10 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -111,6 +113,20 @@ std::vector<std::string> output_of(const SpawnSpec& spec) {
 }
 
 // Processes of the host whose command line holds `marker` as a word.
+std::set<pid_t> processes_with(const std::string& marker);
+
+// Waits up to 5 s for `count` of them: an exec'd process's command line is set a little after
+// its parent learns that the exec succeeded.
+std::set<pid_t> wait_for_processes_with(const std::string& marker, std::size_t count) {
+  const auto deadline = Clock::now() + 5s;
+  auto found = processes_with(marker);
+  while (found.size() != count && Clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+    found = processes_with(marker);
+  }
+  return found;
+}
+
 std::set<pid_t> processes_with(const std::string& marker) {
   std::set<pid_t> found;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
@@ -380,6 +396,22 @@ TEST_CASE("sandbox: namespaces refused are one line, Unavailable, not an engine 
           "cannot start engine './engine.py': bubblewrap cannot create the sandbox: bwrap: No "
           "permissions to create new namespace");
   }
+  SECTION("the real bwrap, refused a namespace by the process limit") {
+    // bwrap's clone() meets RLIMIT_NPROC: "Creating new namespace failed". Where other
+    // processes of the sandbox user run at the same time (tests in parallel), exec'ing bwrap
+    // itself may meet the limit first: EAGAIN. Both are Unavailable, neither is an engine's exit.
+    SpawnSpec spec = sandboxed(dir);
+    spec.limits.processes = 1;
+    auto p = Process::spawn(spec);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.kind() == referee::ErrorKind::Unavailable);
+    const std::string prefix = "cannot start engine './engine.py': ";
+    CHECK_THAT(p.error(),
+               Catch::Matchers::Equals(prefix + "bubblewrap cannot create the sandbox: bwrap: "
+                                                "Creating new namespace failed: Resource "
+                                                "temporarily unavailable") ||
+                   Catch::Matchers::Equals(prefix + "Resource temporarily unavailable"));
+  }
   SECTION("an engine that exits 1 at once is an engine that exits 1") {
     Process p = start(sandboxed(dir));
     CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
@@ -407,7 +439,7 @@ TEST_CASE("sandbox: a sandboxed engine's descendants die with it") {
     Process p = start(sandboxed(dir));
     ReadResult r = p.read_line(Clock::now() + 20s);
     REQUIRE(r.status == ReadStatus::Line);
-    const auto sleepers = processes_with(marker);
+    const auto sleepers = wait_for_processes_with(marker, 2);
     REQUIRE(sleepers.size() == 2);
     for (pid_t pid : sleepers) {
       struct stat st {};
@@ -415,10 +447,41 @@ TEST_CASE("sandbox: a sandboxed engine's descendants die with it") {
       CHECK(st.st_uid == engine_uid());
     }
   }  // the Process ends: its keeper kills the tree
-  const auto deadline = Clock::now() + 5s;
-  while (!processes_with(marker).empty() && Clock::now() < deadline)
-    std::this_thread::sleep_for(10ms);
-  CHECK(processes_with(marker).empty());
+  CHECK(wait_for_processes_with(marker, 0).empty());
+}
+
+TEST_CASE("sandbox: SIGKILL of the referee ends its sandboxed engine, descendants included") {
+  require_sandbox_host();
+  TempDir dir;
+  const std::string marker = std::to_string(200000 + ::getpid());
+  dir.engine(
+      "import subprocess\n"
+      "subprocess.Popen(['/bin/sleep', '" +
+      marker +
+      "'], start_new_session=True)\n"
+      "print('ready', flush=True)\n"
+      "sys.stdin.read()\n");
+  // A stand-in for the referee, killed with no chance to clean up: the keeper must.
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t referee = ::fork();
+  if (referee == 0) {
+    ::close(ready[0]);
+    auto p = Process::spawn(sandboxed(dir));
+    const bool up = p.ok() && p->read_line(Clock::now() + 20s).line == "ready";
+    (void)!::write(ready[1], up ? "y" : "n", 1);
+    for (;;) ::pause();
+  }
+  REQUIRE(referee > 0);
+  ::close(ready[1]);
+  char answer = 0;
+  REQUIRE(::read(ready[0], &answer, 1) == 1);
+  ::close(ready[0]);
+  CHECK(answer == 'y');
+  CHECK(wait_for_processes_with(marker, 1).size() == 1);
+  ::kill(referee, SIGKILL);
+  REQUIRE(::waitpid(referee, nullptr, 0) == referee);
+  CHECK(wait_for_processes_with(marker, 0).empty());
 }
 
 TEST_CASE("sandbox: a sandboxed engine has kSandboxMemoryMb of address space by default") {
