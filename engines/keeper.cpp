@@ -232,10 +232,10 @@ int kill_children_by_scan() {
 }
 
 void run(const Plan& plan) {
-  // Descriptors: the five it needs at 0..4, nothing else (not the referee's ends of these pipes,
+  // Descriptors: the five it needs at 0..4 (seven for a sandboxed engine: bwrap's status pipe
+  // at kBwrapStatusFd, then its read end), nothing else (not the referee's ends of these pipes,
   // not other engines' pipes, not the database). Copies above 10 first, so no dup2 clobbers a
   // source that sits at a low number.
-  // A sandboxed engine adds bwrap's status pipe: kBwrapStatusFd, then its read end.
   const int wanted[7] = {plan.stdin_fd,
                          plan.stdout_fd,
                          plan.stderr_fd,

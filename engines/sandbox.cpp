@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 
 #include "engines/command_path.h"
 #include "engines/process.h"
@@ -30,6 +32,36 @@ void add_top_level_link(const std::string& name, std::vector<std::string>& out) 
   } else if (S_ISDIR(st.st_mode)) {
     out.insert(out.end(), {"--ro-bind", name, name});
   }
+}
+
+// Whether `uid`/`gid` (no supplementary group: the keeper drops them) may do `want` (a mask of
+// r=4 x=1) to a file of mode `st` by its mode bits.
+bool allowed(const struct stat& st, uid_t uid, gid_t gid, unsigned want) {
+  const unsigned bits = st.st_uid == uid   ? (st.st_mode >> 6) & 7u
+                        : st.st_gid == gid ? (st.st_mode >> 3) & 7u
+                                           : st.st_mode & 7u;
+  return (bits & want) == want;
+}
+
+// The first directory on the way to `dir` (its ancestors: search; itself: read and search) that
+// `uid`/`gid` may not pass, with its mode; "" when none. bwrap opens the root as that user.
+std::string refused_on_the_way(const std::string& dir, uid_t uid, gid_t gid) {
+  char resolved[PATH_MAX];
+  if (!::realpath(dir.c_str(), resolved)) return {};  // check_working_dir has said why
+  const std::string path = resolved;
+  for (std::size_t end = 0; end != std::string::npos;) {
+    end = path.find('/', end + 1);
+    const std::string step = end == std::string::npos ? path : path.substr(0, end);
+    struct stat st {};
+    if (::stat(step.empty() ? "/" : step.c_str(), &st) != 0) return {};
+    const bool last = end == std::string::npos;
+    if (!allowed(st, uid, gid, last ? 5u : 1u)) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      return (step.empty() ? "/" : step) + ": mode " + mode;
+    }
+  }
+  return {};
 }
 
 Error unavailable(std::string message) {
@@ -78,10 +110,16 @@ Expected<SandboxLaunch> prepare_sandbox(const Sandbox& sandbox, const std::strin
     launch.gid = found->pw_gid;
   }
 
-  if (!sandbox.root.empty())
+  if (!sandbox.root.empty()) {
     if (int err = check_working_dir(sandbox.root))
       return Error{"sandbox root '" + sandbox.root + "': " + errno_text(err),
                    spawn_error_kind(err)};
+    if (launch.switch_user)
+      if (auto refused = refused_on_the_way(sandbox.root, launch.uid, launch.gid); !refused.empty())
+        return Error{"sandbox root '" + sandbox.root + "': the sandbox user '" + sandbox.user +
+                         "' may not read it (" + refused + ")",
+                     ErrorKind::Invalid};
+  }
   const CommandPath path = resolve_sandboxed_command(command, sandbox.root);
   if (path.error != 0)
     return Error{errno_text(path.error) + " in the sandbox" +

@@ -71,7 +71,10 @@ std::vector<std::string> sandbox_mounts(const Sandbox& sandbox);
 
 // Checks bwrap (Unavailable when it is not an executable file), the user (Unavailable when
 // unknown; looked up only when the referee is root), the root (a directory: NotFound or Invalid
-// naming it), the command (resolve_sandboxed_command: NotFound or Invalid), and builds the launch.
+// naming it; when the user is switched, one it may read and reach by the mode bits of the root
+// and its parents, ACLs not read: Invalid naming the first that refuses, where bwrap would fail
+// only once started), the command (resolve_sandboxed_command: NotFound or Invalid), and builds
+// the launch.
 // Error messages are the part after "cannot start engine '<command>': ".
 Expected<SandboxLaunch> prepare_sandbox(const Sandbox& sandbox, const std::string& command,
                                         const std::vector<std::string>& args,

@@ -352,6 +352,23 @@ TEST_CASE("sandbox: a sandboxed engine's command is found inside its sandbox") {
   }
 }
 
+TEST_CASE("sandbox: a root the sandbox user may not reach is refused before the start") {
+  require_sandbox_host();
+  TempDir dir;
+  dir.engine("print('ran')\n");
+  ::chmod(dir.path.c_str(), 0700);  // the root's parent: the sandbox user may not pass
+  auto p = Process::spawn(sandboxed(dir));
+  if (::geteuid() != 0) {  // bwrap runs as the test's own user, who may
+    CHECK(p.ok());
+    return;
+  }
+  REQUIRE_FALSE(p.ok());
+  CHECK(p.kind() == referee::ErrorKind::Invalid);
+  CHECK(p.error() == "cannot start engine './engine.py': sandbox root '" + dir.root() +
+                         "': the sandbox user 'referee-engine' may not read it (" + dir.path +
+                         ": mode 0700)");
+}
+
 TEST_CASE("sandbox: without bwrap a sandboxed engine is not started: one line, Unavailable") {
   TempDir dir;
   dir.engine("print('ran')\n");
