@@ -41,9 +41,10 @@ using Clock = std::chrono::steady_clock;
 
 // Optional resource limits for the engine; 0 = none. Set in the engine's process right before
 // exec, so they hold from its first instruction. RLIMIT_NPROC counts every process of the user
-// and is not enforced for root.
+// and is not enforced for root; a sandboxed engine's user is the sandbox's, shared by every
+// sandboxed engine, and bwrap takes 3 processes of it.
 struct ResourceLimits {
-  long memory_mb = 0;    // RLIMIT_AS
+  long memory_mb = 0;    // RLIMIT_AS; 0 for a sandboxed engine: kSandboxMemoryMb (sandbox.h)
   long cpu_seconds = 0;  // RLIMIT_CPU
   long processes = 0;    // RLIMIT_NPROC
 };
