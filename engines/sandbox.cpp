@@ -78,8 +78,13 @@ std::vector<std::string> sandbox_mounts(const Sandbox& sandbox) {
     out.insert(out.end(), {"--dir", kSandboxEngineDir});
   else
     out.insert(out.end(), {"--ro-bind", sandbox.root, kSandboxEngineDir});
-  out.insert(out.end(), {"--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"});
-  out.insert(out.end(), {"--remount-ro", "/"});  // last: the tmpfs root bwrap builds on
+  // tmpfs is memory that RLIMIT_AS does not count: each one writable is sized.
+  const auto bytes = [](long mb) { return std::to_string(mb * 1024 * 1024); };
+  out.insert(out.end(), {"--size", bytes(kSandboxTmpMb), "--tmpfs", "/tmp"});
+  out.insert(out.end(), {"--proc", "/proc", "--dev", "/dev"});
+  out.insert(out.end(), {"--size", bytes(kSandboxShmMb), "--tmpfs", "/dev/shm"});
+  out.insert(out.end(), {"--remount-ro", "/dev"});  // its nodes are bind mounts: still usable
+  out.insert(out.end(), {"--remount-ro", "/"});     // last: the tmpfs root bwrap builds on
   return out;
 }
 

@@ -9,8 +9,9 @@
 //   /bin /sbin /lib /lib64 (a read-only bind where the host has a directory instead),
 //   /etc/ld.so.cache read-only (the dynamic loader's cache: nothing else under /etc is needed by
 //   the loader, Python 3 or Node 20), the sandbox's root read-only at /engine (an empty directory
-//   when the root is empty), a private tmpfs at /tmp, its own /proc, a minimal /dev; then / is
-//   remounted read-only. No database, token file, /etc/referee, other artifact, home directory;
+//   when the root is empty), a private tmpfs of kSandboxTmpMb at /tmp, its own /proc, a minimal
+//   /dev, read-only but for a tmpfs of kSandboxShmMb at /dev/shm; then / is remounted read-only.
+//   No database, token file, /etc/referee, other artifact, home directory;
 // - every namespace of its own (--unshare-all: no network but its own loopback, its own pids),
 //   --die-with-parent, --new-session (no terminal to push input into), --cap-drop ALL;
 // - the environment PATH=kSandboxPath, LANG=C.UTF-8, HOME=/tmp and the engine's own env, nothing
@@ -50,6 +51,11 @@ struct Sandbox {
 // under bwrap on x86-64: Node 20 needs about 720 MB to start (V8 reserves its code range),
 // Python 3.11 about 16 MB; 2 GB leaves Node a heap of a gigabyte and more.
 inline constexpr long kSandboxMemoryMb = 2048;
+
+// The sizes of the sandbox's writable tmpfs, /tmp and /dev/shm: memory of the host that
+// RLIMIT_AS does not count, so bounded here. A write past them is ENOSPC.
+inline constexpr long kSandboxTmpMb = 64;
+inline constexpr long kSandboxShmMb = 16;
 
 // PATH inside the sandbox.
 inline constexpr const char* kSandboxPath = "/usr/local/bin:/usr/bin:/bin";

@@ -197,7 +197,7 @@ TEST_CASE("sandbox: a sandboxed engine cannot write outside /tmp") {
   require_sandbox_host();
   TempDir dir;
   dir.engine(
-      "for path in ['/engine/x', '/x', '/usr/x', '/etc/x', '/tmp/x']:\n"
+      "for path in ['/engine/x', '/x', '/usr/x', '/etc/x', '/dev/x', '/dev/shm/x', '/tmp/x']:\n"
       "    try:\n"
       "        open(path, 'w').write('x')\n"
       "        print(path, 'written')\n"
@@ -205,8 +205,28 @@ TEST_CASE("sandbox: a sandboxed engine cannot write outside /tmp") {
       "        print(path, 'error', e.errno)\n");
   const auto inside = output_of(sandboxed(dir));
   CHECK(inside == std::vector<std::string>{"/engine/x error 30", "/x error 30", "/usr/x error 30",
-                                           "/etc/x error 30", "/tmp/x written"});  // 30: EROFS
+                                           "/etc/x error 30", "/dev/x error 30",
+                                           "/dev/shm/x written", "/tmp/x written"});  // 30: EROFS
   CHECK_FALSE(std::filesystem::exists(dir.root() + "/x"));
+}
+
+TEST_CASE("sandbox: a sandboxed engine's /tmp and /dev/shm are bounded, memory it cannot hoard") {
+  require_sandbox_host();
+  TempDir dir;
+  dir.engine("for path, mb in [('/tmp/big', " + std::to_string(kSandboxTmpMb) +
+             "), ('/dev/shm/big', " + std::to_string(kSandboxShmMb) +
+             ")]:\n"
+             "    try:\n"
+             "        with open(path, 'wb') as f:\n"
+             "            f.write(bytes(mb * 1024 * 1024 + 4096))\n"
+             "        print(path, 'written')\n"
+             "    except OSError as e:\n"
+             "        print(path, 'error', e.errno)\n"
+             "with open('/dev/null', 'w') as f:\n"
+             "    print('/dev/null', f.write('x'))\n");
+  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{"/tmp/big error 28",  // ENOSPC
+                                                              "/dev/shm/big error 28",
+                                                              "/dev/null 1"});
 }
 
 TEST_CASE("sandbox: a sandboxed engine sees only the processes of its own sandbox") {
