@@ -112,6 +112,31 @@ bool sandbox_created(int fd) {
   }
 }
 
+// A sandboxed engine has exited: did bwrap report the engine's exit code? It does only when it
+// had exec'd the engine; without it bwrap failed before (a mount refused inside its namespaces,
+// the engine's exec). Reads what `fd`, bwrap's status pipe, holds; bwrap has exited.
+bool engine_exit_reported(int fd) {
+  static constexpr char kWord[] = "\"exit-code\"";
+  constexpr int kLength = sizeof kWord - 1;
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  char buf[512];
+  int matched = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    for (ssize_t i = 0; i < n; ++i) {
+      // No proper prefix of the word is also a suffix of another of its prefixes: on a mismatch
+      // only its first character can begin a match again.
+      if (buf[i] == kWord[matched])
+        ++matched;
+      else
+        matched = buf[i] == kWord[0] ? 1 : 0;
+      if (matched == kLength) return true;
+    }
+  }
+}
+
 // Has the engine leader exited? Leaves it a zombie (WNOWAIT), so that its process group id stays
 // reserved; adopted orphans that exited are reaped on the way.
 bool leader_exited(pid_t leader, int& status) {
@@ -325,8 +350,11 @@ void run(const Plan& plan) {
     }
     if (leader_exited(engine, status)) {
       exited = true;
-      send(kStatusFd, kExited, status);  // first: the referee ends the game now
-      break;
+      // bwrap exiting by itself without the engine's exit code: its own failure, not the engine's.
+      const bool sandbox_failed = plan.sandbox_status_read_fd >= 0 && WIFEXITED(status) &&
+                                  !engine_exit_reported(kBwrapStatusFd + 1);
+      send(kStatusFd, kExited, status, sandbox_failed ? kSandbox : kNoStage);  // first: the
+      break;  // referee ends the game now
     }
     if (r > 0 && fds[0].revents) {
       char commands[16];

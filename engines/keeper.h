@@ -16,7 +16,9 @@
 // it) with bwrap's --json-status-fd at kBwrapStatusFd. The keeper reports kStarted once bwrap has
 // written there (it does once its namespaces exist), kFailed with kSandbox and bwrap's wait
 // status when bwrap ends the pipe without a word (it could not create them). The keeper keeps
-// the pipe's read end open to the end: bwrap's last report (its exit code) must not meet EPIPE.
+// the pipe's read end open to the end: bwrap's last report, the engine's exit code, which it
+// writes only when it had exec'd the engine, must not meet EPIPE. A bwrap that exits by itself
+// without that report failed before the engine ran: its kExited carries kSandbox.
 // Killing the tree: SIGKILL to every child listed in /proc/thread-self/children (or, where that
 // file is missing, every process whose /proc/<pid>/stat names the keeper as parent), reap, and
 // again until no child is left: descendants re-parent to the keeper as their parents die.
@@ -35,7 +37,7 @@ namespace referee::engines::keeper {
 enum Kind : std::int32_t { kStarted = 1, kExited = 2, kFailed = 3 };
 // What failed, with kFailed (`value` holds the errno).
 // kUser: switching to the sandbox's user; kSandbox: bwrap could not create the sandbox (`value`
-// holds bwrap's wait status, not an errno).
+// holds bwrap's wait status, not an errno), or, with kExited, failed before it exec'd the engine.
 enum Stage : std::int32_t { kNoStage = 0, kFork, kChdir, kLimits, kExec, kSetup, kUser, kSandbox };
 struct Message {
   std::int32_t kind = 0;

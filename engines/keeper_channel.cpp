@@ -85,6 +85,7 @@ bool read_reports(int status_fd, KeeperReports& reports) {
         if (reports.partial.kind == keeper::kExited && !reports.exited) {
           reports.exited = true;
           reports.status = reports.partial.value;
+          reports.sandbox_failed = reports.partial.stage == keeper::kSandbox;
         }
         reports.partial_bytes = 0;
       }

@@ -41,9 +41,10 @@ void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
                const SandboxLaunch* sandbox = nullptr);
 
 struct KeeperReports {
-  bool exited = false;        // the keeper reported the engine's exit (or was lost)
-  std::optional<int> status;  // its wait status; empty when the keeper was lost
-  keeper::Message partial{};  // a report being read
+  bool exited = false;          // the keeper reported the engine's exit (or was lost)
+  std::optional<int> status;    // its wait status; empty when the keeper was lost
+  bool sandbox_failed = false;  // the exit is bwrap's, before it exec'd the engine (keeper.h)
+  keeper::Message partial{};    // a report being read
   std::size_t partial_bytes = 0;
 };
 

@@ -411,8 +411,13 @@ bool Process::running() {
 std::string Process::exit_description() const {
   const Impl& p = *impl_;
   if (!p.reports.exited) return "";
-  return p.reports.status ? describe_wait_status(*p.reports.status)
-                          : "unknown (its keeper process was killed)";
+  if (!p.reports.status) return "unknown (its keeper process was killed)";
+  return describe_wait_status(*p.reports.status) +
+         (p.reports.sandbox_failed ? " (the sandbox failed before the engine started)" : "");
+}
+
+bool Process::sandbox_failed() const {
+  return impl_->reports.sandbox_failed;
 }
 
 std::optional<int> Process::exit_code() const {

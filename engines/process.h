@@ -169,8 +169,13 @@ class Process {
   // True while the engine has not exited (one non-blocking read of the status pipe). Once it has,
   // the rest of its tree is killed and its keeper reaped, so the exit status is available.
   bool running();
-  // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen.
+  // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen. A sandboxed
+  // engine whose sandbox failed once its namespaces existed (a mount refused, the engine's exec
+  // failed inside): "exit 1 (the sandbox failed before the engine started)", bwrap's reason on
+  // stderr.
   std::string exit_description() const;
+  // True when the exit is the sandbox's own failure, before the engine ran (see above).
+  bool sandbox_failed() const;
   // The exit code when the engine exited normally, the signal when a signal ended it.
   std::optional<int> exit_code() const;
   std::optional<int> exit_signal() const;

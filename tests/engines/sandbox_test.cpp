@@ -337,6 +337,7 @@ TEST_CASE("sandbox: a signal that ends a sandboxed engine is reported as bwrap's
   CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
   p.shut_down(2000ms, 200ms);
   CHECK(p.exit_description() == "exit 139");
+  CHECK_FALSE(p.sandbox_failed());
 }
 
 TEST_CASE("sandbox: a sandboxed engine's command is found inside its sandbox") {
@@ -454,6 +455,42 @@ TEST_CASE("sandbox: namespaces refused are one line, Unavailable, not an engine 
     CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
     p.shut_down(2000ms, 200ms);
     CHECK(p.exit_description() == "exit 1");
+    CHECK_FALSE(p.sandbox_failed());
+  }
+}
+
+TEST_CASE(
+    "sandbox: bwrap failing once its namespaces exist is the sandbox's exit, not the engine's") {
+  require_sandbox_host();
+  TempDir dir;
+  SECTION("a mount refused inside (what a unit's ProtectKernelTunables does to --proc)") {
+    // What bwrap does then: its namespaces reported, its reason on stderr, exit 1, no exit code
+    // of an engine reported.
+    dir.engine("print('ran')\n");
+    SpawnSpec spec = sandboxed(dir);
+    spec.sandbox->bwrap =
+        dir.write("fake-bwrap",
+                  "#!/bin/sh\n"
+                  "echo '{ \"child-pid\": 12 }' >&5\n"
+                  "echo \"bwrap: Can't mount proc on /newroot/proc: Operation not "
+                  "permitted\" >&2\n"
+                  "exit 1\n",
+                  0755);
+    Process p = start(spec);
+    CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
+    p.shut_down(2000ms, 200ms);
+    CHECK(p.sandbox_failed());
+    CHECK(p.exit_description() == "exit 1 (the sandbox failed before the engine started)");
+    CHECK(p.stderr_tail() == "bwrap: Can't mount proc on /newroot/proc: Operation not permitted\n");
+  }
+  SECTION("the real bwrap cannot exec the engine: its interpreter is not in the sandbox") {
+    dir.write("root/engine.py", "#!/opt/no-such-python\nprint('ran')\n", 0755);
+    Process p = start(sandboxed(dir));
+    CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
+    p.shut_down(2000ms, 200ms);
+    CHECK(p.sandbox_failed());
+    CHECK(p.exit_description() == "exit 1 (the sandbox failed before the engine started)");
+    CHECK(p.stderr_tail() == "bwrap: execvp /engine/engine.py: No such file or directory\n");
   }
 }
 
