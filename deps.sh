@@ -16,13 +16,20 @@ packages+=(iproute2)  # `ip netns`: the worker proof puts each worker in its own
 packages+=(libssl-dev)  # libcrypto: SHA-256 of engine binaries (engines/engine_hash.h)
 # libarchive: engine artifacts, tar archives read, checked and packed (engines/artifact.h)
 packages+=(libarchive-dev)
+packages+=(bubblewrap)  # bwrap: sandboxed engines run under it and never without (engines/sandbox.h)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
+# The unprivileged user a root referee runs sandboxed engines as (engines/sandbox.h): no home,
+# no shell, owns nothing.
+if ! getent passwd referee-engine >/dev/null; then
+  echo "creating the user referee-engine" >&2
+  $sudo useradd --system --no-create-home --shell /usr/sbin/nologin referee-engine
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -6,6 +6,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <string_view>
+
+#include "engines/sandbox.h"
 
 namespace referee::engines {
 
@@ -49,6 +52,44 @@ CommandPath resolve_command(const std::string& command, const std::string& worki
     std::string entry = path.substr(start, end - start);
     std::string candidate = (entry.empty() ? std::string(".") : entry) + "/" + command;
     int err = check_executable(candidate, working_dir);
+    if (err == 0) return {candidate, 0, true};
+    if (err != ENOENT && err != ENOTDIR && first_error == ENOENT) first_error = err;
+    start = end + 1;
+  }
+  return {{}, first_error, true};
+}
+
+CommandPath resolve_sandboxed_command(const std::string& command, const std::string& root) {
+  if (command.empty()) return {{}, ENOENT};
+  const std::string engine_dir = kSandboxEngineDir;
+  // The host path of `inside`, a path inside the sandbox; "" where the sandbox has no file.
+  auto host_path = [&](const std::string& inside) -> std::string {
+    if (inside.rfind(engine_dir + "/", 0) == 0)
+      return root.empty() ? std::string() : root + inside.substr(engine_dir.size());
+    for (const char* mounted : {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/"})
+      if (inside.rfind(mounted, 0) == 0) return inside;
+    return {};
+  };
+  auto check = [&](const std::string& inside) {
+    const std::string host = host_path(inside);
+    return host.empty() ? ENOENT : check_executable(host, {});
+  };
+  if (command.find('/') != std::string::npos) {
+    std::string_view relative = command;
+    while (relative.rfind("./", 0) == 0) relative.remove_prefix(2);  // "/engine/./x" reads badly
+    const std::string inside =
+        command.front() == '/' ? command : engine_dir + "/" + std::string(relative);
+    if (int err = check(inside)) return {{}, err};
+    return {inside};
+  }
+  const std::string path = kSandboxPath;
+  int first_error = ENOENT;
+  std::size_t start = 0;
+  while (start < path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string candidate = path.substr(start, end - start) + "/" + command;
+    int err = check(candidate);
     if (err == 0) return {candidate, 0, true};
     if (err != ENOENT && err != ENOTDIR && first_error == ENOENT) first_error = err;
     start = end + 1;

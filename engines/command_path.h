@@ -13,6 +13,9 @@
 // - A PATH search reports the first error other than "not there" (EACCES of an entry that is not
 //   executable, say): it says more than ENOENT, which is reported only when nothing was found.
 // - The file is checked, not trusted: a directory is EISDIR, another non-regular file EACCES.
+// - A sandboxed engine's command (sandbox.h) is found inside its sandbox, but checked on the
+//   host before the fork, through the host paths of what the sandbox mounts: a missing program
+//   is then spawn's NotFound, not an engine that exits at once with bwrap's "execvp" line.
 #pragma once
 
 #include <string>
@@ -30,5 +33,13 @@ struct CommandPath {
 int check_working_dir(const std::string& dir);
 
 CommandPath resolve_command(const std::string& command, const std::string& working_dir);
+
+// The command of a sandboxed engine whose root (mounted at /engine) is `root` on the host ("":
+// an empty directory): `path` is the path inside the sandbox. A relative path is taken from
+// /engine ("./engine.py" is "/engine/engine.py"); an absolute one under /engine is looked up in
+// the root, one under /usr, /bin, /sbin, /lib, /lib64 on the host, which the sandbox mounts,
+// any other is not there (ENOENT); a name is searched in kSandboxPath, as on the host: an
+// engine in its root is "./name".
+CommandPath resolve_sandboxed_command(const std::string& command, const std::string& root);
 
 }  // namespace referee::engines

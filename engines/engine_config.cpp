@@ -68,6 +68,8 @@ Status check_lengths(const EngineConfig& config) {
   for (const auto& arg : config.args)
     if (auto ok = check_length("an argument", arg, kMaxTextBytes); !ok) return fail(ok);
   if (auto ok = check_length("'dir'", config.working_dir, kMaxTextBytes); !ok) return fail(ok);
+  if (auto ok = check_length("'sandbox_root'", config.sandbox_root, kMaxTextBytes); !ok)
+    return fail(ok);
   for (const auto* table : {&config.options, &config.env}) {
     const std::string what = table == &config.options ? "an option's " : "an env variable's ";
     for (const auto& [name, value] : *table) {
@@ -123,6 +125,10 @@ SpawnSpec spawn_spec_of(const EngineConfig& config) {
   spec.working_dir = config.working_dir;
   spec.env = config.env;
   spec.limits = config.limits;
+  if (config.sandbox) {
+    spec.sandbox = Sandbox{};
+    spec.sandbox->root = config.sandbox_root.empty() ? config.working_dir : config.sandbox_root;
+  }
   return spec;
 }
 

@@ -30,7 +30,12 @@ struct EngineConfig {
   // The SHA-256 of the stored artifact it runs from (ARTIFACTS.md): `command` is then relative to
   // the artifact's root, and it always runs sandboxed; "" = a host command.
   std::string artifact;
-  bool sandbox = false;  // run under the sandbox (sandbox.h); always for an artifact
+  // Run under bubblewrap (sandbox.h), `command` found inside the sandbox; always for an
+  // artifact. Its root, mounted read-only at /engine: sandbox_root (the artifact's directory in
+  // the artifact cache, set where the engine is started), else working_dir (an operator's host
+  // command), else an empty directory.
+  bool sandbox = false;
+  std::string sandbox_root;
 };
 
 // Splits a command line into words: whitespace separates, "double" and 'single' quotes group,
@@ -45,7 +50,8 @@ Expected<std::vector<std::string>> split_command_line(const std::string& text);
 // characters, non-negative limits, positive timeouts. The error names the engine and the culprit.
 Status validate(const EngineConfig& config);
 
-// What to spawn for this engine.
+// What to spawn for this engine; with `sandbox`, SpawnSpec::sandbox is set (its user and bwrap
+// the defaults).
 SpawnSpec spawn_spec_of(const EngineConfig& config);
 
 }  // namespace referee::engines

@@ -3,6 +3,7 @@
 #include "engines/keeper.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -62,9 +63,8 @@ bool is_digit(char c) {
   };
   ::close(kControlFd);
   ::close(kStatusFd);
+  if (plan.sandbox_status_read_fd >= 0) ::close(kBwrapStatusFd + 1);  // the keeper's end
   ::setpgid(0, 0);  // its own group: kTerm and kKill reach its plain children too
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail(kSetup);
-  if (::getppid() != keeper) ::_exit(127);  // the keeper died already
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
@@ -80,9 +80,61 @@ bool is_digit(char c) {
     if (::setrlimit(static_cast<__rlimit_resource>(plan.limits[i].resource), &lim) != 0)
       fail(kLimits);
   }
+  // From root without PR_SET_KEEPCAPS: setuid clears the permitted and effective capabilities.
+  if (plan.switch_user &&
+      (::setgroups(0, nullptr) != 0 || ::setgid(plan.gid) != 0 || ::setuid(plan.uid) != 0))
+    fail(kUser);
+  // After the change of credentials, which clears it.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail(kSetup);
+  if (::getppid() != keeper) ::_exit(127);  // the keeper died already
   ::execve(plan.path, plan.argv, plan.envp);
   fail(kExec);
   ::_exit(127);  // not reached
+}
+
+// A sandboxed engine: waits for bwrap's first report on its status pipe (`fd`), written once its
+// namespaces exist. False when the pipe ends first: bwrap exited without creating them. A word
+// on the control pipe ends the wait too (true): the main loop then serves it.
+bool sandbox_created(int fd) {
+  pollfd fds[2] = {{fd, POLLIN, 0}, {kControlFd, POLLIN, 0}};
+  for (;;) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return true;
+    }
+    if (fds[1].revents) return true;
+    if (fds[0].revents) {
+      char report[256];
+      const ssize_t n = ::read(fd, report, sizeof report);
+      if (n < 0 && errno == EINTR) continue;
+      return n > 0;
+    }
+  }
+}
+
+// A sandboxed engine has exited: did bwrap report the engine's exit code? It does only when it
+// had exec'd the engine; without it bwrap failed before (a mount refused inside its namespaces,
+// the engine's exec). Reads what `fd`, bwrap's status pipe, holds; bwrap has exited.
+bool engine_exit_reported(int fd) {
+  static constexpr char kWord[] = "\"exit-code\"";
+  constexpr int kLength = sizeof kWord - 1;
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  char buf[512];
+  int matched = 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    for (ssize_t i = 0; i < n; ++i) {
+      // No proper prefix of the word is also a suffix of another of its prefixes: on a mismatch
+      // only its first character can begin a match again.
+      if (buf[i] == kWord[matched])
+        ++matched;
+      else
+        matched = buf[i] == kWord[0] ? 1 : 0;
+      if (matched == kLength) return true;
+    }
+  }
 }
 
 // Has the engine leader exited? Leaves it a zombie (WNOWAIT), so that its process group id stays
@@ -205,22 +257,29 @@ int kill_children_by_scan() {
 }
 
 void run(const Plan& plan) {
-  // Descriptors: the five it needs at 0..4, nothing else (not the referee's ends of these pipes,
+  // Descriptors: the five it needs at 0..4 (seven for a sandboxed engine: bwrap's status pipe
+  // at kBwrapStatusFd, then its read end), nothing else (not the referee's ends of these pipes,
   // not other engines' pipes, not the database). Copies above 10 first, so no dup2 clobbers a
   // source that sits at a low number.
-  const int wanted[5] = {plan.stdin_fd, plan.stdout_fd, plan.stderr_fd, plan.control_fd,
-                         plan.status_fd};
-  int high[5];
-  for (int i = 0; i < 5; ++i) {
+  const int wanted[7] = {plan.stdin_fd,
+                         plan.stdout_fd,
+                         plan.stderr_fd,
+                         plan.control_fd,
+                         plan.status_fd,
+                         plan.sandbox_status_write_fd,
+                         plan.sandbox_status_read_fd};
+  const int count = plan.sandbox_status_read_fd >= 0 ? 7 : 5;
+  int high[7];
+  for (int i = 0; i < count; ++i) {
     high[i] = ::fcntl(wanted[i], F_DUPFD, 10);
     if (high[i] < 0) {
       send(plan.status_fd, kFailed, errno, kSetup);
       ::_exit(127);
     }
   }
-  for (int i = 0; i < 5; ++i) ::dup2(high[i], i);
-  if (::close_range(5, ~0U, 0) != 0)
-    for (int fd = 5; fd < plan.max_fd; ++fd) ::close(fd);
+  for (int i = 0; i < count; ++i) ::dup2(high[i], i);  // without close-on-exec, as bwrap needs
+  if (::close_range(static_cast<unsigned>(count), ~0U, 0) != 0)
+    for (int fd = count; fd < plan.max_fd; ++fd) ::close(fd);
 
   ::setpgid(0, 0);  // a `kill` of the referee's group does not reach it
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -263,6 +322,19 @@ void run(const Plan& plan) {
     send(kStatusFd, kFailed, failure.value, failure.stage);
     ::_exit(127);
   }
+  if (plan.sandbox_status_read_fd >= 0) {
+    ::close(kBwrapStatusFd);  // bwrap's alone: its end of file comes when bwrap exits
+    if (!sandbox_created(kBwrapStatusFd + 1)) {
+      siginfo_t info{};
+      while (::waitid(P_PID, static_cast<id_t>(engine), &info, WEXITED | WNOWAIT) < 0 &&
+             errno == EINTR) {
+      }
+      send(kStatusFd, kFailed, wait_status(info), kSandbox);
+      ::kill(-engine, SIGKILL);
+      kill_tree();
+      ::_exit(127);
+    }
+  }
   send(kStatusFd, kStarted, engine);
 
   int status = 0;
@@ -278,8 +350,11 @@ void run(const Plan& plan) {
     }
     if (leader_exited(engine, status)) {
       exited = true;
-      send(kStatusFd, kExited, status);  // first: the referee ends the game now
-      break;
+      // bwrap exiting by itself without the engine's exit code: its own failure, not the engine's.
+      const bool sandbox_failed = plan.sandbox_status_read_fd >= 0 && WIFEXITED(status) &&
+                                  !engine_exit_reported(kBwrapStatusFd + 1);
+      send(kStatusFd, kExited, status, sandbox_failed ? kSandbox : kNoStage);  // first: the
+      break;  // referee ends the game now
     }
     if (r > 0 && fds[0].revents) {
       char commands[16];

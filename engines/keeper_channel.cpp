@@ -17,26 +17,39 @@ extern char** environ;
 
 namespace referee::engines {
 
-void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out) {
-  out.argv_store.push_back(spec.command);
-  out.argv_store.insert(out.argv_store.end(), spec.args.begin(), spec.args.end());
+void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
+               const SandboxLaunch* sandbox) {
+  keeper::Plan& plan = out.plan;
+  if (sandbox) {
+    // bwrap's own environment is empty: the engine's is built by its --setenv options.
+    out.argv_store = sandbox->argv;
+    plan.switch_user = sandbox->switch_user;
+    plan.uid = sandbox->uid;
+    plan.gid = sandbox->gid;
+  } else {
+    out.argv_store.push_back(spec.command);
+    out.argv_store.insert(out.argv_store.end(), spec.args.begin(), spec.args.end());
+    for (char** e = environ; e && *e; ++e) {
+      std::string_view entry(*e);
+      auto key = entry.substr(0, entry.find('='));
+      if (!spec.env.count(std::string(key))) out.env_store.emplace_back(entry);
+    }
+    for (const auto& [key, value] : spec.env) out.env_store.push_back(key + "=" + value);
+  }
   for (auto& a : out.argv_store) out.argv.push_back(a.data());
   out.argv.push_back(nullptr);
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    auto key = entry.substr(0, entry.find('='));
-    if (!spec.env.count(std::string(key))) out.env_store.emplace_back(entry);
-  }
-  for (const auto& [key, value] : spec.env) out.env_store.push_back(key + "=" + value);
   for (auto& e : out.env_store) out.envp.push_back(e.data());
   out.envp.push_back(nullptr);
 
-  keeper::Plan& plan = out.plan;
   plan.path = path.c_str();
   plan.argv = out.argv.data();
   plan.envp = out.envp.data();
-  plan.working_dir = spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
-  const std::pair<int, long> limits[] = {{RLIMIT_AS, spec.limits.memory_mb * 1024 * 1024},
+  // bwrap starts in "/" (it may not enter the referee's directory) and takes the engine to /engine.
+  plan.working_dir = sandbox ? "/" : spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
+  const long memory_mb = spec.limits.memory_mb > 0 ? spec.limits.memory_mb
+                         : sandbox                 ? kSandboxMemoryMb
+                                                   : 0;
+  const std::pair<int, long> limits[] = {{RLIMIT_AS, memory_mb * 1024 * 1024},
                                          {RLIMIT_CPU, spec.limits.cpu_seconds},
                                          {RLIMIT_NPROC, spec.limits.processes}};
   for (auto [resource, value] : limits) {
@@ -72,6 +85,7 @@ bool read_reports(int status_fd, KeeperReports& reports) {
         if (reports.partial.kind == keeper::kExited && !reports.exited) {
           reports.exited = true;
           reports.status = reports.partial.value;
+          reports.sandbox_failed = reports.partial.stage == keeper::kSandbox;
         }
         reports.partial_bytes = 0;
       }
@@ -112,6 +126,8 @@ std::string failed_step(const keeper::Message& report, const std::string& workin
       return "fork";
     case keeper::kExec:
       return "";
+    case keeper::kUser:
+      return "switching to the sandbox user";
     default:
       return "setup";
   }

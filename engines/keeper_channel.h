@@ -22,24 +22,29 @@
 
 #include "engines/keeper.h"
 #include "engines/process.h"
+#include "engines/sandbox.h"
 
 namespace referee::engines {
 
 // The keeper's Plan and the storage its pointers point into: argv (argv[0] is the command as
 // given), the referee's environment with SpawnSpec::env added or replacing, the rlimits (the CPU
 // one with a hard limit a second above the soft one: SIGXCPU, then SIGKILL), where closing
-// descriptors stops. Built before the fork: the keeper may not allocate.
+// descriptors stops. Built before the fork: the keeper may not allocate. A sandboxed engine's
+// plan execs `sandbox` (path: its bwrap) with an empty environment, in "/", as its user, with
+// RLIMIT_AS kSandboxMemoryMb when the spec sets no memory limit.
 struct KeeperPlan {
   std::vector<std::string> argv_store, env_store;
   std::vector<char*> argv, envp;
   keeper::Plan plan;
 };
-void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out);
+void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
+               const SandboxLaunch* sandbox = nullptr);
 
 struct KeeperReports {
-  bool exited = false;        // the keeper reported the engine's exit (or was lost)
-  std::optional<int> status;  // its wait status; empty when the keeper was lost
-  keeper::Message partial{};  // a report being read
+  bool exited = false;          // the keeper reported the engine's exit (or was lost)
+  std::optional<int> status;    // its wait status; empty when the keeper was lost
+  bool sandbox_failed = false;  // the exit is bwrap's, before it exec'd the engine (keeper.h)
+  keeper::Message partial{};    // a report being read
   std::size_t partial_bytes = 0;
 };
 
@@ -54,7 +59,8 @@ enum class FirstReport { Received, TimedOut, KeeperDied };
 FirstReport wait_first_report(int status_fd, Clock::time_point deadline, keeper::Message& out);
 
 // The step a kFailed report names, in the words spawn's error puts before the OS error's:
-// "working directory '<dir>'", "setrlimit", "fork", "setup"; empty for exec itself.
+// "working directory '<dir>'", "setrlimit", "fork", "switching to the sandbox user", "setup";
+// empty for exec itself.
 std::string failed_step(const keeper::Message& report, const std::string& working_dir);
 
 // One command byte (keeper::kTerm, keeper::kKill) on the control pipe, if it is open.

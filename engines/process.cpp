@@ -35,6 +35,7 @@
 #include "engines/line_buffer.h"
 #include "engines/process_failures.h"
 #include "engines/process_wait.h"
+#include "engines/sandbox.h"
 #include "engines/stderr_capture.h"
 
 namespace referee::engines {
@@ -234,28 +235,43 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   };
   const std::string in_dir = "working directory '" + spec.working_dir + "'";
 
-  if (!spec.working_dir.empty())
-    if (int err = check_working_dir(spec.working_dir)) return fail_os(in_dir, err);
   if (spec.command.empty()) return fail("empty command", EINVAL);
-  const CommandPath path = resolve_command(spec.command, spec.working_dir);
-  if (path.error != 0)
-    return fail(errno_text(path.error) + (path.searched_path ? " (searched PATH)" : ""),
-                path.error);
+  std::optional<SandboxLaunch> sandbox;
+  std::string path;
+  if (spec.sandbox) {
+    auto launch =
+        prepare_sandbox(*spec.sandbox, spec.command, spec.args, spec.env, keeper::kBwrapStatusFd);
+    if (!launch)
+      return Error{"cannot start engine '" + spec.command + "': " + launch.error(), launch.kind()};
+    sandbox = std::move(*launch);
+    path = sandbox->bwrap;
+  } else {
+    if (!spec.working_dir.empty())
+      if (int err = check_working_dir(spec.working_dir)) return fail_os(in_dir, err);
+    const CommandPath found = resolve_command(spec.command, spec.working_dir);
+    if (found.error != 0)
+      return fail(errno_text(found.error) + (found.searched_path ? " (searched PATH)" : ""),
+                  found.error);
+    path = found.path;
+  }
 
   KeeperPlan keeper_plan;  // everything the keeper and the engine need, built before the fork
-  make_plan(spec, path.path, keeper_plan);
+  make_plan(spec, path, keeper_plan, sandbox ? &*sandbox : nullptr);
   keeper::Plan& plan = keeper_plan.plan;
 
   // Pipes: [0] read end, [1] write end; close-on-exec everywhere, the keeper moves the engine's
-  // ends onto 0/1/2.
-  PipePair in, out, err, control, status;
+  // ends onto 0/1/2 (and bwrap's status pipe onto keeper::kBwrapStatusFd and the next).
+  PipePair in, out, err, control, status, bwrap_status;
   for (PipePair* p : {&in, &out, &err, &control, &status})
     if (!p->open()) return fail_os("pipe", errno);
+  if (sandbox && !bwrap_status.open()) return fail_os("pipe", errno);
   plan.stdin_fd = in.fd[0];
   plan.stdout_fd = out.fd[1];
   plan.stderr_fd = err.fd[1];
   plan.control_fd = control.fd[0];
   plan.status_fd = status.fd[1];
+  plan.sandbox_status_write_fd = bwrap_status.fd[1];
+  plan.sandbox_status_read_fd = bwrap_status.fd[0];
 
   auto impl = std::make_unique<Impl>(spec);
 
@@ -263,7 +279,9 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   if (keeper_pid == 0) keeper::run(plan);
   if (keeper_pid < 0) return fail_os("fork", errno);
   // The keeper's ends are the keeper's alone now: without this, no end of file would come.
-  for (int* fd : {&in.fd[0], &out.fd[1], &err.fd[1], &control.fd[0], &status.fd[1]}) close_fd(*fd);
+  for (int* fd : {&in.fd[0], &out.fd[1], &err.fd[1], &control.fd[0], &status.fd[1],
+                  &bwrap_status.fd[0], &bwrap_status.fd[1]})
+    close_fd(*fd);
   impl->keeper = keeper_pid;
   impl->in_fd = in.take(1);
   impl->out_fd = out.take(0);
@@ -284,6 +302,15 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
     case FirstReport::Received:
       break;
   }
+  if (first.kind == keeper::kFailed && first.stage == keeper::kSandbox) {
+    char words[1024];  // bwrap has exited: its words are all in the pipe
+    const ssize_t n = ::read(impl->err_fd, words, sizeof words);
+    return fail(sandbox_failure(std::string(words, n > 0 ? static_cast<std::size_t>(n) : 0)), 0);
+  }
+  if (first.kind == keeper::kFailed && first.stage == keeper::kUser)
+    return fail(failed_step(first, spec.working_dir) + " '" + spec.sandbox->user +
+                    "': " + errno_text(first.value),
+                0);
   if (first.kind == keeper::kFailed)
     return fail_os(failed_step(first, spec.working_dir), first.value);
   impl->pid = static_cast<pid_t>(first.value);
@@ -384,8 +411,13 @@ bool Process::running() {
 std::string Process::exit_description() const {
   const Impl& p = *impl_;
   if (!p.reports.exited) return "";
-  return p.reports.status ? describe_wait_status(*p.reports.status)
-                          : "unknown (its keeper process was killed)";
+  if (!p.reports.status) return "unknown (its keeper process was killed)";
+  return describe_wait_status(*p.reports.status) +
+         (p.reports.sandbox_failed ? " (the sandbox failed before the engine started)" : "");
+}
+
+bool Process::sandbox_failed() const {
+  return impl_->reports.sandbox_failed;
 }
 
 std::optional<int> Process::exit_code() const {

@@ -13,6 +13,11 @@
 // Every read is bounded: a stdout line by max_line_bytes, a phase (handshake, one move, a wait for
 // readyok, ...) by a ReadBudget of lines and bytes that the caller sets when the phase begins, and
 // what is kept of stderr by fixed-size buffers.
+//
+// A SpawnSpec with a sandbox runs the engine under bubblewrap, as an unprivileged user, with
+// nothing of the host but what sandbox.h lists; nothing else changes for the caller, except:
+// pid() is bwrap's; a signal that ends the engine is reported as bwrap's exit 128 + N (bwrap
+// cannot pass the signal on); SIGTERM ends bwrap, which takes the engine with it at once (SIGKILL).
 #pragma once
 
 #include <sys/types.h>
@@ -28,6 +33,7 @@
 #include <vector>
 
 #include "base/expected.h"
+#include "engines/sandbox.h"
 
 namespace referee::engines {
 
@@ -35,9 +41,10 @@ using Clock = std::chrono::steady_clock;
 
 // Optional resource limits for the engine; 0 = none. Set in the engine's process right before
 // exec, so they hold from its first instruction. RLIMIT_NPROC counts every process of the user
-// and is not enforced for root.
+// and is not enforced for root; a sandboxed engine's user is the sandbox's, shared by every
+// sandboxed engine, and bwrap takes 3 processes of it.
 struct ResourceLimits {
-  long memory_mb = 0;    // RLIMIT_AS
+  long memory_mb = 0;    // RLIMIT_AS; 0 for a sandboxed engine: kSandboxMemoryMb (sandbox.h)
   long cpu_seconds = 0;  // RLIMIT_CPU
   long processes = 0;    // RLIMIT_NPROC
 };
@@ -54,6 +61,10 @@ struct SpawnSpec {
   std::vector<std::string> args;           // not including argv[0]
   std::string working_dir;                 // empty = the referee's
   std::map<std::string, std::string> env;  // added to the referee's environment
+  // Set: the engine runs in this sandbox (sandbox.h). `command` is then found inside it (a path
+  // relative to /engine, or a name in its PATH), working_dir is not used (it runs in /engine),
+  // and `env` is added to the sandbox's fixed environment, not to the referee's.
+  std::optional<Sandbox> sandbox;
   ResourceLimits limits;
   std::size_t max_line_bytes = 65536;    // longer stdout lines are an error (TooLong)
   std::size_t stderr_tail_bytes = 4096;  // how much of stderr to keep for stderr_tail()
@@ -105,10 +116,12 @@ ErrorKind spawn_error_kind(int os_error);
 
 class Process {
  public:
-  // Starts the engine; returns once it has exec'd. Errors (missing binary, not executable, bad
-  // working dir) name the culprit: "cannot start engine 'foo': No such file or directory", and
-  // carry the kind of the OS error behind them (spawn_error_kind); an engine that does not exec
-  // within 30 s, or whose keeper dies, is Unavailable.
+  // Starts the engine; returns once it has exec'd (a sandboxed one: once bwrap has exec'd and
+  // created its namespaces). Errors (missing binary, not executable, bad working dir) name the
+  // culprit: "cannot start engine 'foo': No such file or directory", and carry the kind of the
+  // OS error behind them (spawn_error_kind); an engine that does not exec within 30 s, or whose
+  // keeper dies, is Unavailable. So is a sandbox that cannot be had: no bwrap, no sandbox user,
+  // namespaces refused ("... bubblewrap cannot create the sandbox: bwrap: <its reason>").
   static Expected<Process> spawn(const SpawnSpec& spec);
 
   Process(Process&&) noexcept;
@@ -156,8 +169,13 @@ class Process {
   // True while the engine has not exited (one non-blocking read of the status pipe). Once it has,
   // the rest of its tree is killed and its keeper reaped, so the exit status is available.
   bool running();
-  // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen.
+  // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen. A sandboxed
+  // engine whose sandbox failed once its namespaces existed (a mount refused, the engine's exec
+  // failed inside): "exit 1 (the sandbox failed before the engine started)", bwrap's reason on
+  // stderr.
   std::string exit_description() const;
+  // True when the exit is the sandbox's own failure, before the engine ran (see above).
+  bool sandbox_failed() const;
   // The exit code when the engine exited normally, the signal when a signal ended it.
   std::optional<int> exit_code() const;
   std::optional<int> exit_signal() const;
