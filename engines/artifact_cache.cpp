@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -345,6 +346,17 @@ Expected<CacheCleaning> ArtifactCache::clean() {
     ::unlink((entry + ".lock").c_str());
   }
   return result;
+}
+
+std::string default_artifact_cache_dir() {
+  if (::geteuid() == 0) return "/var/cache/referee/artifacts";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+    return std::string(xdg) + "/referee/artifacts";
+  if (const char* home = std::getenv("HOME"); home && *home == '/')
+    return std::string(home) + "/.cache/referee/artifacts";
+  // Never a guessable name in /tmp, which another user could make first.
+  std::error_code ec;
+  return std::filesystem::absolute(".referee-artifacts", ec).string();
 }
 
 }  // namespace referee::engines

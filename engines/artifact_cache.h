@@ -44,6 +44,15 @@
 
 namespace referee::engines {
 
+// The most a cache keeps unless told: room for hundreds of engine versions of a few MiB.
+inline constexpr std::uint64_t kDefaultArtifactCacheBytes = 2ull << 30;
+
+// Where a process keeps its cache unless told (--artifact-cache): /var/cache/referee/artifacts when
+// it runs as root (the sandbox's user must cross every directory down to an entry, and root's home
+// is closed to it); otherwise $XDG_CACHE_HOME/referee/artifacts, or ~/.cache/referee/artifacts, or
+// .referee-artifacts in the working directory without a home.
+std::string default_artifact_cache_dir();
+
 // A materialised artifact in use: its entry is not cleaned while the lease lives.
 class ArtifactLease {
  public:

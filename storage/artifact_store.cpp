@@ -47,6 +47,20 @@ constexpr const char* kVersionColumns =
     " FROM artifact_versions v JOIN artifact_names n ON n.name = v.name"
     " JOIN artifacts a ON a.sha256 = v.sha256 ";
 
+// The artifact's columns from `first` on: sha256, kind, file_name, size, extracted_bytes, files,
+// created_at.
+ArtifactInfo info_at(sql::Query& q, int first) {
+  ArtifactInfo a;
+  a.sha256 = q.text(first);
+  a.kind = q.text(first + 1) == "tree" ? ArtifactKind::Tree : ArtifactKind::File;
+  a.file_name = q.text(first + 2);
+  a.size = q.int64(first + 3);
+  a.extracted_bytes = q.int64(first + 4);
+  a.files = q.int64(first + 5);
+  a.created_at = q.text(first + 6);
+  return a;
+}
+
 ArtifactVersion version_of(sql::Query& q) {
   ArtifactVersion v;
   v.name = q.text(0);
@@ -56,13 +70,7 @@ ArtifactVersion version_of(sql::Query& q) {
   v.uploaded_by = q.text(4);
   v.created_at = q.text(5);
   v.retired_at = q.text(6);
-  v.artifact.sha256 = q.text(7);
-  v.artifact.kind = q.text(8) == "tree" ? ArtifactKind::Tree : ArtifactKind::File;
-  v.artifact.file_name = q.text(9);
-  v.artifact.size = q.int64(10);
-  v.artifact.extracted_bytes = q.int64(11);
-  v.artifact.files = q.int64(12);
-  v.artifact.created_at = q.text(13);
+  v.artifact = info_at(q, 7);
   return v;
 }
 
@@ -204,6 +212,19 @@ Expected<std::optional<ArtifactVersion>> find(Database& database, const std::str
     return find_in(db, parts->first, parts->second);
   } catch (const std::exception& e) {
     return database.fail("find engine \"" + reference + "\"", e);
+  }
+}
+
+Expected<std::optional<ArtifactInfo>> artifact(Database& database, const std::string& sha256) {
+  try {
+    sql::Query q(database.connection(),
+                 "SELECT sha256, kind, file_name, size, extracted_bytes, files, created_at"
+                 " FROM artifacts WHERE sha256 = ?");
+    q.bind(1, sha256);
+    if (!q.step()) return std::optional<ArtifactInfo>();
+    return std::optional<ArtifactInfo>(info_at(q, 0));
+  } catch (const std::exception& e) {
+    return database.fail("read artifact " + sha256, e);
   }
 }
 

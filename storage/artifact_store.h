@@ -85,6 +85,8 @@ Expected<AddedVersion> add_version(Database& db, const NewArtifactVersion& versi
                                    std::string_view bytes);
 // The version a reference names (see the header comment); nullopt when there is none.
 Expected<std::optional<ArtifactVersion>> find(Database& db, const std::string& reference);
+// The artifact of that hash; nullopt when none is stored.
+Expected<std::optional<ArtifactInfo>> artifact(Database& db, const std::string& sha256);
 // Every version of `name`, or of every name when it is "", by name then version.
 Expected<std::vector<ArtifactVersion>> versions(Database& db, const std::string& name = "");
 // An artifact's bytes, chunk by chunk in order, to `sink`; NotFound for an unknown hash.

@@ -37,5 +37,6 @@ int resume(const Args& args);        //   resume it
 int cancel(const Args& args);        //   cancel it
 int watch(const Args& args);         //   live progress of one event
 int token(const Args& args);         // author tokens: add, list, revoke
+int engine(const Args& args);        // engines as artifacts: add, list, show, export, retire
 
 }  // namespace referee::cli

@@ -91,6 +91,8 @@ int serve(const Args& args) {
                                                  "address and port (port 0: any free port)")(
       "concurrency,c", po::value(&options.concurrency)->default_value(0),
       "game threads shared by every event (0 = number of cores)")(
+      "artifact-cache", po::value(&options.artifact_cache)->value_name("DIR"),
+      "where stored engines are extracted to run (default: engines/ARTIFACTS.md)")(
       "socket", po::value(&socket)->value_name("PATH"),
       "Unix socket for local control, mode 0660: whoever may open it is the operator (default: "
       "DB.sock beside a database file; none for a server database; 'none': no socket)")(

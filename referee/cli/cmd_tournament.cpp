@@ -34,7 +34,8 @@ constexpr int kMatchRandomPlies = 4;
 // every line exchanged with the engines goes to stderr as it happens, and the progress is printed
 // as lines (a line rewritten in place would be torn by them).
 int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug, bool pin_cpus,
-                   double lease_seconds = 30, const event::OwnerLimits& limits = {}) {
+                   double lease_seconds = 30, const event::OwnerLimits& limits = {},
+                   const std::string& artifact_cache = "") {
   engines::InterruptWatch interrupt;
   match::DebugLog debug_log(std::cerr);
   event::RunOptions options;
@@ -45,6 +46,7 @@ int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug
   options.stop = &interrupt.flag();
   options.lease_ms = static_cast<long>(lease_seconds * 1000);
   options.pin_cpus = pin_cpus;
+  options.artifact_cache = artifact_cache;
   if (!quiet)
     std::cerr << "tournament '" << config.name << "': " << config.engines.size()
               << " engines, database " << storage::database_name(config.database) << "\n";
@@ -110,7 +112,7 @@ int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug
 }  // namespace
 
 int tournament(const Args& args) {
-  std::string file, db;
+  std::string file, db, artifact_cache;
   int concurrency = 0;
   bool quiet = false, debug = false, pin_cpus = false;
   double lease = 30;
@@ -125,7 +127,9 @@ int tournament(const Args& args) {
       "lease", po::value(&lease)->value_name("S")->default_value(lease),
       "seconds a claimed game stays reserved without a heartbeat")(
       "pin-cpus", po::bool_switch(&pin_cpus),
-      "pin each game and its engines to one CPU (single-threaded engines; README.md, Benchmarks)");
+      "pin each game and its engines to one CPU (single-threaded engines; README.md, Benchmarks)")(
+      "artifact-cache", po::value(&artifact_cache)->value_name("DIR"),
+      "where stored engines are extracted to run (default: engines/ARTIFACTS.md)");
   LimitFlags limit_flags;
   add_limit_options(desc, limit_flags);
   po::options_description hidden;
@@ -161,7 +165,7 @@ int tournament(const Args& args) {
     std::cerr << "referee tournament: " << limits.error() << "\n";
     return 2;
   }
-  return run_and_report(*config, quiet, debug, pin_cpus, lease, *limits);
+  return run_and_report(*config, quiet, debug, pin_cpus, lease, *limits, artifact_cache);
 }
 
 namespace {

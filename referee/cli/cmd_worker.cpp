@@ -28,6 +28,8 @@ int worker(const Args& args) {
       "PostgreSQL, URL parameters such as ?tcp_user_timeout=10000&connect_timeout=5 bound how "
       "long a silent network cut goes unnoticed (default about 30 s; storage/SCALING.md)")(
       "concurrency,c", po::value(&options.concurrency)->default_value(1), "games at once")(
+      "artifact-cache", po::value(&options.artifact_cache)->value_name("DIR"),
+      "where stored engines are extracted to run (default: engines/ARTIFACTS.md)")(
       "name", po::value(&options.name), "name shown in the daemon's workers (default: host name)")(
       "lease", po::value(&lease)->default_value(30),
       "seconds a claimed game stays reserved without a heartbeat")(

@@ -43,6 +43,7 @@ constexpr Command kCommands[] = {
     {"cancel", referee::cli::cancel, "ID [--server URL]: cancel it"},
     {"watch", referee::cli::watch, "ID [--server URL]: live progress of an event"},
     {"token", referee::cli::token, "add NAME | list | revoke NAME [--db DB]: author tokens"},
+    {"engine", referee::cli::engine, "add NAME PATH | list | show | export | retire: artifacts"},
 };
 
 void usage(std::ostream& out) {

@@ -69,15 +69,19 @@ OwnerLoop::OwnerLoop(std::int64_t owner, storage::Store store, const OwnerSettin
       interval_(interval),
       headroom_(settings.limits.headroom_bytes),
       db_path_(store.path()),
-      budget_(settings.limits.engine_output) {
+      budget_(settings.limits.engine_output),
+      artifacts_(settings.artifact_cache.empty() ? engines::default_artifact_cache_dir()
+                                                 : settings.artifact_cache,
+                 settings.artifact_cache_bytes) {
   recorder_ = std::make_unique<storage::Recorder>(std::move(store), interval,
                                                   [this](const Error& e) { fail(e); });
   const int n = std::max(1, settings.threads);
   for (int i = 0; i < n; ++i) {
     threads_.push_back(std::make_unique<GameThread>());
     threads_.back()->index = i;
-    players_.push_back(std::make_unique<SlotPlayer>(
-        *recorder_, owner_, settings.keep_logs, settings.debug, settings.idle_sessions, &budget_));
+    players_.push_back(std::make_unique<SlotPlayer>(*recorder_, owner_, settings.keep_logs,
+                                                    settings.debug, settings.idle_sessions,
+                                                    &budget_, &artifacts_));
   }
 }
 
@@ -85,8 +89,9 @@ OwnerLoop::~OwnerLoop() {
   (void)stop();
 }
 
-void OwnerLoop::adopt(const engines::EngineConfig& config, match::EngineSession session) {
-  players_.front()->adopt(config, std::move(session));
+match::EngineSession* OwnerLoop::check_session(const engines::EngineConfig& config,
+                                               std::string& error) {
+  return players_.front()->check_session(config, error);
 }
 
 void OwnerLoop::run(WorkSource source) {

@@ -149,6 +149,10 @@ struct OwnerSettings {
   // Pins thread k and the engines it starts to the k-th allowed CPU (RunOptions::pin_cpus).
   bool pin_cpus = false;
   OwnerLimits limits;
+  // Where the engines of stored artifacts are materialised (engines/artifact_cache.h), and the
+  // most it keeps; "" = engines::default_artifact_cache_dir().
+  std::string artifact_cache;
+  std::uint64_t artifact_cache_bytes = engines::kDefaultArtifactCacheBytes;
 };
 
 // What the game threads did, once they have ended.
@@ -172,8 +176,9 @@ class OwnerLoop {
   std::chrono::milliseconds interval() const { return interval_; }
   int threads() const { return static_cast<int>(threads_.size()); }
 
-  // Sessions started before the games (the engine check) for thread 0.
-  void adopt(const engines::EngineConfig& config, match::EngineSession session);
+  // The engine check before run(): the engine's session in thread 0's player, started unless
+  // alive (SlotPlayer::check_session); its games then use it. Not once the threads run.
+  match::EngineSession* check_session(const engines::EngineConfig& config, std::string& error);
   // Starts the heartbeat and the game threads.
   void run(WorkSource source);
   // New work (an event submitted, resumed, topped up): idle threads look again.
@@ -244,6 +249,7 @@ class OwnerLoop {
   std::atomic<std::int64_t> headroom_{0}, free_{-1};
   std::string db_path_;
   OutputBudget budget_;
+  engines::ArtifactCache artifacts_;  // shared by the players: it is safe across threads
   mutable std::mutex mutex_;  // guards failure_, totals_, beat_done_, reason_, retry_at_; waits
   std::condition_variable work_, beat_wake_, ended_wake_;
   bool beat_done_ = false;

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "engines/engine_hash.h"
+#include "storage/artifact_store.h"
 #include "storage/engine_registry.h"
 #include "storage/work_queue.h"
 
@@ -14,7 +15,8 @@ namespace {
 
 // Everything that makes two engine definitions different programs or differently set up.
 std::string session_key(const engines::EngineConfig& c) {
-  std::string key = c.name + '\n' + c.command + '\n' + c.working_dir + '\n' + c.sha256 + '\n';
+  std::string key = c.name + '\n' + c.command + '\n' + c.working_dir + '\n' + c.sha256 + '\n' +
+                    c.artifact + '\n' + (c.sandbox ? "sandbox\n" : "\n");
   for (const auto& a : c.args) key += a + '\x1f';
   key += '\n';
   for (const auto& [k, v] : c.env) key += k + '=' + v + '\x1f';
@@ -140,13 +142,32 @@ std::map<std::string, EventRoster::Skips> EventRoster::skips() const {
 // ---- SlotPlayer ----
 
 SlotPlayer::SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
-                       match::DebugLog* debug, std::size_t max_idle_sessions, OutputBudget* budget)
+                       match::DebugLog* debug, std::size_t max_idle_sessions, OutputBudget* budget,
+                       engines::ArtifactCache* artifacts)
     : recorder_(recorder),
       owner_(owner),
       keep_logs_(keep_logs),
       debug_(debug),
       max_idle_(max_idle_sessions),
-      budget_(budget) {}
+      budget_(budget),
+      artifacts_(artifacts) {}
+
+Expected<engines::ArtifactLease> SlotPlayer::materialise(const std::string& sha256) {
+  if (!artifacts_) return Error{"this process has no artifact cache", ErrorKind::Unavailable};
+  auto info = recorder_.call<std::optional<storage::ArtifactInfo>>(
+      [&](storage::Store& s) { return storage::artifact_store::artifact(s, sha256); });
+  if (!info) return info.failure();
+  if (!*info)
+    return Error{"its artifact " + sha256 + " is not in the database", ErrorKind::NotFound};
+  const storage::ArtifactInfo& a = **info;
+  return artifacts_->materialise(
+      sha256, a.kind, a.file_name,
+      [&]() {
+        return recorder_.call<std::string>(
+            [&](storage::Store& s) { return storage::artifact_store::read_bytes(s, sha256); });
+      },
+      engines::ArtifactLimits{});
+}
 
 SlotPlayer::~SlotPlayer() {
   close();
@@ -200,14 +221,10 @@ void SlotPlayer::record_identity(const engines::EngineConfig& config,
       [&](storage::Store& s) { return storage::engine_registry::upsert_engine(s, info); });
 }
 
-void SlotPlayer::adopt(const engines::EngineConfig& config, match::EngineSession session) {
-  auto hash = checked_hash(config);
-  if (!hash) {  // pinned to other bytes: not kept, so that session_for refuses it with the reason
-    quit(session);
-    return;
-  }
-  record_identity(config, session);
-  sessions_.push_front(Cached{session_key(config), std::move(session), std::move(*hash)});
+match::EngineSession* SlotPlayer::check_session(const engines::EngineConfig& config,
+                                                std::string& error) {
+  Cached* cached = session_for(config, error);
+  return cached ? &cached->session : nullptr;
 }
 
 SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,
@@ -228,14 +245,27 @@ SlotPlayer::Cached* SlotPlayer::session_for(const engines::EngineConfig& config,
     error = hash.error();
     return nullptr;
   }
-  auto started = match::EngineSession::start(engines::spawn_spec_of(config),
+  // An artifact's engine runs from its bytes, materialised on this host, in the sandbox.
+  engines::EngineConfig spawned = config;
+  std::optional<engines::ArtifactLease> lease;
+  if (!config.artifact.empty()) {
+    auto leased = materialise(config.artifact);
+    if (!leased) {
+      error = leased.error();
+      return nullptr;
+    }
+    spawned.sandbox = true;
+    spawned.sandbox_root = leased->root();
+    lease.emplace(std::move(*leased));
+  }
+  auto started = match::EngineSession::start(engines::spawn_spec_of(spawned),
                                              session_settings_of(config, keep_logs_, debug_));
   if (!started) {
     error = started.error();
     return nullptr;
   }
   record_identity(config, *started);
-  sessions_.push_front(Cached{key, std::move(*started), std::move(*hash)});
+  sessions_.push_front(Cached{key, std::move(*started), std::move(*hash), std::move(lease)});
   return &sessions_.front();
 }
 
@@ -333,7 +363,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.time_control = rec.time_controls.front();  // seat 1's: what the rating filters test
   rec.owner = owner_;
   if (std::any_of(hashes.begin(), hashes.end(),
-                  [](const storage::EngineHash& h) { return !h.program.empty(); }))
+                  [](const storage::EngineHash& h) { return h != storage::EngineHash{}; }))
     rec.engine_hashes = std::move(hashes);
   std::int64_t id = 0;  // with !hooks.wait_for_id, the recorder's stand-in until the finish
   if (hooks.wait_for_id) {

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/artifact_cache.h"
 #include "event/output_budget.h"
 #include "event/tournament_config.h"
 #include "match/debug_log.h"
@@ -126,13 +127,15 @@ class SlotPlayer {
   // `debug`, when set, prints every line exchanged as it happens (--debug).
   SlotPlayer(storage::Recorder& recorder, std::int64_t owner, bool keep_logs,
              match::DebugLog* debug = nullptr, std::size_t max_idle_sessions = 0,
-             OutputBudget* budget = nullptr);
+             OutputBudget* budget = nullptr, engines::ArtifactCache* artifacts = nullptr);
   ~SlotPlayer();
   SlotPlayer(const SlotPlayer&) = delete;
   SlotPlayer& operator=(const SlotPlayer&) = delete;
 
-  // A session started elsewhere (the engine check) for this engine.
-  void adopt(const engines::EngineConfig& config, match::EngineSession session);
+  // The engine's session, started (its artifact materialised, its pin checked) unless one is
+  // alive: for the engine check before the games, whose sessions the games then use. Null, with
+  // `error`, when it cannot start.
+  match::EngineSession* check_session(const engines::EngineConfig& config, std::string& error);
   // Plays the claimed slot. `stop` interrupts the game (it is then released).
   SlotOutcome play(const storage::Claim& claim, EventRoster& roster, const std::atomic<bool>* stop,
                    const SlotHooks& hooks = {});
@@ -145,8 +148,11 @@ class SlotPlayer {
   struct Cached {
     std::string key;
     match::EngineSession session;
-    storage::EngineHash hash;  // of the files it was started from
+    storage::EngineHash hash;                        // of the files it was started from
+    std::optional<engines::ArtifactLease> artifact;  // keeps its root from being cleaned
   };
+  // The root of the artifact `sha256` on this host, from the database when not there yet.
+  Expected<engines::ArtifactLease> materialise(const std::string& sha256);
   Cached* session_for(const engines::EngineConfig& config, std::string& error);
   void drop(const engines::EngineConfig& config);
   void quit(match::EngineSession& session);
@@ -160,7 +166,8 @@ class SlotPlayer {
   match::DebugLog* debug_;
   std::size_t max_idle_;
   OutputBudget* budget_;
-  std::list<Cached> sessions_;  // most recently used first
+  engines::ArtifactCache* artifacts_;  // null: an artifact's engine cannot start here
+  std::list<Cached> sessions_;         // most recently used first
   long round_trips_ = 0;
 };
 

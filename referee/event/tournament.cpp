@@ -239,24 +239,21 @@ WorkSource work_source(Shared& sh) {
   return source;
 }
 
-// Starts every engine that has games left, once: handshake, declared games, rejected options.
-// Returns the sessions that started (handed to the first worker).
-std::map<int, match::EngineSession> check_engines(
-    Shared& sh, const std::vector<storage::SlotRecord>& open_slots,
-    std::vector<std::pair<std::vector<std::int64_t>, std::string>>& skips) {
-  std::map<int, match::EngineSession> started;
+// Starts every engine that has games left, once, in the first game thread's player (whose games
+// then use the sessions): handshake, declared games, rejected options.
+void check_engines(Shared& sh, const std::vector<storage::SlotRecord>& open_slots,
+                   std::vector<std::pair<std::vector<std::int64_t>, std::string>>& skips) {
   std::set<std::string> needed;
   for (const auto& s : open_slots) needed.insert(s.seats.begin(), s.seats.end());
   for (std::size_t e = 0; e < sh.config.engines.size(); ++e) {
     const auto& config = sh.config.engines[e].config;
     if (!needed.count(config.name)) continue;
-    auto session = match::EngineSession::start(
-        engines::spawn_spec_of(config),
-        session_settings_of(config, sh.options.keep_logs, sh.options.debug));
+    std::string error;
+    match::EngineSession* session = sh.loop->check_session(config, error);
     std::string line = "engine " + config.name + ": ";
     if (!session) {
-      sh.roster->exclude(config.name, "cannot start: " + session.error());
-      line += "cannot start: " + session.error();
+      sh.roster->exclude(config.name, "cannot start: " + error);
+      line += "cannot start: " + error;
       sh.summary.engines.push_back(line);
       continue;
     }
@@ -298,9 +295,7 @@ std::map<int, match::EngineSession> check_engines(
       }
     }
     sh.summary.engines.push_back(line);
-    started.emplace(static_cast<int>(e), std::move(*session));
   }
-  return started;
 }
 
 // Why the slots left are not played, one line per reason with its count.
@@ -415,6 +410,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
   settings.pin_cpus = options.pin_cpus;
   settings.limits = options.limits;
   settings.limits.degrade = false;  // see RunOptions::limits
+  settings.artifact_cache = options.artifact_cache;
   auto started = OwnerLoop::start(*store, settings);
   if (!started) return started.failure();
   OwnerLoop& loop = **started;
@@ -443,7 +439,7 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
     const std::vector<int> cpus = engines::allowed_cpus();
     if (options.pin_cpus) engines::pin_this_thread({cpus.front()});
     std::vector<std::pair<std::vector<std::int64_t>, std::string>> skips;
-    auto checked = check_engines(sh, open_slots, skips);
+    check_engines(sh, open_slots, skips);
     if (options.pin_cpus) engines::pin_this_thread(cpus);
     std::vector<std::string> skipped_lines;
     for (const auto& skip : skips) {
@@ -462,8 +458,6 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
     }
     for (const auto& [n, why] : sh.roster->exclusions())
       sh.summary.messages.push_back("engine '" + n + "' " + why);
-    for (auto& [e, session] : checked)
-      loop.adopt(config.engines[static_cast<std::size_t>(e)].config, std::move(session));
   }
 
   if (!loop.failed()) loop.run(work_source(sh));

@@ -53,6 +53,7 @@ struct RunOptions {
   // foreground never waits degraded: low space or a full disk ends it with that error (its
   // storage_error), and the next run resumes where it stopped.
   OwnerLimits limits;
+  std::string artifact_cache;  // where stored engines are materialised; "" = the default
 };
 
 // CPU time (user and system seconds) of some of the run's threads.

@@ -49,9 +49,10 @@ struct ServeOptions {
   std::string db = "referee.db";
   std::string host = "127.0.0.1";
   int port = 8410;
-  int concurrency = 0;  // game threads; 0 = number of cores
-  std::string token;    // the operator token ("" = none: only the Unix socket is the operator)
-  std::string socket;   // the Unix socket for local control; "" = none
+  int concurrency = 0;         // game threads; 0 = number of cores
+  std::string artifact_cache;  // where stored engines are materialised; "" = the default
+  std::string token;   // the operator token ("" = none: only the Unix socket is the operator)
+  std::string socket;  // the Unix socket for local control; "" = none
   std::vector<std::string> allowed_hosts;  // Host names accepted besides the loopback's
   bool behind_proxy = false;  // every TCP request needs a token; X-Forwarded-For names the client
   double drain_seconds = 30;

@@ -67,6 +67,7 @@ SessionEnd serve_session(const ServeOptions& options, Log& log,
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
     settings.keep_logs = options.keep_logs;
     settings.idle_sessions = kIdleSessions;
+    settings.artifact_cache = options.artifact_cache;
     settings.limits = logged_limits(options.limits, log);
     auto loop = event::OwnerLoop::start(*opened, settings);
     if (!loop) {

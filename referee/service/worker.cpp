@@ -94,6 +94,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
     settings.commit_interval = std::chrono::milliseconds(options.commit_interval_ms);
     settings.keep_logs = options.keep_logs;
     settings.idle_sessions = kIdleSessions;
+    settings.artifact_cache = options.artifact_cache;
     settings.limits = logged_limits(options.limits, log);
     auto loop = event::OwnerLoop::start(store, settings);
     if (!loop) {

@@ -43,8 +43,9 @@ namespace referee::service {
 
 struct WorkerOptions {
   std::string db = "referee.db";
-  std::string name;     // "" = the host name
-  int concurrency = 1;  // games at once
+  std::string name;            // "" = the host name
+  int concurrency = 1;         // games at once
+  std::string artifact_cache;  // where stored engines are materialised; "" = the default
   long lease_ms = 30000;
   double drain_seconds = 30;
   long idle_max_ms = 8000;

@@ -204,7 +204,7 @@ TEST_CASE("migration: a v6 database with an event's games reaches the current ve
       // The migrated database takes new games (its ids go on after the old ones).
       GameRecord next = made[0].record;
       next.slot = -1;
-      next.engine_hashes = {{std::string(64, 'a'), ""}, {std::string(64, 'b'), ""}};
+      next.engine_hashes = {{std::string(64, 'a'), "", ""}, {std::string(64, 'b'), "", ""}};
       auto id = store.begin_game(next);
       REQUIRE(id.ok());
       CHECK(*id == 5);

@@ -45,7 +45,8 @@ TEST_CASE("engine hashes: stored by seat with the game and read back by every re
       storage_test::TestDb db(backend);
       Store store = open_ok(db.url());
       GameRecord g = two_player_game();
-      g.engine_hashes = {{std::string(64, 'a'), ""}, {std::string(64, 'b'), std::string(64, 'c')}};
+      g.engine_hashes = {{std::string(64, 'b'), std::string(64, 'c'), ""},
+                         {"", "", std::string(64, 'd')}};  // an artifact's engine
       auto id = store.begin_game(g);
       REQUIRE(id.ok());
       auto plain = store.begin_game(two_player_game());
@@ -65,17 +66,20 @@ TEST_CASE("engine hashes: stored by seat with the game and read back by every re
     }
 }
 
-TEST_CASE("engine hashes: the JSON form leaves out an empty script and reads junk as nothing") {
+TEST_CASE("engine hashes: the JSON form leaves out an empty script or artifact, junk is nothing") {
   CHECK(engine_hashes_json({}) == "[]");
-  CHECK(engine_hashes_json({{"ab", ""}}) == R"([{"program":"ab"}])");
-  CHECK(engine_hashes_json({{"ab", "cd"}}) == R"([{"program":"ab","script":"cd"}])");
+  CHECK(engine_hashes_json({{"ab", "", ""}}) == R"([{"program":"ab"}])");
+  CHECK(engine_hashes_json({{"ab", "cd", ""}}) == R"([{"program":"ab","script":"cd"}])");
+  CHECK(engine_hashes_json({{"", "", "ef"}}) == R"([{"artifact":"ef","program":""}])");
   CHECK(engine_hashes_from_json(R"([{"program":"ab","script":"cd"}])") ==
-        std::vector<EngineHash>{{"ab", "cd"}});
+        std::vector<EngineHash>{{"ab", "cd", ""}});
+  CHECK(engine_hashes_from_json(R"([{"artifact":"ef","program":""}])") ==
+        std::vector<EngineHash>{{"", "", "ef"}});
   CHECK(engine_hashes_from_json("not json").empty());
   CHECK(engine_hashes_from_json(R"({"program":"ab"})").empty());
   // A seat that is not an object keeps its place, unknown.
   CHECK(engine_hashes_from_json(R"([3,{"program":"x"}])") ==
-        std::vector<EngineHash>{{"", ""}, {"x", ""}});
+        std::vector<EngineHash>{{"", "", ""}, {"x", "", ""}});
 }
 
 TEST_CASE("owners: alive while the lease runs, lost without a heartbeat, stopped when stopped") {
