@@ -30,7 +30,7 @@ const char* const kWhichServer =
 namespace {
 
 bool connection_of(const std::string& command, const std::string& server, const std::string& socket,
-                   const std::string& token_file, Connection& out) {
+                   const std::string& token_file, const HttpTimeouts& timeouts, Connection& out) {
   auto env = [](const char* name) -> std::string {
     const char* value = std::getenv(name);
     return value ? value : "";
@@ -41,11 +41,11 @@ bool connection_of(const std::string& command, const std::string& server, const 
   }
   std::string url;
   if (!socket.empty()) {
-    out.client = HttpClient::unix_socket(socket);
+    out.client = HttpClient::unix_socket(socket, timeouts);
   } else if (!server.empty()) {
     url = server;
   } else if (const std::string s = env("REFEREE_SOCKET"); !s.empty()) {
-    out.client = HttpClient::unix_socket(s);
+    out.client = HttpClient::unix_socket(s, timeouts);
     out.note = ", named by $REFEREE_SOCKET";
   } else if (const std::string u = env("REFEREE_SERVER"); !u.empty()) {
     url = u;
@@ -54,7 +54,7 @@ bool connection_of(const std::string& command, const std::string& server, const 
     for (const char* path : kDefaultSockets) {
       std::error_code ec;
       if (std::filesystem::exists(path, ec)) {
-        out.client = HttpClient::unix_socket(path);
+        out.client = HttpClient::unix_socket(path, timeouts);
         out.note = ", found there (--server URL for TCP)";
         break;
       }
@@ -67,7 +67,7 @@ bool connection_of(const std::string& command, const std::string& server, const 
   }
   if (!out.client) {
     while (!url.empty() && url.back() == '/') url.pop_back();
-    auto client = HttpClient::tcp(url);
+    auto client = HttpClient::tcp(url, timeouts);
     if (!client) {
       std::cerr << "referee " << command << ": --server: " << client.error() << "\n";
       return false;
@@ -144,7 +144,7 @@ void add_connection_options(po::options_description& desc, ConnectionFlags& flag
 }
 
 bool connection_of(const std::string& command, const ConnectionFlags& flags, Connection& out) {
-  return connection_of(command, flags.server, flags.socket, flags.token_file, out);
+  return connection_of(command, flags.server, flags.socket, flags.token_file, flags.timeouts, out);
 }
 
 }  // namespace referee::cli

@@ -31,6 +31,7 @@ struct Connection {
 
 struct ConnectionFlags {
   std::string server, socket, token_file;
+  HttpTimeouts timeouts;  // not a flag: a command sending much (an upload) gives itself longer
 };
 
 // --socket, --server and --token-file.

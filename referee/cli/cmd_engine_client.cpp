@@ -38,7 +38,7 @@ int fail(const std::string& message, int code = 1) {
   return code;
 }
 
-int upload(const Connection& c, const std::string& name, const std::string& path,
+int upload(ConnectionFlags flags, const std::string& name, const std::string& path,
            const std::string& command_text) {
   if (auto valid = storage::artifact_store::check_name(name); !valid) return fail(valid.error(), 2);
   auto bytes = engines::read_artifact(path);
@@ -64,6 +64,10 @@ int upload(const Connection& c, const std::string& name, const std::string& path
                        "&command=" + url_encode(command);
   if (bytes->kind == ArtifactKind::File) target += "&file_name=" + url_encode(bytes->file_name);
   const std::size_t size = bytes->bytes.size();
+  // Sending may take as long as the daemon's least rate allows (64 KiB/s by default), and more.
+  flags.timeouts.write = std::chrono::seconds(60 + size / (32 * 1024));
+  Connection c;
+  if (!connection_of("engine", flags, c)) return 2;
   auto body = answer("engine", c,
                      call(c, "POST", target, std::move(bytes->bytes), "application/octet-stream"));
   if (!body) return 1;
@@ -129,9 +133,9 @@ int engine_client(const Args& args) {
         "--help)",
         2);
   if (!command.empty() && action != "upload") return fail("--command goes with upload", 2);
+  if (action == "upload") return upload(flags, words[1], words[2], command);
   Connection c;
   if (!connection_of("engine", flags, c)) return 2;
-  if (action == "upload") return upload(c, words[1], words[2], command);
   if (action == "list") return list(c, given ? words[1] : "", "");
   const std::string& ref = words[1];
   const auto at = ref.find('@');
