@@ -224,13 +224,13 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     if (auto length = parser_->content_length(); length && *length > server_.limits.max_body)
       return refuse_body();
     if (parser_->is_done()) return dispatch();
-    continue_then([](Self& self) { self.read_body(); });
+    continue_then(expects_continue(parser_->get()), [](Self& self) { self.read_body(); });
   }
 
   // Answers "100 Continue" first when the client waits for it, then reads on with `next`.
   template <class Next>
-  void continue_then(Next next) {
-    if (!beast::iequals(parser_->get()[bhttp::field::expect], "100-continue")) return next(*this);
+  void continue_then(bool expected, Next next) {
+    if (!expected) return next(*this);
     stream_.expires_after(server_.limits.write_timeout);
     static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
     net::async_write(stream_, net::buffer(kContinue),
@@ -238,6 +238,11 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
                        if (ec) return self->close();
                        next(*self);
                      });
+  }
+
+  template <class Header>
+  static bool expects_continue(const Header& head) {
+    return beast::iequals(head[bhttp::field::expect], "100-continue");
   }
 
   bool is_upload_path(beast::string_view target) const {
@@ -288,7 +293,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     if (ec) return refuse_and_close(500, "cannot open the upload's temporary file");
     upload_started_ = std::chrono::steady_clock::now();
     upload_received_ = 0;
-    continue_then([](Self& self) { self.read_upload(); });
+    continue_then(expects_continue(upload_parser_->get()), [](Self& self) { self.read_upload(); });
   }
 
   // Reads the body piece by piece; each read must come before the moment the average rate since

@@ -199,6 +199,38 @@ TEST_CASE("artifact API: an upload is refused from its head: no token, too large
   CHECK(c.Get("/api/health")->status == 200);
 }
 
+TEST_CASE("artifact API: 100 Continue comes only once the head is accepted") {
+  TempDir dir;
+  Daemon d(dir, {});
+  REQUIRE(d.ready());
+  const std::string alice = new_token(dir, "alice");
+  const std::string head =
+      "POST " + upload_target("cont", "bot.py") +
+      " HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: " +
+      std::to_string(kBot.size()) + "\r\n";
+  // Without a token: the refusal, never a 100.
+  const std::string refused = raw_exchange(d.port(), head + "\r\n");
+  CHECK(rawhttp::status_line(refused) == "HTTP/1.1 401 Unauthorized");
+  // With one: 100 first, then the body, then 201.
+  const int fd = rawhttp::connect_tcp(d.port());
+  REQUIRE(rawhttp::send_text(fd, head + "Authorization: Bearer " + alice + "\r\n\r\n"));
+  std::string got;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  char buf[512];
+  while (got.find("\r\n\r\n") == std::string::npos && std::chrono::steady_clock::now() < until) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  CHECK(got == "HTTP/1.1 100 Continue\r\n\r\n");
+  REQUIRE(rawhttp::send_text(fd, kBot));
+  const std::string answer = rawhttp::read_all(fd, std::chrono::milliseconds(1000));
+  CHECK(rawhttp::status_line(answer) == "HTTP/1.1 201 Created");
+  ::close(fd);
+}
+
 TEST_CASE("artifact API: hostile archives are refused whole and store nothing") {
   TempDir dir;
   Daemon d(dir, {});
