@@ -377,7 +377,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   void run_handler(std::shared_ptr<Request> request, std::shared_ptr<TempFile> body_file) {
     auto handler = server_.current_handler();
     auto self = this->shared_from_this();
-    const bool taken = server_.pool.try_run([self, request, handler, body_file] {
+    const bool taken = server_.pool.try_run([self, request, handler, body_file]() mutable {
       auto response = std::make_shared<Response>();
       try {
         (*handler)(*request, *response);
@@ -387,6 +387,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
         response->set_content(error_json(std::string("internal error: ") + e.what()),
                               "application/json");
       }
+      body_file.reset();  // gone before the client has the answer
       if (response->provider)
         self->stream_response(*response);
       else
