@@ -4,7 +4,8 @@
 // a version added later joins without a new registration; a retired one leaves (its games stay
 // rated); a registration by `name@N` is that version only; unknown and retired references are one
 // line (400, 409). An author's event naming another's artifact plays in the sandbox and records
-// it; an author naming a host command beside it is still refused (403).
+// it; an author naming a host command beside it is still refused (403). A worker on the same
+// database plays a version stored after it loaded the ladder, and no game is lost meanwhile.
 // The sandbox needs bubblewrap and the user referee-engine (deps.sh): without them this FAILS.
 #include <SQLiteCpp/Database.h>
 
@@ -13,6 +14,7 @@
 
 #include "tests/service/daemon_util.h"
 #include "tests/service/stored_engines.h"
+#include "tests/service/worker_process.h"
 
 using namespace stest;
 
@@ -214,5 +216,46 @@ TEST_CASE("ladder artifacts: an author's event plays another's stored engine but
     CHECK(contains(h, "\"artifact\":\"" + theirs.artifact.sha256 + "\""));
     CHECK(contains(h, "\"artifact\":\"" + mine.artifact.sha256 + "\""));
   }
+  CHECK(d.signal_and_wait(SIGTERM) == 0);
+}
+
+TEST_CASE("ladder artifacts: a worker plays a version added after it started") {
+  require_sandbox();
+  TempDir dir;
+  let_sandbox_cross(dir.path());
+  const std::string db = dir.file("serve.db");
+  Daemon d(dir, {"-c", "1", "--artifact-cache", dir.file("cache")});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  add_stored_mock(db, "wbot", "operator", "--slow-ms=1");
+  add_stored_mock(db, "wbot", "operator", "--slow-ms=2");
+  const Json body = {{"name", "wbot"}, {"artifact", "wbot"}, {"games", {kGame}}};
+  auto registered = c.Post("/api/engines", body.dump(), "application/json");
+  REQUIRE(registered);
+  REQUIRE(registered->status == 201);
+  const std::string home = dir.file("w");
+  std::filesystem::create_directories(home);
+  WorkerProcess worker(home, {"--db", db, "-c", "2", "--artifact-cache", dir.file("w/cache"),
+                              "--idle-max", "1", "--name", "ladder-worker"});
+  SQLite::Database sql(db, SQLite::OPEN_READONLY);
+  auto count = [&](const std::string& query) { return sql.execAndGet(query).getInt64(); };
+  const std::string by_worker =
+      "SELECT count(*) FROM games g JOIN owners o ON o.id = g.owner JOIN game_players p ON "
+      "p.game_id = g.id WHERE o.name = 'ladder-worker' AND g.status = 'finished' AND p.engine = ";
+  {
+    INFO(worker.err());
+    REQUIRE(wait_until([&] { return count(by_worker + "'wbot@1'") >= 2; }, 60));
+  }
+  // Stored after the worker loaded the ladder: the worker learns it without being told.
+  add_stored_mock(db, "wbot", "operator", "--slow-ms=3");
+  {
+    INFO(worker.err());
+    CHECK(wait_until([&] { return count(by_worker + "'wbot@3'") >= 2; }, 60));
+  }
+  // No game of it was lost to a process that did not know it yet.
+  CHECK(count("SELECT count(*) FROM slots WHERE state = 'skipped' AND reason LIKE '%not in the "
+              "event%'") == 0);
+  worker.terminate();
+  CHECK(worker.wait() == 0);
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
