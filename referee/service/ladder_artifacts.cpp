@@ -17,7 +17,10 @@
 // - Only artifact entries are synchronised here; engines of host commands join and leave
 //   through register_engine and retire_engine (ladder_keeper.cpp), as before.
 #include <cctype>
+#include <map>
+#include <memory>
 #include <set>
+#include <vector>
 
 #include "event/artifact_engines.h"
 #include "service/core.h"

@@ -4,8 +4,9 @@
 // a version added later joins without a new registration; a retired one leaves (its games stay
 // rated); a registration by `name@N` is that version only; unknown and retired references are one
 // line (400, 409). An author's event naming another's artifact plays in the sandbox and records
-// it; an author naming a host command beside it is still refused (403). A worker on the same
-// database plays a version stored after it loaded the ladder, and no game is lost meanwhile.
+// it; one naming a registered entry of a stored engine pins that engine's version; an author
+// naming a host command beside it is still refused (403). A worker on the same database plays a
+// version stored after it loaded the ladder, and no game is lost meanwhile.
 // The sandbox needs bubblewrap and the user referee-engine (deps.sh): without them this FAILS.
 #include <SQLiteCpp/Database.h>
 
@@ -197,6 +198,23 @@ TEST_CASE("ladder artifacts: an author's event plays another's stored engine but
                                "\"bobbot\"\n",
                         toml),
               400, "engine 'nobot': no stored engine \"nobot\"");
+
+  // A registered entry of a stored engine, named in an event: the version it names then.
+  const Json entry = {{"name", "alice-entry"}, {"artifact", "alicebot"}, {"games", {kGame}}};
+  auto made = anon.Post("/api/engines", bearer(alice), entry.dump(), "application/json");
+  REQUIRE(made);
+  REQUIRE(made->status == 201);
+  auto by_entry = anon.Post("/api/events?state=paused", bearer(bob),
+                            "name = \"by entry\"\ngames = [\"" + kGame +
+                                "\"]\ntc = \"10+0.1\"\n[[engine]]\nname = \"alice-entry\"\n"
+                                "[[engine]]\nartifact = \"bobbot\"\n",
+                            toml);
+  REQUIRE(by_entry);
+  INFO(by_entry->body);
+  REQUIRE(by_entry->status == 201);
+  const auto entry_event = get_json(
+      anon, "/api/events/" + std::to_string(Json::parse(by_entry->body)["id"].get<std::int64_t>()));
+  CHECK(contains(entry_event["spec"].dump(), theirs.artifact.sha256));
 
   auto submitted =
       anon.Post("/api/events", bearer(bob),
