@@ -243,8 +243,8 @@ Expected<std::vector<event::TournamentEngine>> artifact_entries(
     const event::TournamentEngine& base);
 // Brings every loaded ladder's artifact entries in line with the registry and the stored
 // versions: new versions join, retired ones (or no longer registered) leave, their pending games
-// skipped. Called by the keeper's top-up, after a registration or retirement, and by each
-// refresh of the events (a worker's ladders too).
+// skipped. Called by the keeper's top-up (so after a registration too), after a retirement, by a
+// worker after each refresh of its events, and before a ladder game one of whose seats is missing.
 void sync_ladder_rosters(Core& core);
 
 // ---- game_source.cpp ----
