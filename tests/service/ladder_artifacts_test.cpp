@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "tests/service/daemon_util.h"
 #include "tests/service/stored_engines.h"
@@ -234,6 +235,17 @@ TEST_CASE("ladder artifacts: an author's event plays another's stored engine but
     CHECK(contains(h, "\"artifact\":\"" + theirs.artifact.sha256 + "\""));
     CHECK(contains(h, "\"artifact\":\"" + mine.artifact.sha256 + "\""));
   }
+  // The API gives each seat's artifact with the game.
+  const auto games = get_json(anon, "/api/games?status=finished&event=" + std::to_string(id));
+  const auto game_id = games["games"][0]["id"].get<std::int64_t>();
+  const auto seats = get_json(anon, "/api/games/" + std::to_string(game_id))["engine_hashes"];
+  REQUIRE(seats.size() == 2);
+  std::set<std::string> artifacts;
+  for (const auto& seat : seats) {
+    CHECK(seat["program"].is_null());
+    artifacts.insert(seat["artifact"].get<std::string>());
+  }
+  CHECK(artifacts == std::set<std::string>{theirs.artifact.sha256, mine.artifact.sha256});
   CHECK(d.signal_and_wait(SIGTERM) == 0);
 }
 
