@@ -1,7 +1,6 @@
 #include "engines/artifact.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 
 #include "base/text.h"
 #include "engines/artifact_reader.h"
+#include "engines/owned_fd.h"
 
 namespace referee::engines {
 
@@ -19,25 +19,7 @@ namespace {
 
 using detail::printable;
 
-// A file descriptor closed when it goes.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Fd& operator=(Fd&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = OwnedFd;
 
 Error io_error(const std::string& what, const std::string& path) {
   return Error{"cannot " + what + " '" + printable(path) + "': " + std::strerror(errno),
@@ -165,19 +147,6 @@ const ArtifactEntry* ArtifactManifest::find(const std::string& path) const {
 std::size_t ArtifactManifest::file_count() const {
   return static_cast<std::size_t>(std::count_if(
       entries.begin(), entries.end(), [](const auto& e) { return e.type == EntryType::File; }));
-}
-
-std::string bytes_sha256(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1) return "";
-  static const char* const kHex = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
 }
 
 Expected<ArtifactManifest> inspect_artifact(ArtifactKind kind, const std::string& file_name,

@@ -45,6 +45,7 @@
 
 #include "base/artifact_kind.h"
 #include "base/expected.h"
+#include "engines/engine_hash.h"  // bytes_sha256
 
 namespace referee::engines {
 
@@ -87,9 +88,6 @@ struct ArtifactManifest {
   // The entry at `path` (normalised like an archive's), or nullptr.
   const ArtifactEntry* find(const std::string& path) const;
 };
-
-// SHA-256 of bytes in memory, lower-case hex (file_sha256 in engine_hash.h is the same for a file).
-std::string bytes_sha256(std::string_view bytes);
 
 // A regular file is a File artifact (its base name kept), unless its name ends in .tar, .tar.gz,
 // .tgz, .tar.bz2, .tar.xz or .tar.zst: then it is a Tree of its bytes as they are. A directory is

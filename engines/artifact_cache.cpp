@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "engines/owned_fd.h"
+
 namespace referee::engines {
 
 namespace {
@@ -58,27 +60,8 @@ bool is_entry_name(const std::string& text) {
           is_hex(view.substr(66)));
 }
 
-// An flock'ed lock file; unlocked and closed when it goes.
-class Lock {
- public:
-  Lock() = default;
-  explicit Lock(int fd) : fd_(fd) {}
-  Lock(Lock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Lock& operator=(Lock&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  Lock(const Lock&) = delete;
-  Lock& operator=(const Lock&) = delete;
-  ~Lock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_ = -1;
-};
+// An flock'ed lock file: closing it, when it goes, unlocks it.
+using Lock = OwnedFd;
 
 enum class LockResult { Locked, Busy, Failed };
 

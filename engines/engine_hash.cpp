@@ -40,6 +40,17 @@ std::string executed_file(const std::string& command, const std::string& dir) {
   return "";
 }
 
+// A digest in lower-case hex.
+std::string hex(const unsigned char* digest, unsigned int size) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
 }  // namespace
 
 Expected<std::string> file_sha256(const std::string& path) {
@@ -57,13 +68,14 @@ Expected<std::string> file_sha256(const std::string& path) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int size = 0;
   if (EVP_DigestFinal_ex(ctx.get(), digest, &size) != 1) return Error{"cannot hash '" + path + "'"};
-  static const char* const kHex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < size; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
-  return out;
+  return hex(digest, size);
+}
+
+std::string bytes_sha256(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr) != 1) return "";
+  return hex(digest, size);
 }
 
 Expected<EngineHash> engine_hash(const EngineConfig& config) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/expected.h"
 #include "engines/engine_config.h"
@@ -31,6 +32,8 @@ struct EngineHash {
 
 // SHA-256 of a file's bytes, hex; errors name the file.
 Expected<std::string> file_sha256(const std::string& path);
+// SHA-256 of bytes in memory, lower-case hex ("" only if libcrypto fails).
+std::string bytes_sha256(std::string_view bytes);
 
 // The hashes of an engine as configured (see the header comment).
 Expected<EngineHash> engine_hash(const EngineConfig& config);

@@ -37,6 +37,7 @@
 #include "service/principal.h"
 #include "service/read_pool.h"
 #include "service/views.h"
+#include "storage/engine_registry.h"
 #include "storage/recorder.h"
 #include "storage/store.h"
 #include "storage/work_queue.h"
@@ -231,6 +232,22 @@ Expected<std::vector<event::TournamentEngine>> ladder_engines(Core& core, const 
 std::string ladder_name(const std::string& canonical_game);
 Json ladders_json(Core& core);
 Expected<Json> engines_json(Core& core);
+// Skips the pending games of `name` on ladder `id` (`why` stored with each).
+void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why);
+
+// ---- ladder_artifacts.cpp ----
+// The artifact reference a registration names ("" for an engine of a host command).
+std::string artifact_of(const storage::RegisteredEngine& e);
+// The ladder entries of a registration naming an artifact: one per live version it covers, named
+// by the version's label, `base`'s options, limits and timeouts, resolved and sandboxed.
+Expected<std::vector<event::TournamentEngine>> artifact_entries(
+    storage::Database& db, const storage::RegisteredEngine& registration,
+    const event::TournamentEngine& base);
+// Brings every loaded ladder's artifact entries in line with the registry and the stored
+// versions: new versions join, retired ones (or no longer registered) leave, their pending games
+// skipped. Called by the keeper's top-up (so after a registration too), after a retirement, by a
+// worker after each refresh of its events, and before a ladder game one of whose seats is missing.
+void sync_ladder_rosters(Core& core);
 
 // ---- game_source.cpp ----
 // What the owner loop's game threads do here: claim from the events in the scheduler's order,

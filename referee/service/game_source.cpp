@@ -95,6 +95,7 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
   std::string event_name;
   std::shared_ptr<event::EventRoster> roster;
   bool was_queued = false;
+  bool is_ladder = false;
   {
     std::lock_guard lock(core.mutex);
     auto it = core.events.find(event);
@@ -119,9 +120,18 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
     }
     event_name = rt.name;
     roster = rt.roster;
+    is_ladder = rt.kind == storage::EventKind::Ladder;
     // Cancelled between the claim and now: the game stops at once.
     watch.cut = rt.state == storage::EventState::Cancelled;
   }
+  // A ladder's version stored since this process last looked (a worker pairs nothing, and
+  // refreshes once a second): its entry is made before the game, else the slot would be skipped.
+  if (is_ladder && roster)
+    for (const auto& name : claim.slot.seats)
+      if (!roster->find(name)) {
+        sync_ladder_rosters(core);
+        break;
+      }
   if (was_queued)
     (void)core.recorder().call<bool>(  // a failure reaches the owner loop
         [&](storage::Store& s) {

@@ -16,6 +16,9 @@
 //   stay in the standings.
 // - Engine names are [A-Za-z0-9_.+-], at most 64 characters (they appear in URLs); commands are
 //   absolute paths on the server, or names looked up in PATH.
+// - A registration may name a stored engine instead of a command (`"artifact": "mybot"` or
+//   `"mybot@2"`): its entries are the versions it covers, each named by its label and kept in
+//   step with the stored versions by ladder_artifacts.cpp.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -23,6 +26,7 @@
 #include <tuple>
 
 #include "base/input_limits.h"
+#include "event/artifact_engines.h"
 #include "event/event_spec.h"
 #include "event/schedule.h"
 #include "ratings/ratings.h"
@@ -54,6 +58,7 @@ bool valid_name(const std::string& name) {
 Json engine_json(const storage::RegisteredEngine& e) {
   return {{"name", e.name},
           {"command", e.command},
+          {"artifact", artifact_of(e).empty() ? Json(nullptr) : Json(artifact_of(e))},
           {"args", e.args},
           {"options", e.options},
           {"ladders", e.games},
@@ -161,21 +166,24 @@ ladders(Core& core, bool running_only) {
   return out;
 }
 
-// Skips the pending games of `name` on ladder `id`.
-void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why) {
+// The reply refusing a registration of `artifact` (one line: unknown 400, retired 409), or none.
+std::optional<Reply> check_artifact(Core& core, const event::TournamentEngine& te,
+                                    const std::string& artifact) {
+  std::vector<event::TournamentEngine> probe(1, te);
+  probe.front().artifact_ref = artifact;
   auto store = core.reads->get();
-  if (!store) return;
-  auto open = storage::work_queue::open_slots(**store, id);
-  if (!open) return;
-  std::vector<std::int64_t> slots;
-  for (const auto& s : *open)
-    if (s.state == storage::SlotState::Pending &&
-        std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
-      slots.push_back(s.slot);
-  if (slots.empty()) return;
-  // A failure reaches Core::fail (on_failure).
-  (void)core.recorder().call<int>(
-      [&](storage::Store& s) { return storage::work_queue::skip_slots(s, id, slots, why); });
+  if (!store) return error_reply(http_status(store.kind()), "storage: " + store.error());
+  Status resolved = event::resolve_artifacts(**store, probe);
+  if (resolved) return std::nullopt;
+  switch (resolved.kind()) {
+    case ErrorKind::NotFound:
+    case ErrorKind::Invalid:
+      return error_reply(400, "request body: " + resolved.error());
+    case ErrorKind::Conflict:
+      return error_reply(409, "request body: " + resolved.error());
+    default:
+      return error_reply(http_status(resolved.kind()), "storage: " + resolved.error());
+  }
 }
 
 // Every text of an engine's registration within its limit (base/input_limits.h): the name and
@@ -210,6 +218,22 @@ Status check_text_lengths(const Json& body) {
 
 }  // namespace
 
+void skip_pending(Core& core, std::int64_t id, const std::string& name, const std::string& why) {
+  auto store = core.reads->get();
+  if (!store) return;
+  auto open = storage::work_queue::open_slots(**store, id);
+  if (!open) return;
+  std::vector<std::int64_t> slots;
+  for (const auto& s : *open)
+    if (s.state == storage::SlotState::Pending &&
+        std::find(s.seats.begin(), s.seats.end(), name) != s.seats.end())
+      slots.push_back(s.slot);
+  if (slots.empty()) return;
+  // A failure reaches Core::fail (on_failure).
+  (void)core.recorder().call<int>(
+      [&](storage::Store& s) { return storage::work_queue::skip_slots(s, id, slots, why); });
+}
+
 void resume_ladder(Core& core, std::int64_t id) {
   bool loaded = false;
   {
@@ -239,10 +263,20 @@ Expected<std::vector<event::TournamentEngine>> ladder_engines(Core& core, const 
   auto all = storage::engine_registry::engines(**store);
   if (!all) return all.failure();
   std::vector<event::TournamentEngine> out;
-  for (const auto& e : *all)
-    if (!e.registered_at.empty() && e.retired_at.empty() &&
-        std::find(e.games.begin(), e.games.end(), game) != e.games.end())
-      out.push_back(tournament_engine(e));
+  std::set<std::string> names;
+  for (const auto& e : *all) {
+    if (e.registered_at.empty() || !e.retired_at.empty() ||
+        std::find(e.games.begin(), e.games.end(), game) == e.games.end())
+      continue;
+    if (artifact_of(e).empty()) {
+      if (names.insert(e.name).second) out.push_back(tournament_engine(e));
+      continue;
+    }
+    auto entries = artifact_entries(**store, e, tournament_engine(e));
+    if (!entries) return entries.failure();
+    for (auto& t : *entries)
+      if (names.insert(t.config.name).second) out.push_back(std::move(t));
+  }
   return out;
 }
 
@@ -250,13 +284,17 @@ Status fill_registered_engines(Core& core, Json& document) {
   if (!document.contains("engine") || !document["engine"].is_array()) return Ok{};
   for (auto& table : document["engine"]) {
     if (!table.is_object() || !table.contains("name") || !table["name"].is_string()) continue;
+    // A stored engine is resolved with the event (resolve_artifacts), as in a file.
+    if (table.contains("artifact")) continue;
     auto e = registered(core, table["name"].get<std::string>());
     if (!e) return Error{"request body: " + e.error(), e.kind()};
     const event::TournamentEngine te = tournament_engine(*e);
     const auto& c = te.config;
     std::string command = quoted_word(c.command);
     for (const auto& a : c.args) command += " " + quoted_word(a);
-    Json def = {{"name", c.name}, {"command", command}};
+    // A registration of a stored engine: the version its reference names when the event is made.
+    Json def = artifact_of(*e).empty() ? Json{{"name", c.name}, {"command", command}}
+                                       : Json{{"name", c.name}, {"artifact", artifact_of(*e)}};
     if (!c.working_dir.empty()) def["dir"] = c.working_dir;
     if (!c.env.empty()) def["env"] = c.env;
     Json options = c.options;
@@ -290,6 +328,8 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
   if (auto may = may_register_engine(who, body_in, existing_submitter); !may)
     return error_reply(403, may.error());
   Json body = body_in;
+  if (body.contains("engine") && body.contains("artifact"))
+    return error_reply(400, "request body: give 'engine' or 'artifact', not both");
   if (body.contains("engine")) {
     // An entry of a registered engine: its definition, under this entry's name and games.
     if (!body["engine"].is_string())
@@ -303,8 +343,10 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
     if (!base)
       return error_reply(base.kind() == ErrorKind::Invalid ? 400 : http_status(base.kind()),
                          "request body: " + base.error());
-    body["command"] = base->command;
-    body["args"] = base->args;
+    if (artifact_of(*base).empty()) {  // else its settings give the artifact
+      body["command"] = base->command;
+      body["args"] = base->args;
+    }
     Json options = base->options;
     if (body.contains("options") && body["options"].is_object())
       for (auto it = body["options"].begin(); it != body["options"].end(); ++it)
@@ -316,6 +358,7 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
     body.erase("engine");
   }
   static const std::set<std::string> kKeys = {"name",
+                                              "artifact",
                                               "command",
                                               "args",
                                               "options",
@@ -346,10 +389,21 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
   if (auto bad = text("name", e.name)) return *bad;
   if (auto bad = text("command", e.command)) return *bad;
   if (auto bad = text("dir", dir)) return *bad;
+  std::string artifact;
+  if (auto bad = text("artifact", artifact)) return *bad;
   if (!valid_name(e.name))
     return error_reply(
         400, "request body: 'name' must be 1 to 64 letters, digits or _.+- (got '" + e.name + "')");
-  if (e.command.empty()) return error_reply(400, "request body: 'command' is missing");
+  if (body.contains("artifact")) {
+    // A stored engine brings its own command; it runs in the sandbox, never in a host directory.
+    if (artifact.empty()) return error_reply(400, "request body: 'artifact' is empty");
+    for (const char* key : {"command", "args", "dir", "env"})
+      if (body.contains(key))
+        return error_reply(400, std::string("request body: '") + key +
+                                    "' comes from the stored engine named by 'artifact'");
+  } else if (e.command.empty()) {
+    return error_reply(400, "request body: 'command' is missing");
+  }
   if (e.command.find('/') != std::string::npos && e.command.front() != '/')
     return error_reply(400,
                        "request body: 'command' must be an absolute path on the server (or "
@@ -410,11 +464,16 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
           400, std::string("request body: '") + key + "' must be an integer from 0 to 100000000");
     settings[key] = body[key];
   }
+  if (!artifact.empty()) settings["artifact"] = artifact;
   e.settings = dump(settings);
   e.submitted_by = submitter_name(who);
   const event::TournamentEngine te = tournament_engine(e);
-  if (auto valid = engines::validate(te.config); !valid)
-    return error_reply(400, "request body: " + valid.error());
+  if (artifact.empty()) {
+    if (auto valid = engines::validate(te.config); !valid)
+      return error_reply(400, "request body: " + valid.error());
+  } else if (auto refused = check_artifact(core, te, artifact); refused) {
+    return *refused;
+  }
 
   auto stored = core.recorder().call<storage::RegisteredEngine>(
       [&](storage::Store& s) { return storage::engine_registry::register_engine(s, e); });
@@ -427,7 +486,9 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
   for (auto& [id, roster, config] : ladders(core, false)) {
     const std::string& game = config.games.front();
     const bool plays = std::find(e.games.begin(), e.games.end(), game) != e.games.end();
-    if (plays) {
+    if (plays && !artifact.empty()) {
+      // Its versions join through the top-up below (sync_ladder_rosters).
+    } else if (plays) {
       auto excluded = roster->exclusions();
       roster->clear_exclusions();
       for (const auto& [name, why] : excluded)
@@ -442,7 +503,7 @@ Reply register_engine(Core& core, const Principal& who, const Json& body_in) {
     if (auto it = core.events.find(id); it != core.events.end()) it->second.dirty = true;
   }
   core.log->info("engine " + e.name + " registered for " + std::to_string(e.games.size()) +
-                 " ladder(s): " + e.command);
+                 " ladder(s): " + (artifact.empty() ? e.command : "artifact " + artifact));
   top_up_ladders(core);
   core.wake();
   return {201, engine_json(*stored)};
@@ -473,6 +534,7 @@ Reply retire_engine(Core& core, const Principal& who, const std::string& name) {
     std::lock_guard lock(core.mutex);
     if (auto it = core.events.find(id); it != core.events.end()) it->second.dirty = true;
   }
+  sync_ladder_rosters(core);  // the versions it covered, unless another registration does
   core.log->info("engine " + name + " retired");
   core.wake();
   return {200, engine_json(*found)};
@@ -480,6 +542,7 @@ Reply retire_engine(Core& core, const Principal& who, const std::string& name) {
 
 void top_up_ladders(Core& core) {
   std::lock_guard one(core.ladder_mutex);
+  sync_ladder_rosters(core);  // stored engines' versions added or retired since the last look
   int slots = 0;
   {
     std::lock_guard lock(core.mutex);

@@ -4,8 +4,9 @@
 // - Reader: no credential (reads on loopback TCP); may only read, and never sees an engine's
 //   env values or any token.
 // - Author: an author token the operator created (`referee token add NAME`); may read, submit
-//   events and register engines among the engines the operator defined (never a host command,
-//   env or dir), and pause, resume or cancel only what it submitted.
+//   events and register engines among the engines the operator defined and the stored ones
+//   (artifacts, anyone's; never a host command, env or dir), and pause, resume or cancel only
+//   what it submitted.
 // - Operator: the daemon's Unix socket (its file permissions are the credential) or the
 //   operator token; may do everything, host commands included.
 #pragma once

@@ -38,13 +38,15 @@ Status may_submit_event(const Principal& who, const Json& document, bool query_p
       document["openings"].contains("book"))
     return refused("an author cannot name an opening book (a file of the server)");
   if (!document.contains("engine") || !document["engine"].is_array()) return Ok{};
-  static const std::set<std::string> kAllowed = {"name", "tc", "options"};
+  static const std::set<std::string> kAllowed = {"name", "artifact", "tc", "options"};
   for (const auto& engine : document["engine"]) {
     if (!engine.is_object()) continue;  // the submission refuses it as malformed
     for (auto it = engine.begin(); it != engine.end(); ++it)
       if (!kAllowed.count(it.key()))
-        return refused("an author's engine names a registered engine (name, and tc, options): '" +
-                       it.key() + "' is the operator's to give");
+        return refused(
+            "an author's engine names a registered engine or a stored one (name or artifact, "
+            "and tc, options): '" +
+            it.key() + "' is the operator's to give");
   }
   return Ok{};
 }
@@ -54,15 +56,18 @@ Status may_register_engine(const Principal& who, const Json& body,
   if (who.role == Role::Operator) return Ok{};
   if (who.role != Role::Author) return refused("registering an engine needs a token");
   if (body.is_object()) {
-    static const std::set<std::string> kAllowed = {"name", "engine", "games", "options"};
+    static const std::set<std::string> kAllowed = {"name", "engine", "artifact", "games",
+                                                   "options"};
     for (auto it = body.begin(); it != body.end(); ++it)
       if (!kAllowed.count(it.key()))
         return refused(
-            "an author registers an engine the operator defined (name, engine, games, "
-            "options): '" +
+            "an author registers an engine the operator defined or a stored one (name, engine "
+            "or artifact, games, options): '" +
             it.key() + "' is the operator's to give");
-    if (!body.contains("engine"))
-      return refused("an author's engine runs a registered engine: give 'engine' (its name)");
+    if (!body.contains("engine") && !body.contains("artifact"))
+      return refused(
+          "an author's engine runs a registered engine or a stored one: give 'engine' (its "
+          "name) or 'artifact' (mybot, mybot@2)");
   }
   if (existing_submitter && *existing_submitter != who.name)
     return refused("engine '" + (body.is_object() ? body.value("name", "") : std::string()) +

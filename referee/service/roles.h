@@ -5,14 +5,16 @@
 // Decisions:
 // - The operator may do everything; a reader changes nothing.
 // - An author submits events whose engines are registered engines (POST /api/engines by the
-//   operator, or an author's own entry of one): each [[engine]] table names one and may add only
-//   `tc` and `options`; the daemon fills in the rest from the registry. Never `command`, `args`,
+//   operator, or an author's own entry of one) or stored ones (`artifact = "mybot@2"`, any
+//   author's: playing against a version is allowed to all): each [[engine]] table names one and
+//   may add only `tc` and `options`; the daemon fills in the rest from the registry, or pins the
+//   artifact (resolve_artifacts). Never `command`, `args`,
 //   `dir`, `env`, limits or a `sha256`, never an opening book (a file of the server), nor a
 //   priority (the operator orders the queue). `base` is harmless then (nothing is relative).
 // - An author registers for the ladders an engine the operator defined: {"name", "engine" (the
-//   registered engine it runs), "games", "options"}, and may register again or retire only an
-//   entry it made. (Engines uploaded by authors, run in a sandbox, will be a third form: an
-//   artifact in place of "engine".)
+//   registered engine it runs), "games", "options"}, or a stored engine: {"name", "artifact"
+//   ("mybot", "mybot@2"), "games", "options"}, anyone's (registering another's artifact is
+//   playing against it); and may register again or retire only an entry it made.
 // - An author pauses, resumes and cancels only the events it submitted (events.submitted_by);
 //   ladders are the daemon's and no author's.
 // - Reads show no engine's env values, to any role (redact_env): they often hold credentials.

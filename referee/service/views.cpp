@@ -136,7 +136,9 @@ Json game_summary(const storage::GameRecord& g) {
 Json seat_hashes_json(const std::vector<storage::EngineHash>& hashes) {
   Json out = Json::array();
   for (const auto& h : hashes)
-    out.push_back({{"program", or_null(h.program)}, {"script", or_null(h.script)}});
+    out.push_back({{"program", or_null(h.program)},
+                   {"script", or_null(h.script)},
+                   {"artifact", or_null(h.artifact)}});
   return out;
 }
 

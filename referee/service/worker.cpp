@@ -128,6 +128,7 @@ SessionEnd run_session(const WorkerOptions& options, const std::string& name, Lo
       nap(wait, [&] { return !done.load() && !core->draining(); });
       if (done.load() || core->draining()) break;
       if (auto st = refresh_events(*core); !st) log.warning(st.error());
+      sync_ladder_rosters(*core);  // the versions of stored engines added or retired meanwhile
       const bool open = open_events(*core) > 0;
       if (!open && core->loop->busy() == 0 && options.exit_when_done) {
         idle_done = true;

@@ -211,7 +211,7 @@ TEST_CASE("tournament file: missing keys") {
   expect_error(kHead + "[[engine]]\ncommand = \"x\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\n",
                "engine 1: every engine needs a 'name'");
   expect_error(kHead + "[[engine]]\nname = \"a\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\n",
-               "engine 1 (a): 'command' is missing");
+               "engine 1 (a): 'command' (or 'artifact') is missing");
 }
 
 TEST_CASE("tournament file: unknown games and parameters") {
@@ -432,7 +432,7 @@ TEST_CASE("tournament file: engine names with control characters, line breaks or
   expect_error(named(" a"), "engine ' a': the name starts or ends with a blank");
   expect_error(named("a "), "the name starts or ends with a blank");
   expect_error(kHead + "[[engine]]\nname = \"a\\nb\"\n[[engine]]\nname = \"b\"\ncommand = \"y\"\n",
-               "engine 1 (a\\nb): 'command' is missing");  // still one line
+               "engine 1 (a\\nb): 'command' (or 'artifact') is missing");  // still one line
   rtest::TempDir dir;
   auto fine = load(dir, named("Sowbot 1.2 \\u00e9"));
   INFO((fine ? std::string() : fine.error()));
