@@ -38,5 +38,7 @@ int cancel(const Args& args);        //   cancel it
 int watch(const Args& args);         //   live progress of one event
 int token(const Args& args);         // author tokens: add, list, revoke
 int engine(const Args& args);        // engines as artifacts: add, list, show, export, retire
+// upload, list, show on a daemon (cmd_engine_client.cpp)
+int engine_client(const Args& args);
 
 }  // namespace referee::cli

@@ -12,8 +12,7 @@
 //   connection was lost for good.
 // - `submit` sends the file's directory (?base=) so relative engine commands mean what they mean
 //   in the file, as long as the daemon sees the same files (same machine or shared disk).
-// - Named beats found: a socket is looked for only when neither --server nor $REFEREE_SERVER
-//   names a server, so a user who names one always gets it. Flags beat the environment.
+// - How the daemon is chosen and errors are printed: client_connection.h.
 // - `watch` reads the live stream: a progress line (rewritten on a terminal, one line a second
 //   otherwise) with the leaders, then the final standings on stdout.
 // - Progress lines say how many games were skipped and why (the event's skipped_reasons, read
@@ -33,6 +32,7 @@
 #include <thread>
 
 #include "cli/cli.h"
+#include "cli/client_connection.h"
 #include "cli/http_client.h"
 #include "cli/options.h"
 #include "engines/system.h"
@@ -45,131 +45,6 @@ namespace po = boost::program_options;
 using Json = nlohmann::json;
 
 namespace {
-
-constexpr const char* kDefaultServer = "http://127.0.0.1:8410";
-// Where a daemon's socket is when none is named: `referee serve` run here on its default
-// database, then the systemd unit's runtime directory (referee.service).
-constexpr const char* kDefaultSockets[] = {"./referee.db.sock", "/run/referee/referee.sock"};
-
-constexpr const char* kWhichServer =
-    "The daemon is reached through, the first given: --socket PATH, --server URL,\n"
-    "$REFEREE_SOCKET, $REFEREE_SERVER; when no server is named, the first socket\n"
-    "that exists of ./referee.db.sock and /run/referee/referee.sock; else\n"
-    "http://127.0.0.1:8410. Over a socket no token is needed (whoever may open it\n"
-    "is the operator); over TCP every change needs --token-file.\n";
-
-struct Connection {
-  std::optional<HttpClient> client;
-  std::string token;
-  // Said after a failure to connect: how the server was chosen, when the user did not name it.
-  std::string note;
-};
-
-// Chooses the server (kWhichServer) and reads the token file; false after an error line.
-bool connection_of(const std::string& command, const std::string& server, const std::string& socket,
-                   const std::string& token_file, Connection& out) {
-  auto env = [](const char* name) -> std::string {
-    const char* value = std::getenv(name);
-    return value ? value : "";
-  };
-  if (!socket.empty() && !server.empty()) {
-    std::cerr << "referee " << command << ": give --socket or --server, not both\n";
-    return false;
-  }
-  std::string url;
-  if (!socket.empty()) {
-    out.client = HttpClient::unix_socket(socket);
-  } else if (!server.empty()) {
-    url = server;
-  } else if (const std::string s = env("REFEREE_SOCKET"); !s.empty()) {
-    out.client = HttpClient::unix_socket(s);
-    out.note = ", named by $REFEREE_SOCKET";
-  } else if (const std::string u = env("REFEREE_SERVER"); !u.empty()) {
-    url = u;
-    out.note = ", named by $REFEREE_SERVER";
-  } else {
-    for (const char* path : kDefaultSockets) {
-      std::error_code ec;
-      if (std::filesystem::exists(path, ec)) {
-        out.client = HttpClient::unix_socket(path);
-        out.note = ", found there (--server URL for TCP)";
-        break;
-      }
-    }
-    if (!out.client) {
-      url = kDefaultServer;
-      out.note = std::string(", the default: no socket at ") + kDefaultSockets[0] + " or " +
-                 kDefaultSockets[1];
-    }
-  }
-  if (!out.client) {
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    auto client = HttpClient::tcp(url);
-    if (!client) {
-      std::cerr << "referee " << command << ": --server: " << client.error() << "\n";
-      return false;
-    }
-    out.client = *client;
-  }
-  std::string file = token_file;
-  if (file.empty()) file = env("REFEREE_TOKEN_FILE");
-  if (!file.empty()) {
-    auto token = service::read_token_file(file);
-    if (!token) {
-      std::cerr << "referee " << command << ": " << token.error() << "\n";
-      return false;
-    }
-    out.token = *token;
-  }
-  return true;
-}
-
-// One request, with the token when there is one.
-Expected<HttpResponse> call(const Connection& c, const std::string& method,
-                            const std::string& target, std::string body = "",
-                            std::string content_type = "") {
-  HttpRequest r;
-  r.method = method;
-  r.target = target;
-  if (!c.token.empty()) r.headers.emplace_back("Authorization", "Bearer " + c.token);
-  r.body = std::move(body);
-  r.content_type = std::move(content_type);
-  return c.client->send(r);
-}
-
-// Prints why a request failed, in one line.
-void report_failure(const std::string& command, const Connection& c, const Error& e) {
-  std::cerr << "referee " << command << ": " << e.message
-            << (e.kind == ErrorKind::Unavailable ? c.note : "") << "\n";
-}
-
-// The reply's JSON, or an error line on stderr and nothing.
-std::optional<Json> answer(const std::string& command, const Connection& c,
-                           const Expected<HttpResponse>& res) {
-  if (!res) {
-    report_failure(command, c, res.failure());
-    return std::nullopt;
-  }
-  Json body = Json::parse(res->body, nullptr, false);
-  if (res->status >= 400) {
-    std::string text = body.is_object() && body.contains("error") && body["error"].is_string()
-                           ? body["error"].get<std::string>()
-                           : res->body;
-    std::cerr << "referee " << command << ": " << res->status << ": " << text << "\n";
-    if (res->status == 401 && c.token.empty())
-      std::cerr << "referee " << command
-                << ": give --token-file FILE (or $REFEREE_TOKEN_FILE): the daemon's operator "
-                   "token file, or an author token; or, on the daemon's machine, --socket PATH: "
-                   "its Unix socket\n";
-    return std::nullopt;
-  }
-  if (body.is_discarded()) {
-    std::cerr << "referee " << command << ": " << c.client->name()
-              << " answered something not JSON\n";
-    return std::nullopt;
-  }
-  return body;
-}
 
 // A number of the reply, 0 when missing or null (a rating only bounded, a ladder's progress).
 double number_of(const Json& j, const char* key) {
@@ -284,25 +159,6 @@ std::optional<int> parse(const Args& args, const po::options_description& desc,
                          const po::options_description& hidden, po::variables_map& vm,
                          const po::positional_options_description& pos) {
   return parse_captioned(args, desc, vm, &pos, &hidden, kWhichServer);
-}
-
-struct ConnectionFlags {
-  std::string server, socket, token_file;
-};
-
-void add_connection_options(po::options_description& desc, ConnectionFlags& flags) {
-  desc.add_options()("socket", po::value(&flags.socket)->value_name("PATH"),
-                     "the daemon's Unix socket (serve's DB.sock): no token needed (default "
-                     "$REFEREE_SOCKET; see below)")(
-      "server", po::value(&flags.server)->value_name("URL"),
-      "the daemon's http://HOST:PORT (default $REFEREE_SERVER; see below)")(
-      "token-file", po::value(&flags.token_file),
-      "the operator token file (serve's DB.token) or an author token's file (default "
-      "$REFEREE_TOKEN_FILE); every change over TCP needs one");
-}
-
-bool connection_of(const std::string& command, const ConnectionFlags& flags, Connection& out) {
-  return connection_of(command, flags.server, flags.socket, flags.token_file, out);
 }
 
 // pause / resume / cancel

@@ -9,6 +9,8 @@
 // - `export` writes the stored bytes, checked against their hash, to a file that must not exist
 //   yet (or to stdout with `-`): what was added comes back byte for byte.
 // - A reference is `name` (its newest live version), `name@N`, or an artifact's SHA-256.
+// - `upload`, and `list` or `show` given --server or --socket, go to the daemon instead
+//   (cmd_engine_client.cpp).
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -30,6 +32,7 @@ namespace {
 constexpr const char* kUsage =
     "referee engine add NAME PATH [--command CMD] | list [NAME] | show REF | export REF OUT |"
     " retire REF [options]\n"
+    "  (upload NAME PATH, and list or show with --server URL: on a daemon; upload --help)\n"
     "  add NAME PATH  store the file or directory PATH as the next version of NAME\n"
     "  list [NAME]    every version (of NAME): hash, size, files, owner, date\n"
     "  show REF       one version: its command and its artifact\n"
@@ -168,6 +171,10 @@ int retire(storage::Database& db, const std::string& reference) {
 }  // namespace
 
 int engine(const Args& args) {
+  // upload, and list or show on a daemon, are its clients (cmd_engine_client.cpp).
+  if (!args.empty() && args[0] == "upload") return engine_client(args);
+  for (const auto& a : args)
+    if (a.rfind("--server", 0) == 0 || a.rfind("--socket", 0) == 0) return engine_client(args);
   std::string db_path = "referee.db", command;
   std::vector<std::string> words;
   po::options_description desc(kUsage);

@@ -81,6 +81,7 @@ int serve(const Args& args) {
   double lease = 30;
   bool verbose = false;
   long commit_interval = 0;
+  int max_artifact_mb = 64, min_upload_kib = 64;
   LimitFlags limit_flags;
   std::string ladder_tc = "10+0.1";
   po::options_description desc("referee serve [options]");
@@ -119,6 +120,10 @@ int serve(const Args& args) {
       "the pace of new ladders: least milliseconds between two game starts")(
       "max-streams", po::value(&options.max_stream_clients)->default_value(256),
       "live-stream clients at once (each holds a thread)")(
+      "max-artifact-mb", po::value(&max_artifact_mb)->default_value(max_artifact_mb),
+      "largest engine artifact uploaded (POST /api/artifacts), MiB")(
+      "min-upload-kib", po::value(&min_upload_kib)->default_value(min_upload_kib),
+      "least average rate of an upload after its first 5 s, KiB/s (slower: cut)")(
       "commit-interval", po::value(&commit_interval),
       "milliseconds between two commits of the moves played (default: 2 for a SQLite file, "
       "100 for a server database)");
@@ -173,6 +178,16 @@ int serve(const Args& args) {
     std::cerr << "referee serve: --concurrency must be from 0 to 256\n";
     return 2;
   }
+  if (max_artifact_mb < 1 || max_artifact_mb > 1024) {
+    std::cerr << "referee serve: --max-artifact-mb must be from 1 to 1024\n";
+    return 2;
+  }
+  if (min_upload_kib < 0 || min_upload_kib > 1 << 20) {
+    std::cerr << "referee serve: --min-upload-kib must be from 0 to 1048576\n";
+    return 2;
+  }
+  options.max_artifact_bytes = static_cast<std::size_t>(max_artifact_mb) << 20;
+  options.min_upload_rate = static_cast<std::size_t>(min_upload_kib) * 1024;
   if (options.max_stream_clients < 1 || options.max_stream_clients > 4096) {
     std::cerr << "referee serve: --max-streams must be from 1 to 4096\n";
     return 2;

@@ -595,6 +595,7 @@ http::Handler api_handler(Core& core) {
     reply(res, 200, ladders_json(core));
   });
   install_stream_routes(*router, core);
+  install_artifact_routes(*router, core);
   router->get("/", [](const Request&, Response& res) { static_file("index.html", res); });
   router->get("/index.html", [](const Request&, Response& res) { static_file("index.html", res); });
   router->get(R"(/static/(.*))",
@@ -608,6 +609,7 @@ http::Handler api_handler(Core& core) {
       return reply_error(res, d.status, d.error);
     }
     req.who = d.who;
+    if (req.phase == http::Phase::Head) return admit_upload(core, req, res);
     try {
       if (!router->dispatch(req, res))
         reply_error(res, 404, "no such endpoint: " + req.method + " " + req.path);

@@ -27,12 +27,19 @@ namespace referee::service {
 using Request = http::Request;
 using Response = http::Response;
 
+// The upload of engine artifacts: its POST bodies are streamed to files (http_server.h).
+inline constexpr const char* kArtifactsPath = "/api/artifacts";
+
 // Checks access, then routes; an exception in a route is a 500 and a log line.
 http::Handler api_handler(Core& core);
 // GET /api/stream and GET /api/export (api_stream.cpp).
 void install_stream_routes(http::Router& router, Core& core);
 
-// Shared by both files.
+// The artifact routes (api_artifacts.cpp), and the check of an upload's head before its body is
+// read: 100 to let the body come, else an error reply.
+void install_artifact_routes(http::Router& router, Core& core);
+void admit_upload(Core& core, const Request& req, Response& res);
+// Shared by the files of the API.
 void reply(Response& res, int status, const Json& body);
 void reply_error(Response& res, int status, const std::string& text);
 // The query's parameters, refusing unknown ones and, but for `repeatable` ones, any given twice:

@@ -64,6 +64,8 @@ struct ServeOptions {
   int ladder_concurrency = 0;   // the pace of new ladders: games at once (0 = no cap)
   long ladder_interval_ms = 0;  // and the least interval between two game starts
   std::size_t max_body_bytes = 1 << 20;
+  std::size_t max_artifact_bytes = 64 << 20;  // an uploaded artifact (POST /api/artifacts)
+  std::size_t min_upload_rate = 64 * 1024;    // its least average rate, bytes a second
   int max_stream_clients = 256;
   int http_threads = 32;       // threads for requests other than live streams
   std::string base_dir = ".";  // relative engine commands of submitted files, by default

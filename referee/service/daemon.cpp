@@ -193,6 +193,9 @@ int serve(const ServeOptions& options, Log& log, const engines::InterruptWatch& 
   const long reserved = kReservedFiles + kFilesPerGame * event::game_threads(options.concurrency);
   http::Limits limits;
   limits.max_body = options.max_body_bytes;
+  limits.upload_paths = {kArtifactsPath};
+  limits.max_upload = options.max_artifact_bytes;
+  limits.min_upload_rate = options.min_upload_rate;
   limits.handler_threads = static_cast<std::size_t>(std::max(1, options.max_stream_clients) +
                                                     std::max(1, options.http_threads));
   limits.max_connections = static_cast<std::size_t>(std::max(16L, files - reserved));

@@ -3,7 +3,8 @@
 //
 // Decisions:
 // - A request reaches a handler whole: its line, headers and body were read within the server's
-//   limits and deadlines before any handler runs.
+//   limits and deadlines before any handler runs. Uploads are the exception (Phase): their head
+//   is shown first, then their body comes in a file, never in `body`.
 // - Header names are looked up case-insensitively (RFC 9110); a header given twice yields its
 //   first value. Query parameters are percent-decoded ('+' is a space) and kept in order, repeats
 //   included: the handlers refuse what they do not know (api.h check_params).
@@ -28,6 +29,10 @@ using Fields = std::vector<std::pair<std::string, std::string>>;
 // The first value of `name` in `fields` (case-insensitive), or nullptr.
 const std::string* find_field(const Fields& fields, std::string_view name);
 
+// How much of the request a handler sees: all of it, or an upload's head before its body is
+// read, or an upload whose body is in a file (http_server.h).
+enum class Phase { Whole, Head, Streamed };
+
 struct Request {
   std::string method;                              // as sent, e.g. "GET"
   std::string target;                              // as sent, e.g. "/api/games?engine=a"
@@ -35,8 +40,10 @@ struct Request {
   std::multimap<std::string, std::string> params;  // the query, decoded
   Fields headers;
   std::string body;
-  std::string remote_addr;           // the peer's IP address; "unix" over the Unix socket
-  bool via_socket = false;           // came over the daemon's Unix socket
+  Phase phase = Phase::Whole;
+  std::string body_file;    // Streamed: the body's temporary file (removed after the handler)
+  std::string remote_addr;  // the peer's IP address; "unix" over the Unix socket
+  bool via_socket = false;  // came over the daemon's Unix socket
   std::vector<std::string> matches;  // the route's regex groups; [0] is the whole path
   Principal who;                     // set by the access check before routing
 

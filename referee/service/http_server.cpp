@@ -9,23 +9,28 @@
 //   bounded. The read buffer's maximum is the header limit, so a flood of header bytes costs at
 //   most that much memory per connection.
 // - Deadlines are basic_stream's expiry, set once per phase (first byte, rest of the header,
-//   body, each write): bytes arriving do not extend it.
+//   body, each write): bytes arriving do not extend it. An upload's body is the exception: its
+//   deadline before each read is the moment its average rate would fall under the least rate,
+//   so bytes arriving do extend it, but never beyond what the bytes earned.
 // - Errors the server answers itself have the API's body, {"error": "one line"}.
 #include "service/http_server.h"
 
+#include <unistd.h>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <condition_variable>
-#include <deque>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <limits>
 #include <list>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
+
+#include "service/http_pool.h"
 
 namespace referee::service::http {
 
@@ -49,64 +54,30 @@ std::string error_json(const std::string& text) {
   return out + "\"}";
 }
 
-// Handler threads, started when needed up to a maximum. A task is taken only when a thread is
-// free for it (try_run), so nothing ever waits in a queue.
-class Pool {
- public:
-  explicit Pool(std::size_t max) : max_(max < 1 ? 1 : max) {}
-  ~Pool() { stop(); }
-
-  bool try_run(std::function<void()> task) {
-    {
-      std::lock_guard lock(mutex_);
-      if (stopping_ || busy_ >= max_) return false;
-      ++busy_;
-      if (threads_.size() < busy_) threads_.emplace_back([this] { work(); });
-      tasks_.push_back(std::move(task));
-    }
-    wake_.notify_one();
-    return true;
+// An upload's temporary file, removed when the last owner lets go of it (the handler that read
+// it, or the session that lost its connection first).
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    if (!path.empty()) ::unlink(path.c_str());
   }
-  std::size_t busy() const {
-    std::lock_guard lock(mutex_);
-    return busy_;
-  }
-  void stop() {
-    std::vector<std::thread> threads;
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-      threads.swap(threads_);
-    }
-    wake_.notify_all();
-    for (auto& t : threads) t.join();
-  }
-
- private:
-  void work() {
-    for (;;) {
-      std::function<void()> task;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
-        if (tasks_.empty()) return;
-        task = std::move(tasks_.front());
-        tasks_.pop_front();
-      }
-      task();
-      std::lock_guard lock(mutex_);
-      --busy_;
-    }
-  }
-
-  const std::size_t max_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> tasks_;
-  std::vector<std::thread> threads_;
-  std::size_t busy_ = 0;
-  bool stopping_ = false;
 };
+
+// A new empty file in `dir` (the system's temporary directory when ""), private to the daemon.
+std::shared_ptr<TempFile> make_temp_file(const std::string& dir) {
+  std::string base = dir;
+  if (base.empty()) {
+    const char* env = std::getenv("TMPDIR");
+    base = env && *env ? env : "/tmp";
+  }
+  std::string path = base + "/referee-upload-XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) return nullptr;
+  ::close(fd);
+  auto file = std::make_shared<TempFile>();
+  file->path = path;
+  return file;
+}
 
 class SessionBase {
  public:
@@ -212,7 +183,10 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   void read_header() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(server_.limits.max_header));
-    parser_->body_limit(server_.limits.max_body);
+    // Beast refuses a Content-Length over the body limit with the header: none here, so that an
+    // upload's head is seen (and its credential checked) before its size; the route's own limit
+    // is set once the head is known (on_header, upload_admitted), before any body byte is read.
+    parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     stream_.expires_after(server_.limits.header_deadline);
     bhttp::async_read_header(stream_, buffer_, *parser_,
                              [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
@@ -245,21 +219,117 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
         return refuse_and_close(431, "header line too long (at most " +
                                          std::to_string(server_.limits.max_line) + " bytes)");
     }
+    if (head.method() == bhttp::verb::post && is_upload_path(head.target())) return admit_upload();
+    parser_->body_limit(server_.limits.max_body);
     if (auto length = parser_->content_length(); length && *length > server_.limits.max_body)
       return refuse_body();
     if (parser_->is_done()) return dispatch();
-    auto expect = head[bhttp::field::expect];
-    if (beast::iequals(expect, "100-continue")) {
-      stream_.expires_after(server_.limits.write_timeout);
-      static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      return net::async_write(
-          stream_, net::buffer(kContinue),
-          [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
-            if (wec) return self->close();
-            self->read_body();
-          });
+    continue_then(expects_continue(parser_->get()), [](Self& self) { self.read_body(); });
+  }
+
+  // Answers "100 Continue" first when the client waits for it, then reads on with `next`.
+  template <class Next>
+  void continue_then(bool expected, Next next) {
+    if (!expected) return next(*this);
+    stream_.expires_after(server_.limits.write_timeout);
+    static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    net::async_write(stream_, net::buffer(kContinue),
+                     [self = this->shared_from_this(), next](beast::error_code ec, std::size_t) {
+                       if (ec) return self->close();
+                       next(*self);
+                     });
+  }
+
+  template <class Header>
+  static bool expects_continue(const Header& head) {
+    return beast::iequals(head[bhttp::field::expect], "100-continue");
+  }
+
+  bool is_upload_path(beast::string_view target) const {
+    const auto path = target.substr(0, target.find('?'));
+    for (const auto& p : server_.limits.upload_paths)
+      if (path == p) return true;
+    return false;
+  }
+
+  // An upload's head goes to a handler thread (the credential may need the database); its answer
+  // comes back to the I/O thread: 100 reads the body on, anything else refuses it unread.
+  void admit_upload() {
+    auto request = request_of(parser_->get());
+    if (!request) return refuse_and_close(400, "malformed request target");
+    request->phase = Phase::Head;
+    auto handler = server_.current_handler();
+    auto self = this->shared_from_this();
+    const bool taken = server_.pool.try_run([self, request, handler] {
+      auto response = std::make_shared<Response>();
+      try {
+        (*handler)(*request, *response);
+      } catch (const std::exception& e) {
+        *response = Response{};
+        response->status = 500;
+        response->set_content(error_json(std::string("internal error: ") + e.what()),
+                              "application/json");
+      }
+      self->post([self, response] { self->upload_admitted(*response); });
+    });
+    if (!taken) {
+      ++server_.refused_busy;
+      refuse_and_close(503, "the server is busy; try again");
     }
-    read_body();
+  }
+
+  void upload_admitted(const Response& answer) {
+    if (answer.status != 100) return refuse_with(answer.status, answer.body, answer.content_type);
+    const std::size_t max = server_.limits.max_upload;
+    if (auto length = parser_->content_length(); length && *length > max)
+      return refuse_and_close(413, "upload too large (at most " + std::to_string(max) + " bytes)");
+    upload_file_ = make_temp_file(server_.limits.upload_dir);
+    if (!upload_file_) return refuse_and_close(500, "cannot make a temporary file for the upload");
+    upload_parser_.emplace(std::move(*parser_));
+    parser_.reset();
+    upload_parser_->body_limit(max);
+    beast::error_code ec;
+    upload_parser_->get().body().open(upload_file_->path.c_str(), beast::file_mode::write, ec);
+    if (ec) return refuse_and_close(500, "cannot open the upload's temporary file");
+    upload_started_ = std::chrono::steady_clock::now();
+    upload_received_ = 0;
+    continue_then(expects_continue(upload_parser_->get()), [](Self& self) { self.read_upload(); });
+  }
+
+  // Reads the body piece by piece; each read must come before the moment the average rate since
+  // the body's start would fall under the least rate (never before the grace has passed).
+  void read_upload() {
+    if (upload_parser_->is_done()) return dispatch_upload();
+    const auto& l = server_.limits;
+    const auto earned = std::chrono::milliseconds(
+        l.min_upload_rate ? upload_received_ * 1000 / l.min_upload_rate : 0);
+    stream_.expires_at(upload_started_ +
+                       std::max<std::chrono::milliseconds>(l.upload_grace, earned));
+    bhttp::async_read_some(stream_, buffer_, *upload_parser_,
+                           [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                             self->upload_received_ += n;
+                             if (ec == bhttp::error::body_limit)
+                               return self->refuse_and_close(
+                                   413, "upload too large (at most " +
+                                            std::to_string(self->server_.limits.max_upload) +
+                                            " bytes)");
+                             if (ec == beast::error::timeout) ++self->server_.refused_deadline;
+                             if (ec) return self->close();
+                             self->read_upload();
+                           });
+  }
+
+  void dispatch_upload() {
+    auto message = upload_parser_->release();
+    upload_parser_.reset();
+    message.body().close();
+    auto request = request_of(message);
+    if (!request) return refuse_and_close(400, "malformed request target");
+    request->phase = Phase::Streamed;
+    request->body_file = upload_file_->path;
+    keep_alive_ = message.keep_alive();
+    head_only_ = false;
+    run_handler(request, std::move(upload_file_));
   }
 
   void read_body() {
@@ -281,6 +351,17 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   // Hands the request to a handler thread, or answers 503 when none is free.
   void dispatch() {
     auto message = parser_->release();
+    auto request = request_of(message);
+    if (!request) return refuse_and_close(400, "malformed request target");
+    request->body = std::move(message.body());
+    keep_alive_ = message.keep_alive();
+    head_only_ = message.method() == bhttp::verb::head;
+    run_handler(request, nullptr);
+  }
+
+  // The request's line and headers; nothing when its target is malformed.
+  template <class Header>
+  std::shared_ptr<Request> request_of(const Header& message) const {
     auto request = std::make_shared<Request>();
     request->method = std::string(message.method_string());
     request->target = std::string(message.target());
@@ -288,14 +369,15 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     request->via_socket = via_socket_;
     for (const auto& field : message)
       request->headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
-    request->body = std::move(message.body());
-    keep_alive_ = message.keep_alive();
-    head_only_ = message.method() == bhttp::verb::head;
-    if (!split_target(request->target, request->path, request->params))
-      return refuse_and_close(400, "malformed request target");
+    if (!split_target(request->target, request->path, request->params)) return nullptr;
+    return request;
+  }
+
+  // `body_file`, when set, is removed once the handler has returned.
+  void run_handler(std::shared_ptr<Request> request, std::shared_ptr<TempFile> body_file) {
     auto handler = server_.current_handler();
     auto self = this->shared_from_this();
-    const bool taken = server_.pool.try_run([self, request, handler] {
+    const bool taken = server_.pool.try_run([self, request, handler, body_file]() mutable {
       auto response = std::make_shared<Response>();
       try {
         (*handler)(*request, *response);
@@ -305,6 +387,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
         response->set_content(error_json(std::string("internal error: ") + e.what()),
                               "application/json");
       }
+      body_file.reset();  // gone before the client has the answer
       if (response->provider)
         self->stream_response(*response);
       else
@@ -412,14 +495,18 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   // Answers on the I/O thread without a handler, then closes (the rest of the request is not
   // read). The socket's send side is shut down after the answer so that the client reads it.
   void refuse_and_close(int status, const std::string& text) {
+    refuse_with(status, error_json(text), "application/json");
+  }
+
+  void refuse_with(int status, const std::string& body, const std::string& type) {
     auto out = std::make_shared<bhttp::response<bhttp::string_body>>();
     out->result(static_cast<unsigned>(status));
     out->reason(reason_phrase(status));
     out->version(11);
-    out->set(bhttp::field::content_type, "application/json");
+    out->set(bhttp::field::content_type, type.empty() ? "application/json" : type);
     out->set(bhttp::field::connection, "close");
     if (status == 503) out->set(bhttp::field::retry_after, "1");
-    out->body() = error_json(text);
+    out->body() = body;
     out->prepare_payload();
     // One deadline for the answer and the lingering after it: a client that keeps sending
     // cannot keep the connection.
@@ -449,6 +536,10 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   beast::basic_stream<Protocol> stream_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::optional<bhttp::request_parser<bhttp::file_body>> upload_parser_;
+  std::shared_ptr<TempFile> upload_file_;
+  std::chrono::steady_clock::time_point upload_started_;
+  std::size_t upload_received_ = 0;
   std::string remote_;
   bool via_socket_ = false;
   bool keep_alive_ = true;

@@ -14,6 +14,15 @@
 //   * a request's line and headers must arrive whole within `header_deadline` of the moment the
 //     server starts waiting for them (a total, not an inactivity timeout each byte resets); its
 //     body within `body_deadline` after; a response must be taken within `write_timeout`.
+// - Uploads: a POST to one of `upload_paths` is streamed. Its head alone goes first to a handler
+//   thread (Request::phase Head, no body read yet), so that the credential, which may need the
+//   database, is checked off the I/O thread; the handler answers 100 to let the body come, anything
+//   else is sent as the answer and the connection closes unread. Then the size (`max_upload`,
+//   413) and the body goes to a temporary file in `upload_dir` as it arrives, never whole in
+//   memory, at no less than `min_upload_rate` bytes a second on average once `upload_grace` has
+//   passed (slower: the connection is closed). The whole request then goes to a handler (phase
+//   Streamed, `body_file` its path); the server removes the file when the handler returns, or when
+//   the connection is lost first.
 // - A complete request goes to a handler thread (at most `handler_threads` at once). When every
 //   one is busy the request is answered 503 at once on the I/O thread and the connection closes;
 //   when `max_connections` are open, a new one gets 503 and is closed.
@@ -30,6 +39,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/expected.h"
 #include "service/http_message.h"
@@ -51,6 +61,11 @@ struct Limits {
   std::chrono::milliseconds keep_alive{5000};  // a kept-alive connection idles this long at most
   std::size_t handler_threads = 32;
   std::size_t max_connections = 4096;
+  std::vector<std::string> upload_paths;  // exact paths whose POST bodies are streamed to files
+  std::size_t max_upload = 64 << 20;
+  std::size_t min_upload_rate = 64 * 1024;  // bytes per second, averaged from the body's start
+  std::chrono::milliseconds upload_grace{5000};
+  std::string upload_dir;  // "" = the system's temporary directory
 };
 
 using Handler = std::function<void(Request&, Response&)>;

@@ -16,6 +16,8 @@ daemon serves:
   position (from `referee export` on the database and `referee show` replaying the stored moves);
 - pause and resume work from the event page once a token is set in the settings;
 - a ladder of two registered engines shows its standings on the ladder page;
+- the engines page shows an uploaded engine's versions (label, short hash with the full one on
+  hover, uploader, retired);
 - the gallery page draws the latest stored game of each board (game) from the database;
 - the pages fit a phone's width (375 px) and a desktop's; screenshots of each go to --artifacts.
 
@@ -475,6 +477,24 @@ def main():
             browser.fail(f"the workers page shows {states}: {rows[0].text}")
         print(f"workers: {states}")
 
+        # The engines page: each uploaded engine's versions, the full hash on hover, retired ones.
+        bot = "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    pass\n"
+        upload = "/api/artifacts?name=webbot&kind=file&file_name=bot.py"
+        first = d.api(upload, bot, content_type="application/octet-stream")
+        second = d.api(upload + "&command=python3%20bot.py", bot, content_type="application/octet-stream")
+        d.api("/api/artifacts/webbot@1/retire", "", method="POST", content_type="text/plain")
+        b.driver.get(f"{d.url}/#/engines")
+        b.wait("the engines page", lambda: len(b.driver.find_elements(By.CSS_SELECTOR, '[data-artifact="webbot"] tr[data-label]')) == 2)
+        rows = b.js("return Array.from(document.querySelectorAll('[data-artifact=\"webbot\"] tr[data-label]'))"
+                    ".map(r => [r.dataset.label, r.dataset.retired, r.cells[1].title, r.cells[1].textContent,"
+                    " r.cells[4].textContent]);")
+        want = [["webbot@1", "yes", first["sha256"], first["sha256"][:12], "operator"],
+                ["webbot@2", "no", second["sha256"], second["sha256"][:12], "operator"]]
+        if rows != want:
+            browser.fail(f"the engines page shows {rows}, expected {want}")
+        b.screenshot(None, shot("engines-desktop.png"))
+        print(f"engines: {rows}")
+
         # A phone's width: every page fits, and looks like something.
         b.resize(browser.PHONE)
         for name, route, ready in (("events", "#/events", f'tr[data-event-id="{eid}"]'),
@@ -482,7 +502,8 @@ def main():
                                    ("viewer", f"#/games/{gid}?ply=10", "#viewer svg.board"),
                                    ("games", "#/games", "tr[data-game-id]"),
                                    ("ladder", "#/ladder", ".ladder .standings"),
-                                   ("workers", "#/workers", "#workers tr[data-worker]")):
+                                   ("workers", "#/workers", "#workers tr[data-worker]"),
+                                   ("engines", "#/engines", "tr[data-label]")):
             b.driver.get(f"{d.url}/{route}")
             b.wait(f"the {name} page at a phone width", lambda ready=ready: b.driver.find_elements(By.CSS_SELECTOR, ready))
             browser.check_fits(b, f"the {name} page")

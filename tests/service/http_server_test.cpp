@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -422,4 +423,64 @@ TEST_CASE("http router: routes match the whole path, HEAD takes GET routes, long
   CHECK_FALSE(router.dispatch(req, res));
   req.path = "/api/games/" + std::string(100000, '1');
   CHECK_FALSE(router.dispatch(req, res));
+}
+
+TEST_CASE("http server: an upload's head is shown first, its body goes to a file removed after") {
+  rtest::TempDir dir;
+  Limits l = TestServer::quick_limits();
+  l.max_body = 1000;
+  l.upload_paths = {"/up"};
+  l.max_upload = 1 << 20;
+  l.upload_dir = dir.path();
+  std::mutex m;
+  std::vector<std::string> phases;
+  std::string file_seen;
+  Server server(l, [&](Request& req, Response& res) {
+    std::lock_guard lock(m);
+    if (req.phase == Phase::Head) {
+      phases.push_back("head " + req.get_param_value("ok"));
+      res.status = req.get_param_value("ok") == "1" ? 100 : 403;
+      if (res.status != 100) res.set_content("{\"error\":\"not you\"}", "application/json");
+      return;
+    }
+    phases.push_back(req.phase == Phase::Streamed ? "streamed" : "whole");
+    file_seen = req.body_file;
+    res.set_content("got " + std::to_string(rtest::read_text(req.body_file).size()) +
+                        " in memory " + std::to_string(req.body.size()),
+                    "text/plain");
+  });
+  auto bound = server.listen_tcp("127.0.0.1", 0);
+  REQUIRE(bound);
+  server.start();
+  auto exchange = [&](const std::string& text) {
+    const int fd = connect_tcp(*bound);
+    send_text(fd, text);
+    std::string answer = read_all(fd, std::chrono::milliseconds(2000));
+    ::close(fd);
+    return answer;
+  };
+  // Refused by the handler from the head: answered at once, 100 MB announced and never waited for.
+  const auto started = Clock::now();
+  std::string answer =
+      exchange("POST /up?ok=0 HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n");
+  CHECK(status_line(answer) == "HTTP/1.1 403 Forbidden");
+  CHECK(rtest::contains(answer, "not you"));
+  CHECK(Clock::now() - started < std::chrono::milliseconds(1500));
+  // Accepted: a body over max_body but under max_upload arrives in a file, gone after the handler.
+  answer = exchange(
+      "POST /up?ok=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 300000\r\nConnection: "
+      "close\r\n\r\n" +
+      std::string(300000, '#'));
+  CHECK(status_line(answer) == "HTTP/1.1 200 OK");
+  CHECK(rtest::contains(answer, "got 300000 in memory 0"));
+  CHECK(file_seen.rfind(dir.path() + "/", 0) == 0);
+  CHECK(std::filesystem::is_empty(dir.path()));
+  // Accepted, then over max_upload: 413 after the head, never before it.
+  answer = exchange("POST /up?ok=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n");
+  CHECK(rtest::contains(status_line(answer), " 413 "));
+  // Any other path keeps max_body, without a head phase.
+  answer = exchange("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 300000\r\n\r\n");
+  CHECK(rtest::contains(status_line(answer), " 413 "));
+  std::lock_guard lock(m);
+  CHECK(phases == std::vector<std::string>{"head 0", "head 1", "streamed", "head 1"});
 }

@@ -1,9 +1,10 @@
 // app.js: the dashboard's single page: hash routes to pages, the navigation bar and the live
 // stream's status light. Each page is a function (root, ...) returning its clean-up (or null).
 //   #/events  #/events/ID  #/live  #/games?filters  #/games/ID?ply=K  #/ladder  #/workers
-//   #/settings
+//   #/engines  #/settings
 
 import { connect, get, onStreamStatus } from "./api.js";
+import { artifactsPage } from "./artifacts.js";
 import { eventPage } from "./event.js";
 import { eventsPage } from "./events.js";
 import { gamesPage } from "./games.js";
@@ -32,6 +33,7 @@ const routes = [
   [/^#\/games\/(\d+)$/, (m, q) => viewerPage(root, Number(m[1]), q), "games"],
   [/^#\/ladder$/, () => ladderPage(root), "ladder"],
   [/^#\/workers$/, () => workersPage(root), "workers"],
+  [/^#\/engines$/, () => artifactsPage(root), "engines"],
   [/^#\/settings$/, () => settingsPage(root), "settings"],
 ];
 
