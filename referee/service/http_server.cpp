@@ -54,6 +54,20 @@ std::string error_json(const std::string& text) {
   return out + "\"}";
 }
 
+// What the handler answers, or a 500 naming what it threw: an exception never reaches the I/O.
+std::shared_ptr<Response> answer(const Handler& handler, Request& request) {
+  auto response = std::make_shared<Response>();
+  try {
+    handler(request, *response);
+  } catch (const std::exception& e) {
+    *response = Response{};
+    response->status = 500;
+    response->set_content(error_json(std::string("internal error: ") + e.what()),
+                          "application/json");
+  }
+  return response;
+}
+
 // An upload's temporary file, removed when the last owner lets go of it (the handler that read
 // it, or the session that lost its connection first).
 struct TempFile {
@@ -261,15 +275,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     auto handler = server_.current_handler();
     auto self = this->shared_from_this();
     const bool taken = server_.pool.try_run([self, request, handler] {
-      auto response = std::make_shared<Response>();
-      try {
-        (*handler)(*request, *response);
-      } catch (const std::exception& e) {
-        *response = Response{};
-        response->status = 500;
-        response->set_content(error_json(std::string("internal error: ") + e.what()),
-                              "application/json");
-      }
+      auto response = answer(*handler, *request);
       self->post([self, response] { self->upload_admitted(*response); });
     });
     if (!taken) {
@@ -378,15 +384,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     auto handler = server_.current_handler();
     auto self = this->shared_from_this();
     const bool taken = server_.pool.try_run([self, request, handler, body_file]() mutable {
-      auto response = std::make_shared<Response>();
-      try {
-        (*handler)(*request, *response);
-      } catch (const std::exception& e) {
-        *response = Response{};
-        response->status = 500;
-        response->set_content(error_json(std::string("internal error: ") + e.what()),
-                              "application/json");
-      }
+      auto response = answer(*handler, *request);
       body_file.reset();  // gone before the client has the answer
       if (response->provider)
         self->stream_response(*response);
