@@ -47,7 +47,7 @@ void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
   // bwrap starts in "/" (it may not enter the referee's directory) and takes the engine to /engine.
   plan.working_dir = sandbox ? "/" : spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
   const long memory_mb = spec.limits.memory_mb > 0 ? spec.limits.memory_mb
-                         : sandbox                 ? kSandboxMemoryMb
+                         : sandbox                 ? sandbox->memory_mb
                                                    : 0;
   const std::pair<int, long> limits[] = {{RLIMIT_AS, memory_mb * 1024 * 1024},
                                          {RLIMIT_CPU, spec.limits.cpu_seconds},

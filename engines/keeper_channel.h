@@ -31,7 +31,7 @@ namespace referee::engines {
 // one with a hard limit a second above the soft one: SIGXCPU, then SIGKILL), where closing
 // descriptors stops. Built before the fork: the keeper may not allocate. A sandboxed engine's
 // plan execs `sandbox` (path: its bwrap) with an empty environment, in "/", as its user, with
-// RLIMIT_AS kSandboxMemoryMb when the spec sets no memory limit.
+// RLIMIT_AS the launch's memory_mb when the spec sets no memory limit.
 struct KeeperPlan {
   std::vector<std::string> argv_store, env_store;
   std::vector<char*> argv, envp;

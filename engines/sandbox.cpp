@@ -99,6 +99,17 @@ Expected<SandboxLaunch> prepare_sandbox(const Sandbox& sandbox, const std::strin
     return unavailable("bubblewrap (" + sandbox.bwrap +
                        ") is not installed: sandboxed engines are not played; deps.sh installs it");
   launch.bwrap = sandbox.bwrap;
+  if (const char* memory = std::getenv(kSandboxMemoryVariable); memory && *memory) {
+    char* end = nullptr;
+    errno = 0;
+    const long mb = std::strtol(memory, &end, 10);
+    if (errno != 0 || *end != '\0' || mb < 0 || mb > (1L << 30))
+      return Error{std::string(kSandboxMemoryVariable) +
+                       " must be a number of MB (0: no limit), not '" +
+                       std::string(memory).substr(0, 40) + "'",
+                   ErrorKind::Invalid};
+    launch.memory_mb = mb;
+  }
 
   if (::geteuid() == 0) {
     passwd entry{}, *found = nullptr;

@@ -27,7 +27,10 @@
 // - bwrap reports on --json-status-fd (keeper::kBwrapStatusFd) once it has cloned into its
 //   namespaces; an exit before that report is the sandbox failing (namespaces refused), told
 //   apart from an engine that fails, whose exit comes after it (keeper.h, process.cpp).
-// - RLIMIT_AS defaults to kSandboxMemoryMb for a sandboxed engine with no memory limit.
+// - RLIMIT_AS defaults to kSandboxMemoryMb for a sandboxed engine with no memory limit; the
+//   operator may set another default in the environment, REFEREE_SANDBOX_MEMORY_MB (0: none, for
+//   hosts that limit memory otherwise, and for engines built with AddressSanitizer, which
+//   reserves terabytes of address space: the sanitizer run of the tests sets it).
 // - cgroup v2 memory limits are not used (the host need not delegate a cgroup).
 #pragma once
 
@@ -57,6 +60,9 @@ inline constexpr long kSandboxMemoryMb = 2048;
 inline constexpr long kSandboxTmpMb = 64;
 inline constexpr long kSandboxShmMb = 16;
 
+// The environment variable that overrides kSandboxMemoryMb (see the header comment).
+inline constexpr const char* kSandboxMemoryVariable = "REFEREE_SANDBOX_MEMORY_MB";
+
 // PATH inside the sandbox.
 inline constexpr const char* kSandboxPath = "/usr/local/bin:/usr/bin:/bin";
 
@@ -65,9 +71,10 @@ inline constexpr const char* kSandboxEngineDir = "/engine";
 
 // What the keeper execs for a sandboxed engine.
 struct SandboxLaunch {
-  std::string bwrap;              // the program
-  std::vector<std::string> argv;  // bwrap's argv: argv[0], options, "--", the engine's argv
-  bool switch_user = false;       // the referee is root: become uid/gid before exec
+  std::string bwrap;                  // the program
+  std::vector<std::string> argv;      // bwrap's argv: argv[0], options, "--", the engine's argv
+  bool switch_user = false;           // the referee is root: become uid/gid before exec
+  long memory_mb = kSandboxMemoryMb;  // RLIMIT_AS when the engine sets none; 0: none
   uid_t uid = 0;
   gid_t gid = 0;
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -560,6 +561,10 @@ TEST_CASE("sandbox: SIGKILL of the referee ends its sandboxed engine, descendant
 
 TEST_CASE("sandbox: a sandboxed engine has kSandboxMemoryMb of address space by default") {
   require_sandbox_host();
+  // The sanitizer run sets the variable for the whole suite: this test sets it itself.
+  const char* before = std::getenv(kSandboxMemoryVariable);
+  const std::string saved = before ? before : "";
+  ::unsetenv(kSandboxMemoryVariable);
   TempDir dir;
   dir.engine(
       "import resource\n"
@@ -568,6 +573,21 @@ TEST_CASE("sandbox: a sandboxed engine has kSandboxMemoryMb of address space by 
   SpawnSpec spec = sandboxed(dir);
   spec.limits.memory_mb = 300;
   CHECK(output_of(spec) == std::vector<std::string>{"300"});
+  // The operator's default from the environment; 0 is none (RLIM_INFINITY reads as -1).
+  ::setenv(kSandboxMemoryVariable, "700", 1);
+  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{"700"});
+  ::setenv(kSandboxMemoryVariable, "0", 1);
+  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{"-1"});
+  ::setenv(kSandboxMemoryVariable, "lots", 1);
+  auto refused = Process::spawn(sandboxed(dir));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.kind() == referee::ErrorKind::Invalid);
+  CHECK(refused.error().find("REFEREE_SANDBOX_MEMORY_MB must be a number of MB") !=
+        std::string::npos);
+  if (before)
+    ::setenv(kSandboxMemoryVariable, saved.c_str(), 1);
+  else
+    ::unsetenv(kSandboxMemoryVariable);
 }
 
 TEST_CASE("sandbox: an empty root is an empty read-only /engine") {
