@@ -68,8 +68,15 @@ int upload(ConnectionFlags flags, const std::string& name, const std::string& pa
   flags.timeouts.write = std::chrono::seconds(60 + size / (32 * 1024));
   Connection c;
   if (!connection_of("engine", flags, c)) return 2;
-  auto body = answer("engine", c,
-                     call(c, "POST", target, std::move(bytes->bytes), "application/octet-stream"));
+  auto sent = call(c, "POST", target, std::move(bytes->bytes), "application/octet-stream");
+  if (!sent) {
+    // The daemon refuses an upload from its head (a credential, another's name) and closes the
+    // connection while the body may still be on its way: then the write fails before the answer
+    // is read. The same head without a body is given that answer.
+    auto why = call(c, "POST", target, std::string(), "application/octet-stream");
+    if (why && (why->status == 401 || why->status == 403)) sent = std::move(why);
+  }
+  auto body = answer("engine", c, sent);
   if (!body) return 1;
   std::cout << (body->value("created", false) ? "uploaded " : "already stored: ")
             << body->value("label", "") << " sha256 " << body->value("sha256", "") << " (" << size
