@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/artifact_input.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "engines/artifact.h"
@@ -55,11 +56,6 @@ const char* kind_text(ArtifactKind kind) {
   return kind == ArtifactKind::Tree ? "tree" : "file";
 }
 
-int fail(const std::string& message, int code = 1) {
-  std::cerr << "referee engine: " << message << "\n";
-  return code;
-}
-
 Expected<storage::ArtifactVersion> found(storage::Database& db, const std::string& reference) {
   auto version = storage::artifact_store::find(db, reference);
   if (!version) return version.failure();
@@ -69,34 +65,24 @@ Expected<storage::ArtifactVersion> found(storage::Database& db, const std::strin
 
 int add(storage::Database& db, const std::string& name, const std::string& path,
         const std::string& command_text) {
-  if (auto valid = storage::artifact_store::check_name(name); !valid) return fail(valid.error(), 2);
-  auto bytes = engines::read_artifact(path);
-  if (!bytes) return fail(bytes.error());
-  const engines::ArtifactLimits limits;
-  auto manifest = engines::inspect_artifact(bytes->kind, bytes->file_name, bytes->bytes, limits);
-  if (!manifest) return fail(path + ": " + manifest.error());
-  std::string command = command_text;
-  if (command.empty()) {
-    if (bytes->kind == ArtifactKind::Tree)
-      return fail(path + " is a directory: say which of its files starts it (--command)", 2);
-    command = "./" + bytes->file_name;
-  }
-  auto words = engines::split_command_line(command);
-  if (!words) return fail("--command: " + words.error(), 2);
-  if (auto runs = engines::check_artifact_command(*manifest, *words); !runs)
-    return fail(runs.error(), 2);
+  int status = 0;
+  auto input = read_artifact_input(name, path, command_text, status);
+  if (!input) return status;
+  const auto& bytes = input->bytes;
+  const auto& manifest = input->manifest;
+  const std::string& command = input->command;
   storage::NewArtifactVersion version;
   version.name = name;
   version.command = command;
   version.by = "operator";
   version.by_operator = true;
-  version.artifact.sha256 = bytes->sha256;
-  version.artifact.kind = bytes->kind;
-  version.artifact.file_name = bytes->file_name;
-  version.artifact.extracted_bytes = static_cast<std::int64_t>(manifest->total_bytes);
-  version.artifact.files = static_cast<std::int64_t>(manifest->file_count());
-  auto added = storage::artifact_store::add_version(db, version, bytes->bytes);
-  if (!added) return fail(added.error());
+  version.artifact.sha256 = bytes.sha256;
+  version.artifact.kind = bytes.kind;
+  version.artifact.file_name = bytes.file_name;
+  version.artifact.extracted_bytes = static_cast<std::int64_t>(manifest.total_bytes);
+  version.artifact.files = static_cast<std::int64_t>(manifest.file_count());
+  auto added = storage::artifact_store::add_version(db, version, bytes.bytes);
+  if (!added) return engine_failure(added.error());
   const auto& v = added->version;
   std::cout << (added->created ? "added " : "already stored: ") << v.label() << "  sha256 "
             << v.artifact.sha256 << "  " << size_text(v.artifact.size) << ", " << v.artifact.files
@@ -106,7 +92,7 @@ int add(storage::Database& db, const std::string& name, const std::string& path,
 
 int list(storage::Database& db, const std::string& name) {
   auto all = storage::artifact_store::versions(db, name);
-  if (!all) return fail(all.error());
+  if (!all) return engine_failure(all.error());
   if (all->empty()) {
     std::cout << (name.empty() ? "no engine artifacts\n" : "no versions of \"" + name + "\"\n");
     return 0;
@@ -121,7 +107,7 @@ int list(storage::Database& db, const std::string& name) {
 
 int show(storage::Database& db, const std::string& reference) {
   auto v = found(db, reference);
-  if (!v) return fail(v.error());
+  if (!v) return engine_failure(v.error());
   std::cout << "engine       " << v->label() << "\n"
             << "command      " << v->command << "\n"
             << "sha256       " << v->artifact.sha256 << "\n"
@@ -138,22 +124,23 @@ int show(storage::Database& db, const std::string& reference) {
 
 int export_bytes(storage::Database& db, const std::string& reference, const std::string& out) {
   auto v = found(db, reference);
-  if (!v) return fail(v.error());
+  if (!v) return engine_failure(v.error());
   auto bytes = storage::artifact_store::read_bytes(db, v->artifact.sha256);
-  if (!bytes) return fail(bytes.error());
+  if (!bytes) return engine_failure(bytes.error());
   if (engines::bytes_sha256(*bytes) != v->artifact.sha256)
-    return fail("the stored bytes of " + v->label() + " do not match their hash " +
-                v->artifact.sha256 + ": the database is damaged");
+    return engine_failure("the stored bytes of " + v->label() + " do not match their hash " +
+                          v->artifact.sha256 + ": the database is damaged");
   if (out == "-") {
     std::cout.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-    return std::cout ? 0 : fail("cannot write to stdout");
+    return std::cout ? 0 : engine_failure("cannot write to stdout");
   }
   std::error_code ec;
-  if (std::filesystem::exists(out, ec)) return fail(out + " exists already: not overwritten");
+  if (std::filesystem::exists(out, ec))
+    return engine_failure(out + " exists already: not overwritten");
   std::ofstream file(out, std::ios::binary);
   file.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
   file.close();
-  if (!file) return fail("cannot write " + out);
+  if (!file) return engine_failure("cannot write " + out);
   std::cerr << "exported " << v->label() << " (" << size_text(v->artifact.size) << ", "
             << kind_text(v->artifact.kind) << ") to " << out << "\n";
   return 0;
@@ -161,7 +148,7 @@ int export_bytes(storage::Database& db, const std::string& reference, const std:
 
 int retire(storage::Database& db, const std::string& reference) {
   auto retired = storage::artifact_store::retire(db, reference, "operator", true);
-  if (!retired) return fail(retired.error());
+  if (!retired) return engine_failure(retired.error());
   std::cout << (*retired ? "retired " + std::to_string(*retired) + " version(s) of " + reference
                          : "already retired: " + reference)
             << "\n";
@@ -195,13 +182,13 @@ int engine(const Args& args) {
                     ((action == "show" || action == "retire") && given == 1) ||
                     (action == "export" && given == 2);
   if (!fits)
-    return fail(
+    return engine_failure(
         "give add NAME PATH, list [NAME], show REF, export REF OUT or retire REF"
         " (referee engine --help)",
         2);
-  if (!command.empty() && action != "add") return fail("--command goes with add", 2);
+  if (!command.empty() && action != "add") return engine_failure("--command goes with add", 2);
   auto db = storage::Database::open(db_path);
-  if (!db) return fail(db.error());
+  if (!db) return engine_failure(db.error());
   if (action == "add") return add(*db, words[1], words[2], command);
   if (action == "list") return list(*db, given ? words[1] : "");
   if (action == "show") return show(*db, words[1]);

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "cli/artifact_input.h"
 #include "cli/cli.h"
 #include "cli/client_connection.h"
 #include "cli/options.h"
@@ -33,42 +34,23 @@ constexpr const char* kUsage =
     "  list [NAME]       every version (of NAME) the daemon stores\n"
     "  show NAME[@N]     the versions of NAME (or one)";
 
-int fail(const std::string& message, int code = 1) {
-  std::cerr << "referee engine: " << message << "\n";
-  return code;
-}
-
 int upload(ConnectionFlags flags, const std::string& name, const std::string& path,
            const std::string& command_text) {
-  if (auto valid = storage::artifact_store::check_name(name); !valid) return fail(valid.error(), 2);
-  auto bytes = engines::read_artifact(path);
-  if (!bytes) return fail(bytes.error());
-  auto manifest = engines::inspect_artifact(bytes->kind, bytes->file_name, bytes->bytes,
-                                            engines::ArtifactLimits{});
-  if (!manifest) return fail(path + ": " + manifest.error());
-  std::string command = command_text;
-  if (command.empty()) {
-    if (bytes->kind == ArtifactKind::Tree)
-      return fail(path +
-                      " is a directory or an archive: say which of its files starts it"
-                      " (--command)",
-                  2);
-    command = "./" + bytes->file_name;
-  }
-  auto words = engines::split_command_line(command);
-  if (!words) return fail("--command: " + words.error(), 2);
-  if (auto runs = engines::check_artifact_command(*manifest, *words); !runs)
-    return fail(runs.error(), 2);
+  int status = 0;
+  auto input = read_artifact_input(name, path, command_text, status);
+  if (!input) return status;
+  engines::ArtifactBytes& bytes = input->bytes;
+  const std::string& command = input->command;
   std::string target = "/api/artifacts?name=" + url_encode(name) +
-                       "&kind=" + engines::artifact_kind_name(bytes->kind) +
+                       "&kind=" + engines::artifact_kind_name(bytes.kind) +
                        "&command=" + url_encode(command);
-  if (bytes->kind == ArtifactKind::File) target += "&file_name=" + url_encode(bytes->file_name);
-  const std::size_t size = bytes->bytes.size();
+  if (bytes.kind == ArtifactKind::File) target += "&file_name=" + url_encode(bytes.file_name);
+  const std::size_t size = bytes.bytes.size();
   // Sending may take as long as the daemon's least rate allows (64 KiB/s by default), and more.
   flags.timeouts.write = std::chrono::seconds(60 + size / (32 * 1024));
   Connection c;
   if (!connection_of("engine", flags, c)) return 2;
-  auto sent = call(c, "POST", target, std::move(bytes->bytes), "application/octet-stream");
+  auto sent = call(c, "POST", target, std::move(bytes.bytes), "application/octet-stream");
   if (!sent) {
     // The daemon refuses an upload from its head (a credential, another's name) and closes the
     // connection while the body may still be on its way: then the write fails before the answer
@@ -135,11 +117,12 @@ int engine_client(const Args& args) {
   const bool fits = (action == "upload" && given == 2) || (action == "list" && given <= 1) ||
                     (action == "show" && given == 1);
   if (!fits)
-    return fail(
+    return engine_failure(
         "on a daemon: give upload NAME PATH, list [NAME] or show NAME[@N] (referee engine "
         "--help)",
         2);
-  if (!command.empty() && action != "upload") return fail("--command goes with upload", 2);
+  if (!command.empty() && action != "upload")
+    return engine_failure("--command goes with upload", 2);
   if (action == "upload") return upload(flags, words[1], words[2], command);
   Connection c;
   if (!connection_of("engine", flags, c)) return 2;

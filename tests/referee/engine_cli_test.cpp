@@ -111,7 +111,7 @@ TEST_CASE("engine: bad names, paths and commands are one line, and nothing is st
     std::string says;
   };
   const std::vector<Case> cases = {
-      {{"add", "pybot", bot}, 2, "is a directory: say which of its files starts it"},
+      {{"add", "pybot", bot}, 2, "is a directory or an archive: say which of its files starts it"},
       {{"add", "pybot", bot, "--command", "python3 nothere.py"}, 2, "names no file"},
       {{"add", "pybot", bot, "--command", "./nothere"}, 2, "nothere"},
       {{"add", "pybot", bot, "--command", "nosuchinterpreter run.py"}, 2, "nosuchinterpreter"},
