@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -55,6 +56,24 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// Writes the calling process's pid into `procs` (a cgroup.procs file): it joins that cgroup, and
+// so does everything it starts. Before the change of user: the file is the referee's.
+template <class Fail>
+void join_cgroup(const char* procs, Fail fail) {
+  char digits[24];
+  int n = 0;
+  for (long pid = ::getpid(); pid > 0 || n == 0; pid /= 10) digits[n++] = char('0' + pid % 10);
+  for (int i = 0; i < n / 2; ++i) {
+    const char c = digits[i];
+    digits[i] = digits[n - 1 - i];
+    digits[n - 1 - i] = c;
+  }
+  const int fd = ::open(procs, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) fail(kCgroup);
+  if (::write(fd, digits, static_cast<std::size_t>(n)) != n) fail(kCgroup);
+  ::close(fd);
+}
+
 // The engine, in the keeper's child: never returns.
 [[noreturn]] void exec_engine(const Plan& plan, int error_fd, pid_t keeper) {
   auto fail = [error_fd](std::int32_t stage) {
@@ -72,6 +91,7 @@ bool is_digit(char c) {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (plan.cgroup_procs) join_cgroup(plan.cgroup_procs, fail);
   if (plan.working_dir && ::chdir(plan.working_dir) != 0) fail(kChdir);
   for (int i = 0; i < plan.limit_count; ++i) {
     rlimit lim{};
@@ -80,10 +100,17 @@ bool is_digit(char c) {
     if (::setrlimit(static_cast<__rlimit_resource>(plan.limits[i].resource), &lim) != 0)
       fail(kLimits);
   }
-  // From root without PR_SET_KEEPCAPS: setuid clears the permitted and effective capabilities.
-  if (plan.switch_user &&
-      (::setgroups(0, nullptr) != 0 || ::setgid(plan.gid) != 0 || ::setuid(plan.uid) != 0))
-    fail(kUser);
+  if (plan.switch_user) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(plan.gid) != 0 || ::setuid(plan.uid) != 0)
+      fail(kUser);
+    // From root, setuid has cleared every capability. From a user that held CAP_SETUID and
+    // CAP_SETGID (a systemd unit's AmbientCapabilities) they stay: cleared here, the ambient set
+    // first (bwrap refuses to run with capabilities it was not installed setuid for).
+    ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct cleared[2] = {};
+    if (::syscall(SYS_capset, &header, cleared) != 0) fail(kUser);
+  }
   // After the change of credentials, which clears it.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail(kSetup);
   if (::getppid() != keeper) ::_exit(127);  // the keeper died already

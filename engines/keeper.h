@@ -38,7 +38,18 @@ enum Kind : std::int32_t { kStarted = 1, kExited = 2, kFailed = 3 };
 // What failed, with kFailed (`value` holds the errno).
 // kUser: switching to the sandbox's user; kSandbox: bwrap could not create the sandbox (`value`
 // holds bwrap's wait status, not an errno), or, with kExited, failed before it exec'd the engine.
-enum Stage : std::int32_t { kNoStage = 0, kFork, kChdir, kLimits, kExec, kSetup, kUser, kSandbox };
+// kCgroup: joining the engine's memory cgroup (memory_cgroup.h).
+enum Stage : std::int32_t {
+  kNoStage = 0,
+  kFork,
+  kChdir,
+  kLimits,
+  kExec,
+  kSetup,
+  kUser,
+  kSandbox,
+  kCgroup
+};
 struct Message {
   std::int32_t kind = 0;
   std::int32_t value = 0;  // kStarted: the engine's pid; kExited: its wait status; kFailed: errno
@@ -73,6 +84,9 @@ struct Plan {
   bool switch_user = false;
   uid_t uid = 0;
   gid_t gid = 0;
+  // The cgroup.procs file the engine's process writes its pid into before anything else, so that
+  // it and all it starts are in its memory cgroup (memory_cgroup.h); nullptr: none.
+  const char* cgroup_procs = nullptr;
 };
 
 // The keeper's whole life; call it in the child right after fork().

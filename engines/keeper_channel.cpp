@@ -18,7 +18,7 @@ extern char** environ;
 namespace referee::engines {
 
 void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
-               const SandboxLaunch* sandbox) {
+               const SandboxLaunch* sandbox, const EngineCgroup* cgroup) {
   keeper::Plan& plan = out.plan;
   if (sandbox) {
     // bwrap's own environment is empty: the engine's is built by its --setenv options.
@@ -46,9 +46,12 @@ void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
   plan.envp = out.envp.data();
   // bwrap starts in "/" (it may not enter the referee's directory) and takes the engine to /engine.
   plan.working_dir = sandbox ? "/" : spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
-  const long memory_mb = spec.limits.memory_mb > 0 ? spec.limits.memory_mb
-                         : sandbox                 ? sandbox->memory_mb
-                                                   : 0;
+  // In a memory cgroup, the cgroup limits memory; otherwise the address space is limited.
+  if (cgroup) plan.cgroup_procs = cgroup->procs.c_str();
+  const long memory_mb = cgroup                      ? 0
+                         : spec.limits.memory_mb > 0 ? spec.limits.memory_mb
+                         : sandbox                   ? sandbox->memory_mb
+                                                     : 0;
   const std::pair<int, long> limits[] = {{RLIMIT_AS, memory_mb * 1024 * 1024},
                                          {RLIMIT_CPU, spec.limits.cpu_seconds},
                                          {RLIMIT_NPROC, spec.limits.processes}};
@@ -128,6 +131,8 @@ std::string failed_step(const keeper::Message& report, const std::string& workin
       return "";
     case keeper::kUser:
       return "switching to the sandbox user";
+    case keeper::kCgroup:
+      return "joining its memory cgroup";
     default:
       return "setup";
   }

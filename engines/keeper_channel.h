@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engines/keeper.h"
+#include "engines/memory_cgroup.h"
 #include "engines/process.h"
 #include "engines/sandbox.h"
 
@@ -31,14 +32,15 @@ namespace referee::engines {
 // one with a hard limit a second above the soft one: SIGXCPU, then SIGKILL), where closing
 // descriptors stops. Built before the fork: the keeper may not allocate. A sandboxed engine's
 // plan execs `sandbox` (path: its bwrap) with an empty environment, in "/", as its user, with
-// RLIMIT_AS the launch's memory_mb when the spec sets no memory limit.
+// RLIMIT_AS the launch's memory_mb when the spec sets no memory limit; with `cgroup`, no RLIMIT_AS:
+// the engine's process joins that cgroup, which holds the limit.
 struct KeeperPlan {
   std::vector<std::string> argv_store, env_store;
   std::vector<char*> argv, envp;
   keeper::Plan plan;
 };
 void make_plan(const SpawnSpec& spec, const std::string& path, KeeperPlan& out,
-               const SandboxLaunch* sandbox = nullptr);
+               const SandboxLaunch* sandbox = nullptr, const EngineCgroup* cgroup = nullptr);
 
 struct KeeperReports {
   bool exited = false;          // the keeper reported the engine's exit (or was lost)

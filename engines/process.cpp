@@ -33,6 +33,7 @@
 #include "engines/keeper.h"
 #include "engines/keeper_channel.h"
 #include "engines/line_buffer.h"
+#include "engines/memory_cgroup.h"
 #include "engines/process_failures.h"
 #include "engines/process_wait.h"
 #include "engines/sandbox.h"
@@ -82,6 +83,10 @@ struct Process::Impl {
   KeeperReports reports;
   bool reaped = false;  // the keeper has been waited for
 
+  std::optional<EngineCgroup> cgroup;  // its memory cgroup, removed once its tree is gone
+  bool out_of_memory = false;          // the kernel killed a process of it for the cgroup's limit
+  long memory_limit_mb = 0;            // the cgroup's
+
   WaitSet waits;
 
   ~Impl() {
@@ -95,6 +100,15 @@ struct Process::Impl {
     waits.close(err_fd);
     close_fd(control_fd);
     waits.close(status_fd);
+    release_cgroup();  // a spawn that failed before the keeper ran
+  }
+
+  void release_cgroup() {
+    if (!cgroup) return;
+    out_of_memory = engines::out_of_memory(*cgroup);
+    memory_limit_mb = cgroup->memory_mb;
+    remove_engine_cgroup(*cgroup);
+    cgroup.reset();
   }
 
   bool over_budget() const { return bytes_read > budget.bytes || lines_read > budget.lines; }
@@ -130,6 +144,7 @@ struct Process::Impl {
     }
     reaped = true;
     drain_stderr();
+    release_cgroup();
   }
 
   // ---- stdout ----
@@ -255,8 +270,21 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
     path = found.path;
   }
 
+  auto impl = std::make_unique<Impl>(spec);
+  // A sandboxed engine's memory: its own cgroup where the host delegates one (memory_cgroup.h).
+  const long memory_mb = spec.limits.memory_mb > 0 ? spec.limits.memory_mb
+                         : sandbox                 ? sandbox->memory_mb
+                                                   : 0;
+  if (sandbox && memory_mb > 0 && spec.sandbox->memory_cgroup)
+    if (auto parent = find_memory_cgroup()) {
+      auto cgroup = make_engine_cgroup(*parent, memory_mb);
+      if (!cgroup) return fail(cgroup.error(), 0);
+      impl->cgroup = std::move(*cgroup);
+    }
+
   KeeperPlan keeper_plan;  // everything the keeper and the engine need, built before the fork
-  make_plan(spec, path, keeper_plan, sandbox ? &*sandbox : nullptr);
+  make_plan(spec, path, keeper_plan, sandbox ? &*sandbox : nullptr,
+            impl->cgroup ? &*impl->cgroup : nullptr);
   keeper::Plan& plan = keeper_plan.plan;
 
   // Pipes: [0] read end, [1] write end; close-on-exec everywhere, the keeper moves the engine's
@@ -272,8 +300,6 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   plan.status_fd = status.fd[1];
   plan.sandbox_status_write_fd = bwrap_status.fd[1];
   plan.sandbox_status_read_fd = bwrap_status.fd[0];
-
-  auto impl = std::make_unique<Impl>(spec);
 
   const pid_t keeper_pid = ::fork();
   if (keeper_pid == 0) keeper::run(plan);
@@ -413,11 +439,22 @@ std::string Process::exit_description() const {
   if (!p.reports.exited) return "";
   if (!p.reports.status) return "unknown (its keeper process was killed)";
   return describe_wait_status(*p.reports.status) +
-         (p.reports.sandbox_failed ? " (the sandbox failed before the engine started)" : "");
+         (p.reports.sandbox_failed ? " (the sandbox failed before the engine started)" : "") +
+         (p.out_of_memory
+              ? " (out of memory: over its limit of " + std::to_string(p.memory_limit_mb) + " MB)"
+              : "");
 }
 
 bool Process::sandbox_failed() const {
   return impl_->reports.sandbox_failed;
+}
+
+std::string Process::memory_cgroup() const {
+  return impl_->cgroup ? impl_->cgroup->dir : "";
+}
+
+bool Process::out_of_memory() const {
+  return impl_->out_of_memory;
 }
 
 std::optional<int> Process::exit_code() const {

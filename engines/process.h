@@ -44,7 +44,8 @@ using Clock = std::chrono::steady_clock;
 // and is not enforced for root; a sandboxed engine's user is the sandbox's, shared by every
 // sandboxed engine, and bwrap takes 3 processes of it.
 struct ResourceLimits {
-  long memory_mb = 0;    // RLIMIT_AS; 0 for a sandboxed engine: kSandboxMemoryMb (sandbox.h)
+  long memory_mb = 0;    // RLIMIT_AS; 0 for a sandboxed engine: kSandboxMemoryMb (sandbox.h), and
+                         // a sandboxed engine's is its memory cgroup's limit where there is one
   long cpu_seconds = 0;  // RLIMIT_CPU
   long processes = 0;    // RLIMIT_NPROC
 };
@@ -176,6 +177,12 @@ class Process {
   std::string exit_description() const;
   // True when the exit is the sandbox's own failure, before the engine ran (see above).
   bool sandbox_failed() const;
+  // A sandboxed engine in a memory cgroup of its own (memory_cgroup.h): its directory while the
+  // engine runs ("" otherwise, and once its tree is gone, when the cgroup is removed).
+  std::string memory_cgroup() const;
+  // Once its tree is gone: the kernel killed a process of it for its cgroup's memory limit.
+  // exit_description() then adds "(out of memory: over its limit of N MB)".
+  bool out_of_memory() const;
   // The exit code when the engine exited normally, the signal when a signal ended it.
   std::optional<int> exit_code() const;
   std::optional<int> exit_signal() const;

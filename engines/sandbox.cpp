@@ -1,6 +1,7 @@
 // bubblewrap's command line for a sandboxed engine (sandbox.h).
 #include "engines/sandbox.h"
 
+#include <linux/capability.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "engines/command_path.h"
 #include "engines/process.h"
@@ -64,6 +66,20 @@ std::string refused_on_the_way(const std::string& dir, uid_t uid, gid_t gid) {
   return {};
 }
 
+// Whether the referee may become the sandbox's user: root, or CAP_SETUID and CAP_SETGID in its
+// effective set (referee.service gives its user those two alone).
+bool may_switch_user() {
+  if (::geteuid() == 0) return true;
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("CapEff:", 0) == 0) {
+      const unsigned long long effective = std::strtoull(line.c_str() + 7, nullptr, 16);
+      const unsigned long long wanted = (1ULL << CAP_SETUID) | (1ULL << CAP_SETGID);
+      return (effective & wanted) == wanted;
+    }
+  return false;
+}
+
 Error unavailable(std::string message) {
   return Error{std::move(message), ErrorKind::Unavailable};
 }
@@ -111,7 +127,7 @@ Expected<SandboxLaunch> prepare_sandbox(const Sandbox& sandbox, const std::strin
     launch.memory_mb = mb;
   }
 
-  if (::geteuid() == 0) {
+  if (may_switch_user()) {
     passwd entry{}, *found = nullptr;
     std::vector<char> buffer(16384);
     const int err =

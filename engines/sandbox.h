@@ -17,9 +17,11 @@
 // - the environment PATH=kSandboxPath, LANG=C.UTF-8, HOME=/tmp and the engine's own env, nothing
 //   of the referee's (--clearenv; bwrap itself is exec'd with an empty environment);
 // - working directory /engine; its command resolved inside (resolve_sandboxed_command);
-// - when the referee runs as root: the uid and gid of Sandbox::user, no supplementary groups,
-//   no capability (the keeper switches before exec'ing bwrap: setgroups, setgid, setuid from root
-//   without keepcaps clears every capability set). Not root: bwrap runs as the referee's user.
+// - when the referee runs as root, or holds CAP_SETUID and CAP_SETGID (referee.service gives
+//   those two to its user): the uid and gid of Sandbox::user, no supplementary groups, no
+//   capability (the keeper switches before exec'ing bwrap: setgroups, setgid, setuid, then clears
+//   the ambient, inheritable, permitted and effective sets, which setuid from a user other than
+//   root leaves). Otherwise bwrap runs as the referee's user, in a user namespace.
 //
 // Decisions:
 // - A missing bwrap or user is Unavailable with one line naming it and saying deps.sh installs
@@ -27,11 +29,13 @@
 // - bwrap reports on --json-status-fd (keeper::kBwrapStatusFd) once it has cloned into its
 //   namespaces; an exit before that report is the sandbox failing (namespaces refused), told
 //   apart from an engine that fails, whose exit comes after it (keeper.h, process.cpp).
-// - RLIMIT_AS defaults to kSandboxMemoryMb for a sandboxed engine with no memory limit; the
-//   operator may set another default in the environment, REFEREE_SANDBOX_MEMORY_MB (0: none, for
-//   hosts that limit memory otherwise, and for engines built with AddressSanitizer, which
-//   reserves terabytes of address space: the sanitizer run of the tests sets it).
-// - cgroup v2 memory limits are not used (the host need not delegate a cgroup).
+// - Memory: kSandboxMemoryMb for a sandboxed engine with no memory limit of its own; the
+//   operator may set another default in the environment, REFEREE_SANDBOX_MEMORY_MB (0: none).
+//   Where the host delegates a memory cgroup to the referee (v2; or v1 when the referee may write
+//   its memory cgroup), the limit is a cgroup of the engine's own (memory_cgroup.h): memory really
+//   used, the tmpfs /tmp included. Elsewhere it is RLIMIT_AS, which counts reserved address
+//   space: enough for Node 20, not for engines built with AddressSanitizer, which reserve
+//   terabytes (the sanitizer run of the tests sets 0 for that case).
 #pragma once
 
 #include <sys/types.h>
@@ -46,11 +50,14 @@ namespace referee::engines {
 
 struct Sandbox {
   std::string root;                      // host directory mounted read-only at /engine; "" = empty
-  std::string user = "referee-engine";   // who the engine runs as when the referee is root
+  std::string user = "referee-engine";   // who the engine runs as when the referee may switch
   std::string bwrap = "/usr/bin/bwrap";  // bubblewrap's path (a test points it elsewhere)
+  // Limit memory with a cgroup of the engine's own where the host delegates one (memory_cgroup.h);
+  // false: always RLIMIT_AS (a test pins that path on a host that has a cgroup).
+  bool memory_cgroup = true;
 };
 
-// The address-space limit of a sandboxed engine whose ResourceLimits::memory_mb is 0. Measured
+// The memory limit of a sandboxed engine whose ResourceLimits::memory_mb is 0. Measured
 // under bwrap on x86-64: Node 20 needs about 720 MB to start (V8 reserves its code range),
 // Python 3.11 about 16 MB; 2 GB leaves Node a heap of a gigabyte and more.
 inline constexpr long kSandboxMemoryMb = 2048;
@@ -73,8 +80,8 @@ inline constexpr const char* kSandboxEngineDir = "/engine";
 struct SandboxLaunch {
   std::string bwrap;                  // the program
   std::vector<std::string> argv;      // bwrap's argv: argv[0], options, "--", the engine's argv
-  bool switch_user = false;           // the referee is root: become uid/gid before exec
-  long memory_mb = kSandboxMemoryMb;  // RLIMIT_AS when the engine sets none; 0: none
+  bool switch_user = false;           // become uid/gid before exec (root, or CAP_SETUID/GID)
+  long memory_mb = kSandboxMemoryMb;  // when the engine sets none; 0: none
   uid_t uid = 0;
   gid_t gid = 0;
 };
@@ -83,12 +90,12 @@ struct SandboxLaunch {
 std::vector<std::string> sandbox_mounts(const Sandbox& sandbox);
 
 // Checks bwrap (Unavailable when it is not an executable file), the user (Unavailable when
-// unknown; looked up only when the referee is root), the root (a directory: NotFound or Invalid
-// naming it; when the user is switched, one it may read and reach by the mode bits of the root
-// and its parents, ACLs not read: Invalid naming the first that refuses, where bwrap would fail
-// only once started), the command (resolve_sandboxed_command: NotFound or Invalid), and builds
-// the launch.
-// Error messages are the part after "cannot start engine '<command>': ".
+// unknown; looked up only when the referee may switch to it: see above), the root (a directory:
+// NotFound or Invalid naming it; when the user is switched, one it may read and reach by the mode
+// bits of the root and its parents, ACLs not read: Invalid naming the first that refuses, where
+// bwrap would fail only once started), the command (resolve_sandboxed_command: NotFound or
+// Invalid), and builds the launch. Error messages are the part after "cannot start engine
+// '<command>': ".
 Expected<SandboxLaunch> prepare_sandbox(const Sandbox& sandbox, const std::string& command,
                                         const std::vector<std::string>& args,
                                         const std::map<std::string, std::string>& env,

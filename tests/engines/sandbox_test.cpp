@@ -559,7 +559,8 @@ TEST_CASE("sandbox: SIGKILL of the referee ends its sandboxed engine, descendant
   CHECK(wait_for_processes_with(marker, 0).empty());
 }
 
-TEST_CASE("sandbox: a sandboxed engine has kSandboxMemoryMb of address space by default") {
+TEST_CASE(
+    "sandbox: without a memory cgroup, a sandboxed engine has kSandboxMemoryMb of address space") {
   require_sandbox_host();
   // The sanitizer run sets the variable for the whole suite: this test sets it itself.
   const char* before = std::getenv(kSandboxMemoryVariable);
@@ -569,15 +570,21 @@ TEST_CASE("sandbox: a sandboxed engine has kSandboxMemoryMb of address space by 
   dir.engine(
       "import resource\n"
       "print(resource.getrlimit(resource.RLIMIT_AS)[0] // (1024 * 1024))\n");
-  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{std::to_string(kSandboxMemoryMb)});
-  SpawnSpec spec = sandboxed(dir);
+  // The fallback where the host delegates no memory cgroup (memory_cgroup_test.cpp has the other).
+  auto without_cgroup = [&] {
+    SpawnSpec spec = sandboxed(dir);
+    spec.sandbox->memory_cgroup = false;
+    return spec;
+  };
+  CHECK(output_of(without_cgroup()) == std::vector<std::string>{std::to_string(kSandboxMemoryMb)});
+  SpawnSpec spec = without_cgroup();
   spec.limits.memory_mb = 300;
   CHECK(output_of(spec) == std::vector<std::string>{"300"});
   // The operator's default from the environment; 0 is none (RLIM_INFINITY reads as -1).
   ::setenv(kSandboxMemoryVariable, "700", 1);
-  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{"700"});
+  CHECK(output_of(without_cgroup()) == std::vector<std::string>{"700"});
   ::setenv(kSandboxMemoryVariable, "0", 1);
-  CHECK(output_of(sandboxed(dir)) == std::vector<std::string>{"-1"});
+  CHECK(output_of(without_cgroup()) == std::vector<std::string>{"-1"});
   ::setenv(kSandboxMemoryVariable, "lots", 1);
   auto refused = Process::spawn(sandboxed(dir));
   REQUIRE_FALSE(refused.ok());
@@ -599,7 +606,7 @@ TEST_CASE("sandbox: an empty root is an empty read-only /engine") {
   CHECK(output_of(spec) == std::vector<std::string>{"/engine", "read-only"});
 }
 
-TEST_CASE("sandbox: referee.service lets bwrap create its namespaces, loopback and /proc") {
+TEST_CASE("sandbox: referee.service gives bwrap its namespaces, /proc, user and memory cgroup") {
   std::ifstream file(SOURCE_DIR "/referee/service/referee.service");
   std::map<std::string, std::string> settings;
   for (std::string line; std::getline(file, line);)
@@ -611,9 +618,32 @@ TEST_CASE("sandbox: referee.service lets bwrap create its namespaces, loopback a
   CHECK(settings["ProtectKernelTunables"] == "no");
   CHECK(settings["ProtectKernelLogs"] == "no");
   CHECK(settings["ProtectProc"] == "default");
+  // The daemon becomes referee-engine before bwrap (sandbox_user_test.cpp), in a memory cgroup
+  // of the engine's own (memory_cgroup_test.cpp), from a cache that user may pass.
+  CHECK(settings["User"] == "referee");
+  CHECK(settings.count("DynamicUser") == 0);
+  CHECK(settings["CapabilityBoundingSet"] == "CAP_SETUID CAP_SETGID");
+  CHECK(settings["AmbientCapabilities"] == "CAP_SETUID CAP_SETGID");
+  CHECK(settings["Delegate"] == "memory");
+  CHECK(settings["ProtectControlGroups"] == "no");
+  CHECK(settings["CacheDirectoryMode"] == "0711");
+  CHECK(settings["ExecStart"].find("--artifact-cache ${CACHE_DIRECTORY}/artifacts") !=
+        std::string::npos);
+  // Both accounts come with it.
+  std::ifstream sysusers(SOURCE_DIR "/referee/service/referee.sysusers");
+  std::set<std::string> accounts;
+  for (std::string kind, name, rest; sysusers >> kind;) {
+    if (kind[0] == '#') {
+      std::getline(sysusers, rest);
+      continue;
+    }
+    sysusers >> name;
+    std::getline(sysusers, rest);
+    if (kind == "u") accounts.insert(name);
+  }
+  CHECK(accounts == std::set<std::string>{"referee", "referee-engine"});
   // The rest of the hardening stays.
   CHECK(settings["NoNewPrivileges"] == "yes");
-  CHECK(settings["CapabilityBoundingSet"].empty());
   CHECK(settings["ProtectSystem"] == "strict");
   CHECK(settings["ProtectHome"] == "yes");
 }

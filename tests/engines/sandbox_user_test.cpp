@@ -1,0 +1,116 @@
+// engines/sandbox: who a sandboxed engine runs as when the referee is not root but holds
+// CAP_SETUID and CAP_SETGID alone, as referee.service gives its user: the referee-engine user,
+// with every capability set empty (setuid from a user other than root keeps them: the keeper
+// clears them). The referee is a forked child of the test that becomes the user `daemon` with
+// those two capabilities. Needs root, bwrap and referee-engine, and fails saying so otherwise.
+#include <linux/capability.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "engines/process.h"
+#include "engines/sandbox.h"
+
+using namespace referee::engines;
+using namespace std::chrono_literals;
+
+namespace {
+
+// In the child: becomes `uid` with `capabilities` (a mask) permitted and effective, nothing
+// inherited. False on a failure.
+bool become_with(uid_t uid, gid_t gid, unsigned capabilities) {
+  if (::prctl(PR_SET_KEEPCAPS, 1) != 0 || ::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 ||
+      ::setuid(uid) != 0)
+    return false;
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  data[0].permitted = data[0].effective = capabilities;
+  return ::syscall(SYS_capset, &header, data) == 0;
+}
+
+// What a sandboxed engine reports about itself ("uid 123", "CapEff: 0000000000000000", ...),
+// started by a referee that is the user `daemon` with `capabilities`; or the spawn's error.
+std::string engine_seen_by(unsigned capabilities) {
+  char pattern[] = "/tmp/sandbox_user_test_XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  const std::string dir = pattern;
+  ::chmod(dir.c_str(), 0755);
+  std::ofstream(dir + "/engine.py") << "#!/usr/bin/python3\nimport os\nprint('uid', os.getuid())\n"
+                                       "for line in open('/proc/self/status'):\n"
+                                       "    if line.startswith('Cap'): print(line.strip())\n";
+  ::chmod((dir + "/engine.py").c_str(), 0755);
+  const passwd* daemon_user = ::getpwnam("daemon");
+  REQUIRE(daemon_user != nullptr);
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(out[0]);
+    std::string report;
+    if (!become_with(daemon_user->pw_uid, daemon_user->pw_gid, capabilities)) {
+      report = "cannot become daemon";
+    } else {
+      SpawnSpec spec;
+      spec.command = "./engine.py";
+      spec.sandbox = Sandbox{dir};
+      auto p = Process::spawn(spec);
+      if (!p) {
+        report = p.error();
+      } else {
+        for (ReadResult r = p->read_line(Clock::now() + 20s); r.status == ReadStatus::Line;
+             r = p->read_line(Clock::now() + 20s))
+          report += r.line + "\n";
+        p->shut_down(2000ms, 200ms);
+      }
+    }
+    (void)!::write(out[1], report.data(), report.size());
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string report;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
+    report.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  ::waitpid(child, nullptr, 0);
+  std::filesystem::remove_all(dir);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("sandbox user: a referee with CAP_SETUID and CAP_SETGID runs engines as referee-engine") {
+  INFO("root, bubblewrap and the user referee-engine are needed: deps.sh installs them");
+  REQUIRE(::geteuid() == 0);
+  const passwd* engine_user = ::getpwnam(Sandbox{}.user.c_str());
+  REQUIRE(engine_user != nullptr);
+  const uid_t engine_uid = engine_user->pw_uid;  // getpwnam's entry is overwritten by the next
+  const std::string report =
+      engine_seen_by((1U << CAP_SETUID) | (1U << CAP_SETGID));  // referee.service's two
+  INFO(report);
+  CHECK(report.find("uid " + std::to_string(engine_uid) + "\n") != std::string::npos);
+  for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"})
+    CHECK(report.find(std::string(set) + ":\t0000000000000000") != std::string::npos);
+}
+
+TEST_CASE("sandbox user: a referee without them runs engines as itself, in a user namespace") {
+  REQUIRE(::geteuid() == 0);
+  const std::string report = engine_seen_by(0);
+  INFO(report);
+  // The user namespace maps the referee's uid to itself; bwrap drops every capability.
+  CHECK(report.find("uid " + std::to_string(::getpwnam("daemon")->pw_uid) + "\n") !=
+        std::string::npos);
+  CHECK(report.find("CapEff:\t0000000000000000") != std::string::npos);
+}
