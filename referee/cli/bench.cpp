@@ -9,6 +9,9 @@
 //  3. With --floods, only the referee's peak RSS while engines flood it (bench_floods.cpp).
 //  4. With --ratings N ENGINES, only the ratings, crosstable and export figures on N stored games
 //     (bench_ratings.cpp).
+//  5. With --sandbox, only what the sandbox costs: engine starts with and without it
+//     (bench_sandbox.cpp), then the tournament of 1. not pinned, without and with both engines
+//     sandboxed.
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +20,7 @@
 
 #include "cli/bench_floods.h"
 #include "cli/bench_ratings.h"
+#include "cli/bench_sandbox.h"
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "engines/system.h"
@@ -31,8 +35,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Plays the tournament and prints its figures; the referee's CPU per ply in `cpu_per_ply_us`.
+// With `sandboxed`, both engines run in the sandbox (engines/sandbox.h).
 int bench_tournament(const std::string& engine, const std::string& game, int games, int concurrency,
-                     bool keep_logs, bool pin_cpus, const std::string& database,
+                     bool keep_logs, bool pin_cpus, bool sandboxed, const std::string& database,
                      double& cpu_per_ply_us) {
   const fs::path dir = engines::make_temp_dir("referee-bench-");
   event::TournamentConfig config;
@@ -50,6 +55,12 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
     event::TournamentEngine e;
     e.config.name = name;
     e.config.command = engine;
+    if (sandboxed) {
+      const SandboxedCommand inside = sandboxed_command(engine);
+      e.config.command = inside.command;
+      e.config.working_dir = inside.dir;
+      e.config.sandbox = true;
+    }
     config.engines.push_back(e);
   }
   config.openings.random_plies = 2;  // different games, not one game replayed
@@ -72,10 +83,11 @@ int bench_tournament(const std::string& engine, const std::string& game, int gam
   for (const auto& m : summary->messages) std::cerr << "notice: " << m << "\n";
   const double plies = static_cast<double>(std::max<std::int64_t>(1, summary->plies));
   cpu_per_ply_us = cpu * 1e6 / plies;
-  std::printf("tournament: %lld %s games of random engines, concurrency %d%s%s\n",
+  std::printf("tournament: %lld %s games of random engines, concurrency %d%s%s%s\n",
               static_cast<long long>(summary->played), game.c_str(), concurrency,
               keep_logs ? "" : ", no transcripts",
-              pin_cpus ? ", games pinned to CPUs" : ", not pinned");
+              pin_cpus ? ", games pinned to CPUs" : ", not pinned",
+              sandboxed ? ", both engines sandboxed" : "");
   std::printf("  plies                      %lld\n", static_cast<long long>(summary->plies));
   std::printf(
       "  referee CPU per ply        %.1f us (user %.1f + sys %.1f): getrusage of the referee's\n"
@@ -142,7 +154,9 @@ int bench(const Args& args) {
   double min_seconds = 1.0;
   std::string engine, game = "awale";
   std::vector<std::string> perft_games;
-  bool skip_tournament = false, no_logs = false, floods = false, pin_cpus = false, no_pin = false;
+  bool skip_tournament = false, no_logs = false, floods = false, pin_cpus = false, no_pin = false,
+       sandbox = false;
+  int starts = 50;
   std::string mock, ratings_db;
   std::vector<long> ratings;
   std::uint64_t seed = 1;
@@ -166,6 +180,10 @@ int bench(const Args& args) {
       "no-pin", po::bool_switch(&no_pin),
       "only the tournament not pinned (the default of `tournament`)")(
       "floods", po::bool_switch(&floods), "peak RSS while engines flood the referee (only)")(
+      "sandbox", po::bool_switch(&sandbox),
+      "only: engine starts and the tournament, without and with the sandbox")(
+      "starts", po::value(&starts)->value_name("N")->default_value(starts),
+      "engine starts of each kind with --sandbox")(
       "mock", po::value(&mock)->value_name("CMD"),
       "the test engine for --floods (default: the build's)")(
       "ratings", po::value(&ratings)->multitoken()->value_name("N ENGINES"),
@@ -201,6 +219,22 @@ int bench(const Args& args) {
   if (engine.empty())
     engine =
         (fs::path(engines::executable_dir()).parent_path() / "engines" / "random_engine").string();
+  if (sandbox) {
+    if (starts < 1 || starts > 100000) {
+      std::cerr << "referee bench: --starts must be 1 to 100000\n";
+      return 2;
+    }
+    if (int rc = bench_sandbox_starts(engine, starts)) return rc;
+    double cpu[2] = {0, 0};
+    for (bool sandboxed : {false, true})
+      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, false, sandboxed,
+                                    ratings_db, cpu[sandboxed]))
+        return rc;
+    std::printf(
+        "referee CPU per ply: %.1f us without the sandbox, %.1f us with both engines in it\n",
+        cpu[0], cpu[1]);
+    return 0;
+  }
   if (pin_cpus && no_pin) {
     std::cerr << "referee bench: --pin-cpus and --no-pin exclude each other\n";
     return 2;
@@ -210,12 +244,12 @@ int bench(const Args& args) {
     // both are shown unless one is asked for.
     double pinned = 0, unpinned = 0;
     if (!no_pin)
-      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, true, ratings_db,
-                                    pinned))
+      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, true, false,
+                                    ratings_db, pinned))
         return rc;
     if (!pin_cpus)
-      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, false, ratings_db,
-                                    unpinned))
+      if (int rc = bench_tournament(engine, game, games, concurrency, !no_logs, false, false,
+                                    ratings_db, unpinned))
         return rc;
     if (!pin_cpus && !no_pin)
       std::printf("referee CPU per ply: %.1f us with games pinned to CPUs, %.1f us not pinned\n",

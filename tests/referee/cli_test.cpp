@@ -125,6 +125,27 @@ TEST_CASE("cli: bench plays its tournament pinned and not pinned, or the one ask
   one_error_line(clash, "--pin-cpus and --no-pin exclude each other");
 }
 
+TEST_CASE("cli: bench --sandbox times engine starts and the tournament without and with it") {
+  auto r = referee_cmd({"bench", "--sandbox", "-n", "4", "--starts", "3"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(contains(r.out, "engine starts: 3 of "));
+  CHECK(contains(r.out, "  without the sandbox        median "));
+  CHECK(contains(r.out, "  in the sandbox             median "));
+  CHECK(contains(r.out, "  the sandbox per start      "));
+  CHECK(contains(r.out, "concurrency 2, not pinned\n"));
+  CHECK(contains(r.out, "concurrency 2, not pinned, both engines sandboxed\n"));
+  CHECK(contains(r.out, " us with both engines in it\n"));
+  CHECK_FALSE(contains(r.out, "perft"));
+  auto bad = referee_cmd({"bench", "--sandbox", "--starts", "0"});
+  CHECK(bad.status == 2);
+  one_error_line(bad, "--starts must be 1 to 100000");
+  // A sandboxed start that fails says why, in one line.
+  auto missing = referee_cmd({"bench", "--sandbox", "--engine", "/nonexistent/engine"});
+  CHECK(missing.status == 1);
+  CHECK(contains(missing.err, "/nonexistent/engine"));
+}
+
 TEST_CASE("cli: perft errors name the culprit") {
   auto bad_move = referee_cmd({"perft", "awale", "2", "--moves", "1", "99"});
   CHECK(bad_move.status == 1);
