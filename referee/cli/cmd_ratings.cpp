@@ -11,6 +11,7 @@
 #include "cli/stored_games.h"
 #include "ratings/crosstable.h"
 #include "ratings/format_util.h"
+#include "ratings/opening_table.h"
 #include "ratings/pairs.h"
 #include "ratings/report.h"
 #include "ratings/sprt.h"
@@ -133,7 +134,11 @@ int crosstable(const Args& args) {
   desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("DB"),
                                                  "database: a file or a postgresql:// URL");
   add_selection_options(desc, selection);
-  desc.add_options()("format,f", po::value(&format), "text, csv or json");
+  bool by_opening = false;
+  desc.add_options()("format,f", po::value(&format), "text, csv or json")(
+      "by-opening", po::bool_switch(&by_opening),
+      "results by opening instead: games won by seat and each engine's points, per game string "
+      "and opening (two-player games)");
   po::variables_map vm;
   if (!parse_or_help(args, desc, vm)) return 0;
   if (!known_format(format)) return usage_error("crosstable", "--format must be text, csv or json");
@@ -142,6 +147,17 @@ int crosstable(const Args& args) {
   int status = 0;
   auto query = prepare_query(*store, selection, "crosstable", status);
   if (!query) return status;
+  if (by_opening) {
+    auto table = ratings::opening_table(*store, *query);
+    if (!table) {
+      std::cerr << "referee crosstable: " << table.error() << "\n";
+      return 1;
+    }
+    std::cout << (format == "csv"    ? ratings::opening_table_csv(*table)
+                  : format == "json" ? ratings::opening_table_json(*table)
+                                     : ratings::opening_table_text(*table));
+    return 0;
+  }
   // Counted, never a game record in memory. The pairs are read first: a game finished in between
   // is then in the results and in no pair, never in a pair without its result.
   auto pairs = ratings::count_pairs(*store, *query);

@@ -10,6 +10,7 @@
 #include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
+#include "event/all_openings.h"
 #include "event/tournament.h"
 #include "games/game.h"
 #include "ratings/pairs.h"
@@ -216,7 +217,7 @@ Expected<event::TournamentConfig> match_config(const std::vector<std::string>& e
 int match(const Args& args) {
   std::vector<std::string> engine_flags, game_flags;
   std::string tc, db, name, book;
-  int cycles = 1, concurrency = 0, plies = kMatchRandomPlies;
+  int cycles = 1, concurrency = 0, plies = kMatchRandomPlies, all_plies = 0;
   unsigned long long seed = 1;
   bool quiet = false, debug = false, pin_cpus = false;
   std::string sprt;
@@ -235,6 +236,9 @@ int match(const Args& args) {
       "games at once (0 = cores)")(
       "random-plies", po::value(&plies)->value_name("N")->default_value(kMatchRandomPlies),
       "random plies the referee plays first, one opening per pairing and cycle")(
+      "all-plies", po::value(&all_plies)->value_name("K"),
+      "instead of random plies: every distinct position of exactly K plies, each played in "
+      "every seating (TOURNAMENTS.md, Every opening)")(
       "book", po::value(&book)->value_name("FILE"),
       "opening book: one opening per line (README.md); random plies follow it")(
       "seed", po::value(&seed)->value_name("N")->default_value(1), "seed of the openings")(
@@ -267,6 +271,18 @@ int match(const Args& args) {
   config->concurrency = concurrency;
   config->seed = seed;
   config->openings.random_plies = plies;
+  if (vm.count("all-plies")) {
+    if (!vm["random-plies"].defaulted()) {
+      std::cerr << "referee match: --all-plies and --random-plies exclude each other\n";
+      return 2;
+    }
+    if (all_plies < 1 || all_plies > event::kMaxAllPlies) {
+      std::cerr << "referee match: --all-plies must be 1 to " << event::kMaxAllPlies << "\n";
+      return 2;
+    }
+    config->openings.random_plies = 0;  // the default's: all-plies replaces it
+    config->openings.all_plies = all_plies;
+  }
   if (!sprt.empty()) {
     auto parsed = ratings::parse_sprt_flag(sprt);
     if (!parsed) {

@@ -89,6 +89,8 @@ std::string event_spec(const TournamentConfig& config) {
   j["openings"] = {{"random_plies", config.openings.random_plies},
                    {"per_pairing", config.openings.per_pairing},
                    {"book_lines", config.openings.book_lines}};
+  // Only when set: older specifications read the same.
+  if (config.openings.all_plies > 0) j["openings"]["all_plies"] = config.openings.all_plies;
   j["engines"] = json::array();
   for (const auto& e : config.engines) j["engines"].push_back(engine_json(e));
   j["run"] = {{"concurrency", config.concurrency},
@@ -121,6 +123,7 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.openings.random_plies = o.at("random_plies").get<int>();
     c.openings.per_pairing = o.at("per_pairing").get<int>();
     c.openings.book_lines = o.at("book_lines").get<std::vector<std::vector<std::string>>>();
+    c.openings.all_plies = o.value("all_plies", 0);
     for (const json& e : j.at("engines")) {
       TournamentEngine te;
       auto& ec = te.config;

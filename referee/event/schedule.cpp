@@ -4,6 +4,7 @@
 #include <limits>
 #include <random>
 
+#include "event/all_openings.h"
 #include "games/core.h"
 
 namespace referee::event {
@@ -169,11 +170,24 @@ Expected<std::vector<int>> game_players(const TournamentConfig& config, const ga
   return players;
 }
 
+// The openings of each pairing of `game`: per_pairing, or with all_plies every one (their count,
+// or an error when they cannot be listed).
+Expected<std::int64_t> openings_per_pairing(const TournamentConfig& config,
+                                            const games::Game& game) {
+  if (config.openings.all_plies <= 0) return std::int64_t{std::max(0, config.openings.per_pairing)};
+  auto lines =
+      all_openings(game, config.openings.all_plies, static_cast<std::size_t>(kMaxScheduleSlots));
+  if (!lines) return lines.failure();
+  return static_cast<std::int64_t>(lines->size());
+}
+
 Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
   std::int64_t total = 0;
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
     if (!game) return game.failure();
+    auto per_pairing = openings_per_pairing(config, *game);
+    if (!per_pairing) return per_pairing.failure();
     const std::int64_t k = game->num_players();
     auto players = game_players(config, *game);
     if (!players) return players.failure();
@@ -184,7 +198,7 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
                        pick = gauntlet ? k - 1 : k;
     std::int64_t slots = saturating_mul(binomial(from, pick), k);
     slots = saturating_mul(slots, std::max(0, config.cycles));
-    slots = saturating_mul(slots, std::max(0, config.openings.per_pairing));
+    slots = saturating_mul(slots, *per_pairing);
     total = saturating_add(total, slots);
   }
   return total;
@@ -197,7 +211,8 @@ Status check_schedule_size(const TournamentConfig& config) {
   return Error{"the schedule has " +
                (*size == kSaturated ? "more than 9.2 * 10^18" : std::to_string(*size)) +
                " games; an event holds at most " + std::to_string(kMaxScheduleSlots) +
-               " (use fewer cycles, openings per pairing, engines or games)"};
+               " (use fewer cycles, openings per pairing" +
+               (config.openings.all_plies > 0 ? ", all_plies" : "") + ", engines or games)"};
 }
 
 Expected<ScheduleGenerator> ScheduleGenerator::start(const TournamentConfig& config) {
@@ -222,15 +237,27 @@ Expected<ScheduleGenerator> ScheduleGenerator::start(const TournamentConfig& con
     const int from = static_cast<int>(players->size()), pick = gen.gauntlet_ ? k - 1 : k;
     // At most the schedule's size when the game has slots: no saturation where it is used.
     const auto groups = static_cast<std::uint64_t>(binomial(from, pick));
+    std::vector<std::vector<std::string>> all_lines;
+    if (config.openings.all_plies > 0) {
+      auto lines = all_openings(*game, config.openings.all_plies,
+                                static_cast<std::size_t>(kMaxScheduleSlots));
+      if (!lines) return lines.failure();
+      all_lines = std::move(*lines);
+    }
     gen.games_.push_back(GameEntry{std::move(*game), std::move(canonical), seed, k, from, pick,
-                                   groups, std::move(*players)});
+                                   groups, std::move(*players), std::move(all_lines)});
   }
   gen.enter_game();
   return gen;
 }
 
+int ScheduleGenerator::openings_of(const GameEntry& e) const {
+  return openings_.all_plies > 0 ? static_cast<int>(e.all_lines.size()) : per_pairing_;
+}
+
 void ScheduleGenerator::enter_game() {
   if (cycles_ <= 0 || per_pairing_ <= 0) game_ = games_.size();  // no game has slots
+  while (game_ < games_.size() && openings_of(games_[game_]) <= 0) ++game_;
   if (game_ >= games_.size()) return;
   const GameEntry& e = games_[game_];
   cycle_ = opening_index_ = rotation_ = 0;
@@ -248,7 +275,7 @@ void ScheduleGenerator::advance() {
   }
   group_ = 0;
   subset_ = first_subset(e.pick);
-  if (++opening_index_ < per_pairing_) return;
+  if (++opening_index_ < openings_of(e)) return;
   opening_index_ = 0;
   if (++cycle_ < cycles_) return;
   ++game_;
@@ -269,11 +296,15 @@ Expected<bool> ScheduleGenerator::next(Slot& slot) {
         mix(mix(mix(seed_, e.seed), c64 * 1000003u + o64), static_cast<std::uint64_t>(group_));
     const auto book_index = static_cast<std::size_t>(
         (c64 * static_cast<std::uint64_t>(per_pairing_) + o64) * e.groups + group_);
-    auto opening = make_opening(e.game, openings_, book_index, seed);
-    if (!opening)
-      return Error{"the opening of cycle " + std::to_string(cycle_ + 1) + ", pairing " +
-                   std::to_string(group_ + 1) + ": " + opening.error()};
-    opening_ = std::move(*opening);
+    if (openings_.all_plies > 0) {
+      opening_ = e.all_lines[static_cast<std::size_t>(opening_index_)];
+    } else {
+      auto opening = make_opening(e.game, openings_, book_index, seed);
+      if (!opening)
+        return Error{"the opening of cycle " + std::to_string(cycle_ + 1) + ", pairing " +
+                     std::to_string(group_ + 1) + ": " + opening.error()};
+      opening_ = std::move(*opening);
+    }
   }
   slot.index = index_++;
   slot.game = e.canonical;
@@ -283,7 +314,7 @@ Expected<bool> ScheduleGenerator::next(Slot& slot) {
         seats_[static_cast<std::size_t>((s + rotation_) % e.k)];
   slot.opening = opening_;
   slot.cycle = cycle_;
-  slot.round = cycle_ * per_pairing_ + opening_index_ + 1;
+  slot.round = cycle_ * openings_of(e) + opening_index_ + 1;
   advance();
   return true;
 }

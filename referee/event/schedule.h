@@ -2,7 +2,8 @@
 // order, so that a resumed run plays exactly the missing ones. Round-robin or gauntlet, any number
 // of cycles; for k-player games every k-subset of engines in every seat rotation, so each engine
 // plays each seat equally (the engines of a game: those whose `games` key lists it, or have none);
-// each opening is played by every rotation (two players: seats swapped).
+// each opening is played by every rotation (two players: seats swapped). Openings are random plies
+// after an optional book line, or with all_plies every distinct position of that many plies.
 //
 // The size of a schedule is computed from the counts before anything is built, and a schedule of
 // more than kMaxScheduleSlots games is refused with its size: it would not fit in memory nor in a
@@ -46,7 +47,8 @@ Expected<std::int64_t> schedule_size(const TournamentConfig& config);
 Status check_schedule_size(const TournamentConfig& config);
 
 // The schedule made one slot at a time, in make_schedule's order and with the same contents: its
-// memory is one group of engines and one opening whatever the size of the schedule, so an event
+// memory is one group of engines and one opening whatever the size of the schedule (with
+// all_plies, the list of every opening besides), so an event
 // of kMaxScheduleSlots games is stored in batches (event_spec.h, slot_batches) and never held.
 class ScheduleGenerator {
  public:
@@ -68,7 +70,10 @@ class ScheduleGenerator {
     int from = 0, pick = 0;    // its groups: every `pick`-subset of `from` engines
     std::uint64_t groups = 0;  // how many
     std::vector<int> players;  // the engines of its groups (a gauntlet's first one aside)
+    // With all_plies: every opening, the same for every group (all_openings.h).
+    std::vector<std::vector<std::string>> all_lines;
   };
+  int openings_of(const GameEntry& e) const;  // per pairing and cycle
   ScheduleGenerator() = default;
   void enter_game();  // from games_[game_] on, the first that has slots (or the end)
   void advance();     // to the next seating, group, opening, cycle or game

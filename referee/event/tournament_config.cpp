@@ -12,6 +12,7 @@
 
 #include "base/input_limits.h"
 #include "engines/engine_hash.h"
+#include "event/all_openings.h"
 #include "event/schedule.h"
 #include "games/game.h"
 
@@ -386,6 +387,11 @@ Status check_tournament(const TournamentConfig& config) {
   TRY(range("max_crashes", config.max_crashes, 1, 1000000));
   TRY(range("random_plies", config.openings.random_plies, 0, kMaxRandomPlies));
   TRY(range("per_pairing", config.openings.per_pairing, 1, kMaxPerPairing));
+  TRY(range("all_plies", config.openings.all_plies, 0, kMaxAllPlies));
+  if (config.openings.all_plies > 0 &&
+      (config.openings.random_plies > 0 || !config.openings.book_lines.empty() ||
+       !config.openings.book.empty() || config.openings.per_pairing != 1))
+    return Error{"all_plies plays every opening: it excludes random_plies, book and per_pairing"};
   if (config.engines.size() < 2) return Error{"a tournament needs at least two engines"};
   std::set<std::string> names;
   for (const auto& e : config.engines) {
@@ -454,13 +460,15 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   if (const json* o = t.sub("openings")) {
     Table ot(*o, path + ": [openings]");
     TRY(ot.check_object());
-    long long plies = 0, per = 1;
+    long long plies = 0, per = 1, all = 0;
     TRY(ot.integer("random_plies", plies, 0, kMaxRandomPlies));
     TRY(ot.integer("per_pairing", per, 1, kMaxPerPairing));
+    TRY(ot.integer("all_plies", all, 1, kMaxAllPlies));
     TRY(ot.text("book", config.openings.book));
     TRY(ot.no_unknown_keys());
     config.openings.random_plies = static_cast<int>(plies);
     config.openings.per_pairing = static_cast<int>(per);
+    config.openings.all_plies = static_cast<int>(all);
   }
   if (const json* table = t.sub("sprt")) {
     auto sprt = ratings::parse_sprt_config(*table, path + ": sprt");
@@ -535,6 +543,8 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
   j["random_plies"] = config.openings.random_plies;
   j["per_pairing"] = config.openings.per_pairing;
   j["book"] = config.openings.book_lines;
+  if (config.openings.all_plies > 0) j["all_plies"] = config.openings.all_plies;  // only then:
+  // the fingerprints of other events unchanged
   std::vector<std::string> names;
   json own = json::object();
   for (const auto& e : config.engines) {

@@ -45,6 +45,9 @@ struct OpeningSettings {
   int per_pairing = 1;   // distinct openings per pairing and cycle (each played by every seating)
   std::string book;      // optional file: one opening per line, moves separated by spaces
   std::vector<std::vector<std::string>> book_lines;  // loaded from `book`
+  // > 0: every distinct position after exactly this many plies (all_openings.h), each played in
+  // every seating, instead of random plies or a book; per_pairing is then the number of them.
+  int all_plies = 0;
 };
 
 struct TournamentConfig {

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "base/input_limits.h"
+#include "ratings/opening_table.h"
 #include "referee_version.h"
 #include "service/auth.h"
 #include "service/dashboard.h"
@@ -248,7 +249,10 @@ void event_tables(Core& core, const Request& req, Response& res) {
   filter.event_id = *id;
   auto games = (*store)->games(filter);
   if (!games) return reply_storage_error(res, games.failure());
-  Json body = what == "crosstable" ? crosstable_json(*games) : terminations_json(*games);
+  Json body = what == "crosstable" ? crosstable_json(*games)
+              : what == "openings"
+                  ? Json::parse(ratings::opening_table_json(ratings::opening_table(*games)))
+                  : terminations_json(*games);
   body["event_id"] = *id;
   reply(res, 200, body);
 }
@@ -580,7 +584,8 @@ http::Handler api_handler(Core& core) {
   router->post("/api/events", bind(post_event));
   router->get(R"(/api/events/([^/]+))", bind(get_event));
   router->patch(R"(/api/events/([^/]+))", bind(patch_event));
-  router->get(R"(/api/events/([^/]+)/(standings|crosstable|terminations))", bind(event_tables));
+  router->get(R"(/api/events/([^/]+)/(standings|crosstable|terminations|openings))",
+              bind(event_tables));
   router->post(R"(/api/events/([^/]+)/(pause|resume|cancel))", bind(control));
   router->get("/api/games", bind(list_games));
   router->get(R"(/api/games/([^/]+))", bind(get_game));
