@@ -14,6 +14,7 @@
 #include "referee/event/schedule.h"
 #include "referee/ratings/opening_table.h"
 #include "tests/referee/rtest_util.h"
+#include "tests/storage/backends.h"
 
 using namespace referee;
 using namespace referee::event;
@@ -294,15 +295,23 @@ TEST_CASE("results by opening: wins by seat, draws, each engine's points; N play
 }
 
 TEST_CASE("all openings: referee match --all-plies plays each opening, with one-line errors") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb test_db(backend);
+      const std::string& url = test_db.url();
+      auto run =
+          rtest::referee_cmd({"match", "-e", "a=" + rtest::kMock, "-e", "b=" + rtest::kMock, "-g",
+                              "awale:maxplies=6", "--all-plies", "2", "--db", url, "-q"});
+      INFO(run.err);
+      REQUIRE(run.status == 0);
+      auto json =
+          rtest::referee_cmd({"crosstable", "--by-opening", "--format", "json", "--db", url});
+      REQUIRE(json.status == 0);
+      const auto table = nlohmann::json::parse(json.out);
+      CHECK(table["openings"].size() == 36);
+      for (const auto& row : table["openings"]) CHECK(row["games"] == 2);
+    }
   rtest::TempDir dir;
   const std::string db = dir.file("m.db");
-  auto run = rtest::referee_cmd({"match", "-e", "a=" + rtest::kMock, "-e", "b=" + rtest::kMock,
-                                 "-g", "awale:maxplies=6", "--all-plies", "1", "--db", db, "-q"});
-  INFO(run.err);
-  REQUIRE(run.status == 0);
-  auto json = rtest::referee_cmd({"crosstable", "--by-opening", "--format", "json", "--db", db});
-  REQUIRE(json.status == 0);
-  CHECK(nlohmann::json::parse(json.out)["openings"].size() == 6);
   auto both = rtest::referee_cmd(
       {"match", "-e", "a=x", "-e", "b=y", "--all-plies", "1", "--random-plies", "2", "--db", db});
   CHECK(both.status == 2);
