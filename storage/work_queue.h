@@ -181,9 +181,13 @@ Status set_event_priority(Database& db, std::int64_t id, int priority);  // NotF
 // pace): the caller keeps what decides the games as it was.
 Status set_event_spec(Database& db, std::int64_t id, const std::string& spec);
 
+// The event named `name` (its spec, kind and state), or none when there is no such event.
+Expected<std::optional<EventRow>> event_named(Database& db, const std::string& name);
+
 // ---- Slots ----
-// Appends slots to an event after its last one (a ladder's top-up, an sprt's next pairs); their
-// `slot` fields are ignored and the numbers given are returned. With `expected_next` (the number
+// Appends slots to an event after its last one (a ladder's top-up, an sprt's next pairs, a Swiss
+// round); their `slot` fields are ignored and the numbers given are returned. A tournament event
+// marked finished (its slots had all ended) is running again. With `expected_next` (the number
 // the first would get), only while the event's slots still end just before it, else
 // ErrorKind::Conflict and nothing added: games decided by several owners at once from what they
 // read (a Swiss round, a knockout match's next games) are added exactly once, on one host or many.

@@ -318,10 +318,39 @@ Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_
       out.push_back(s.slot);
     }
     insert_slots(database.connection(), event, numbered);
+    // A tournament whose last round had ended was marked finished: it runs again.
+    if (!numbered.empty()) {
+      sql::Query revive(database.connection(),
+                        "UPDATE events SET state = 'running', finished_at = '', updated_at = ?"
+                        " WHERE id = ? AND state = 'finished' AND kind = 'tournament'");
+      revive.bind(1, rows::now_utc());
+      revive.bind(2, static_cast<std::int64_t>(event));
+      revive.exec();
+    }
     tx.commit();
     return out;
   } catch (const std::exception& e) {
     return database.fail("add games to event " + std::to_string(event), e);
+  }
+}
+
+Expected<std::optional<EventRow>> event_named(Database& database, const std::string& name) {
+  try {
+    sql::Query find(database.connection(),
+                    "SELECT id, spec, config, state, priority, kind FROM events WHERE name = ?");
+    find.bind(1, name);
+    if (!find.step()) return std::optional<EventRow>();
+    EventRow row;
+    row.id = find.int64(0);
+    row.name = name;
+    row.spec = find.text(1);
+    row.config = find.text(2);
+    row.state = read_word(event_state_from_text, find.text(3), "event state");
+    row.priority = find.int32(4);
+    row.kind = read_word(event_kind_from_text, find.text(5), "event kind");
+    return std::optional<EventRow>(std::move(row));
+  } catch (const std::exception& e) {
+    return database.fail("read event '" + name + "'", e);
   }
 }
 

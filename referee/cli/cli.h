@@ -19,6 +19,7 @@ int tournament(const Args& args);    // run (or resume) a tournament file
 int match(const Args& args);         // a match between engines given on the command line
 int ratings(const Args& args);       // Elo tables from the database
 int crosstable(const Args& args);    // head-to-head results from the database
+int bracket(const Args& args);       // a stored knockout's bracket, a Swiss event's standings
 int sprt(const Args& args);          // the SPRT of two engines on stored games
 int export_games(const Args& args);  // PGN, JSON Lines or CSV
 int import_games(const Args& args);  // a JSON Lines export back into a database

@@ -82,6 +82,7 @@ int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug
   if (summary->by_others > 0) std::cout << summary->by_others << " played by other processes, ";
   std::cout << summary->not_played << " not played\n";
   if (!pairs_line.empty()) std::cout << pairs_line << "\n";
+  if (!summary->rounds_text.empty()) std::cout << "\n" << summary->rounds_text;
   for (const auto& r : summary->not_played_reasons) std::cout << "not played: " << r << "\n";
   if (summary->sprt) {
     const auto& t = summary->sprt->tally;
@@ -102,6 +103,11 @@ int run_and_report(const event::TournamentConfig& config, bool quiet, bool debug
     return 130;
   }
   if (summary->sprt_decided()) return 0;  // the slots left were skipped on purpose
+  if (!summary->complete() && summary->not_played == 0) {
+    std::cerr << "referee: the event's rounds are not finished (its next games could not be "
+                 "made: see the notices)\n";
+    return 3;
+  }
   if (!summary->complete()) {
     std::cerr << "referee: " << summary->not_played << " of " << summary->scheduled
               << " games not played (see the 'not played' lines)\n";

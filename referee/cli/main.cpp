@@ -25,6 +25,7 @@ constexpr Command kCommands[] = {
     {"match", referee::cli::match, "--engine NAME=CMD --engine ... --game G: a match from flags"},
     {"ratings", referee::cli::ratings, "[--game G] [filters]: Elo tables from the database"},
     {"crosstable", referee::cli::crosstable, "[--game G] [filters]: head-to-head results"},
+    {"bracket", referee::cli::bracket, "EVENT: a knockout's bracket, a Swiss event's standings"},
     {"sprt", referee::cli::sprt, "--engine A --engine B --elo0 E0 --elo1 E1: SPRT on stored games"},
     {"export", referee::cli::export_games, "--format pgn|jsonl|csv: export stored games"},
     {"import", referee::cli::import_games, "FILE.jsonl [--db DB]: take a JSON Lines export back"},

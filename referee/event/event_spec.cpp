@@ -1,4 +1,5 @@
 #include "event/event_spec.h"
+#include "event/rounds.h"
 #include "storage/work_queue.h"
 
 #include <algorithm>
@@ -96,6 +97,17 @@ std::string event_spec(const TournamentConfig& config) {
   j["run"] = {{"concurrency", config.concurrency},
               {"max_crashes", config.max_crashes},
               {"withdraw_on_time", config.withdraw_on_time}};
+  // Only for these formats, so that the specifications of other events stay as they were.
+  if (config.format == "knockout") {
+    std::vector<std::string> seeds = config.knockout.seeds;
+    if (seeds.empty())
+      for (const auto& e : config.engines) seeds.push_back(e.config.name);
+    j["knockout"] = {{"seeding", config.knockout.seeding},
+                     {"pairs", config.knockout.pairs},
+                     {"tiebreak_pairs", config.knockout.tiebreak_pairs},
+                     {"seeds", seeds}};
+  }
+  if (config.format == "swiss") j["swiss"] = {{"rounds", config.swiss.rounds}};
   // Only when there is one, so that the specifications of other events stay as they were.
   if (config.sprt)
     j["sprt"] = {{"elo0", config.sprt->elo0},
@@ -160,6 +172,14 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
     c.concurrency = run.at("concurrency").get<int>();
     c.max_crashes = run.at("max_crashes").get<int>();
     c.withdraw_on_time = run.at("withdraw_on_time").get<bool>();
+    if (j.contains("knockout")) {
+      const json& k = j.at("knockout");
+      c.knockout.seeding = k.at("seeding").get<std::string>();
+      c.knockout.pairs = k.at("pairs").get<int>();
+      c.knockout.tiebreak_pairs = k.at("tiebreak_pairs").get<int>();
+      c.knockout.seeds = k.at("seeds").get<std::vector<std::string>>();
+    }
+    if (j.contains("swiss")) c.swiss.rounds = j.at("swiss").at("rounds").get<int>();
     if (j.contains("sprt")) {
       auto sprt = ratings::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
       if (!sprt) return sprt.failure();
@@ -263,6 +283,17 @@ std::vector<storage::SlotRecord> slot_records(const TournamentConfig& config,
 
 Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
                                             std::size_t batch_size) {
+  if (has_rounds(config)) {
+    // The first round only: the others are added as results come (event/rounds.h).
+    if (auto checked = check_schedule_size(config); !checked) return checked.failure();
+    auto first = first_round(config);
+    if (!first) return first.failure();
+    auto pending = std::make_shared<std::vector<storage::SlotRecord>>(std::move(*first));
+    return storage::SlotBatches([pending](std::vector<storage::SlotRecord>& batch) -> Status {
+      batch.swap(*pending);  // all at once: a round is at most a few thousand games
+      return Ok{};
+    });
+  }
   auto gen = ScheduleGenerator::start(config);
   if (!gen) return gen.failure();
   // The batches outlive this call (a std::function is copied): the state is shared, and holds

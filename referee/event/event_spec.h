@@ -12,6 +12,9 @@
 //   between runs of one event.
 // - An sprt table (elo0, elo1, alpha, beta, model) is part of it when there is one: it decides
 //   when the event stops. Events without one have no "sprt" key, as before.
+// - A knockout's [knockout] keys with its seeds (the engines by seed, fixed when the event is
+//   made: event/rounds.h), a Swiss event's rounds: only for those formats, so that the
+//   specifications of other events stay as they were.
 // - The database path and the file the event was read from are not part of it.
 #pragma once
 
@@ -50,7 +53,8 @@ constexpr std::size_t kSlotBatch = 10000;
 
 // The event's schedule as slot_records would give it, made a batch of `batch_size` at a time as
 // open_event_in_batches asks (each batch when asked, never the whole schedule); an error as
-// ScheduleGenerator::start's, before anything is made.
+// ScheduleGenerator::start's, before anything is made. A knockout or Swiss event: its first
+// round only, in one batch (event/rounds.h adds the others).
 Expected<storage::SlotBatches> slot_batches(const TournamentConfig& config,
                                             std::size_t batch_size = kSlotBatch);
 

@@ -183,6 +183,22 @@ Expected<std::int64_t> openings_per_pairing(const TournamentConfig& config,
 
 Expected<std::int64_t> schedule_size(const TournamentConfig& config) {
   std::int64_t total = 0;
+  if (has_rounds(config)) {
+    // The most games the rounds can make: a knockout has field - 1 matches of at most
+    // pairs + tiebreak_pairs pairs; a Swiss round pairs field / 2 matches of one pair.
+    const std::int64_t n = static_cast<std::int64_t>(config.engines.size());
+    const std::int64_t matches =
+        config.format == "knockout"
+            ? saturating_mul(std::max<std::int64_t>(0, n - 1),
+                             config.knockout.pairs + config.knockout.tiebreak_pairs)
+            : saturating_mul(n / 2, std::max(0, config.swiss.rounds));
+    for (const auto& spec : config.games) {
+      auto game = games::make_game(spec);
+      if (!game) return game.failure();
+      total = saturating_add(total, saturating_mul(matches, 2));
+    }
+    return total;
+  }
   for (const auto& spec : config.games) {
     auto game = games::make_game(spec);
     if (!game) return game.failure();

@@ -13,6 +13,7 @@
 #include "event/artifact_engines.h"
 #include "event/event_spec.h"
 #include "event/owner_loop.h"
+#include "event/rounds.h"
 #include "event/schedule.h"
 #include "event/slot_player.h"
 #include "event/sprt_event.h"
@@ -80,6 +81,9 @@ struct Shared {
   std::string sprt_text;  // "LLR 1.23 (-2.94, 2.94) [0, 5]  Ptnml(0-2): [1, 4, 9, 5, 2]"
   bool sprt_decided = false;
   SprtThrottle sprt_throttle;
+  // Knockout and Swiss events: the games of an engine in a game it does not declare (found by the
+  // engine check), skipped as later rounds add them.
+  std::vector<std::pair<std::string, std::string>> undeclared;  // engine, canonical game
 
   bool user_stop() const { return options.stop && options.stop->load(); }
 };
@@ -126,8 +130,51 @@ std::string players_text(const std::vector<std::string>& seats) {
   return out;
 }
 
+// Knockout and Swiss events: the games now due (event/rounds.h) added, those of an engine in a
+// game it does not declare skipped; how many were added. Called without sh.mutex held.
+int advance(Shared& sh) {
+  if (!has_rounds(sh.config)) return 0;
+  std::vector<std::pair<std::string, std::string>> undeclared;
+  {
+    std::lock_guard lock(sh.mutex);
+    undeclared = sh.undeclared;
+  }
+  int skipped = 0;
+  auto added = sh.loop->recorder().call<int>([&](storage::Store& s) -> Expected<int> {
+    auto n = advance_rounds(s, sh.event, sh.config);
+    if (!n || *n == 0 || undeclared.empty()) return n;
+    auto open = storage::work_queue::open_slots(s, sh.event);
+    if (!open) return open.failure();
+    for (const auto& [engine, game] : undeclared) {
+      std::vector<std::int64_t> numbers;
+      for (const auto& slot : *open)
+        if (slot.state == storage::SlotState::Pending && slot.game == game &&
+            std::find(slot.seats.begin(), slot.seats.end(), engine) != slot.seats.end())
+          numbers.push_back(slot.slot);
+      if (numbers.empty()) continue;
+      auto k = storage::work_queue::skip_slots(
+          s, sh.event, numbers,
+          "engine '" + engine + "' does not declare " + games::make_game(game)->name());
+      if (!k) return k.failure();
+      skipped += *k;
+    }
+    return n;
+  });
+  if (!added || *added == 0) return 0;  // a storage failure reaches the loop: the run stops
+  std::lock_guard lock(sh.mutex);
+  sh.summary.scheduled += *added;
+  sh.summary.skipped += skipped;
+  print_line(sh,
+             has_rounds(sh.config) && sh.config.format == "swiss"
+                 ? "swiss: the next round is paired (" + std::to_string(*added) + " games)"
+                 : "knockout: " + std::to_string(*added) + " games added to the bracket",
+             false);
+  sh.loop->wake();
+  return *added;
+}
+
 // A game of the run is over: the SPRT, the summary and the progress line.
-void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
+void report_finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   std::optional<SprtCheck> sprt;
   bool due = false;
   if (out.kind == SlotOutcome::Kind::Done && sh.config.sprt) {
@@ -203,17 +250,27 @@ void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   print_line(sh, text, true);
 }
 
+// A game of the run is over; a knockout or Swiss event may have games due.
+void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
+  report_finished(sh, slot, out);
+  if (out.kind == SlotOutcome::Kind::Done || out.kind == SlotOutcome::Kind::Skipped) advance(sh);
+}
+
 // The run's side of the owner loop: one event; progress lines; the SPRT after each game; a thread
 // with nothing to claim ends once no other process holds a claim of the event.
 WorkSource work_source(Shared& sh) {
   WorkSource source;
   source.candidates = [&sh] { return std::vector<Candidate>{{sh.event, sh.roster}}; };
   source.exhausted = [&sh] {
+    if (advance(sh) > 0) return false;
     // Other processes' claims may still finish, or die and let their leases expire.
     auto counts = sh.loop->recorder().call<storage::SlotCounts>([&](storage::Store& s) {
       return storage::work_queue::slot_counts(s, sh.event, sh.loop->owner());
     });
-    return !counts || counts->claimed_others == 0;
+    if (!counts) return true;
+    // A knockout's or a Swiss event's games in play here may make the next ones: wait for them.
+    if (has_rounds(sh.config) && counts->claimed_mine > 0) return false;
+    return counts->claimed_others == 0;
   };
   source.watch = [&sh](const storage::Claim& claim) {
     GameWatch watch;
@@ -245,6 +302,9 @@ void check_engines(Shared& sh, const std::vector<storage::SlotRecord>& open_slot
                    std::vector<std::pair<std::vector<std::int64_t>, std::string>>& skips) {
   std::set<std::string> needed;
   for (const auto& s : open_slots) needed.insert(s.seats.begin(), s.seats.end());
+  // A knockout's or Swiss event's later rounds are not made yet: every engine may play them.
+  if (has_rounds(sh.config))
+    for (const auto& e : sh.config.engines) needed.insert(e.config.name);
   for (std::size_t e = 0; e < sh.config.engines.size(); ++e) {
     const auto& config = sh.config.engines[e].config;
     if (!needed.count(config.name)) continue;
@@ -279,6 +339,7 @@ void check_engines(Shared& sh, const std::vector<storage::SlotRecord>& open_slot
       if (!slots.empty())
         skips.emplace_back(std::move(slots),
                            "engine '" + config.name + "' does not declare " + game->name());
+      sh.undeclared.emplace_back(config.name, spec);
       line += "; does not declare " + game->name();
     }
     // Options it rejects: its "error unsupported-option" replies come before the next readyok.
@@ -347,6 +408,19 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
   TournamentConfig config = file;  // its artifacts pinned (artifact_engines.h)
   if (Status pinned = resolve_artifacts(*store, config.engines); !pinned)
     return Error{file.source + ": " + pinned.error(), pinned.kind()};
+  if (config.format == "knockout" && config.knockout.seeding == "rating") {
+    // The seeds stored with the event when it was made; else the ratings now (event/rounds.h).
+    auto stored = storage::work_queue::event_named(*store, config.name);
+    if (!stored) return stored.failure();
+    if (*stored)
+      if (auto was = config_from_spec((*stored)->spec); was && was->format == "knockout")
+        config.knockout.seeds = was->knockout.seeds;
+    if (config.knockout.seeds.empty()) {
+      auto seeds = rating_seeds(*store, config);
+      if (!seeds) return seeds.failure();
+      config.knockout.seeds = std::move(*seeds);
+    }
+  }
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
@@ -373,6 +447,9 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
     sprt_text = sprt_progress(*config.sprt, check->tally.state) + "  " +
                 ratings::ptnml_text(check->tally.h.pairs);
   }
+  // A run killed after a round's last game and before the next round was added adds it now.
+  if (has_rounds(config))
+    if (auto added = advance_rounds(*store, row.id, config); !added) return added.failure();
   auto all_slots = storage::work_queue::slots(*store, row.id);
   if (!all_slots) return all_slots.failure();
   std::vector<storage::SlotRecord> open_slots;
@@ -402,9 +479,12 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
   settings.info.pid = engines::process_id();
   settings.info.lease_ms = options.lease_ms;
   // concurrency = 0: one game thread per core (owner_loop.h), never more than the games left.
+  // A knockout or Swiss round holds at most field / 2 pairings of a pair in each game.
+  const std::size_t most_at_once =
+      has_rounds(config) ? config.engines.size() / 2 * 2 * config.games.size() : open_slots.size();
   settings.threads = static_cast<int>(
       std::min<std::size_t>(static_cast<std::size_t>(game_threads(config.concurrency)),
-                            std::max<std::size_t>(1, open_slots.size())));
+                            std::max<std::size_t>(1, most_at_once)));
   settings.keep_logs = options.keep_logs;
   settings.debug = options.debug;
   settings.pin_cpus = options.pin_cpus;
@@ -486,6 +566,13 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
     auto tally = recorder.call<ratings::SprtTally>(
         [&](storage::Store& s) { return event_sprt(s, sh.event, config); });
     if (tally) sh.summary.sprt = SprtSummary{*config.sprt, std::move(*tally)};
+  }
+  if (has_rounds(config)) {
+    auto view = recorder.call<RoundsView>(
+        [&](storage::Store& s) { return read_rounds(s, sh.event, config); });
+    sh.summary.rounds_open = !view || !view->complete;
+    if (view) sh.summary.rounds_text = rounds_text(config, *view);
+    if (final_slots) sh.summary.scheduled = static_cast<std::int64_t>(final_slots->size());
   }
   std::int64_t done_now = sh.summary.already_done + sh.summary.played;
   if (final_slots) {

@@ -19,6 +19,12 @@
 // the slots left are skipped with the decision as their reason, this run's games in progress are
 // cut (kept unfinished, not rated) and the run ends; a resumed run of a decided event plays
 // nothing.
+//
+// A knockout or Swiss event (event/rounds.h) starts with its first round; after every settled game
+// (and whenever a game thread finds nothing to claim) the games now due are added, and the threads
+// claim them; a thread waits while games of this run may still make new ones. A run killed between
+// a round's last game and the next round adds that round when the event is resumed. The summary
+// ends with the bracket or the standings.
 #pragma once
 
 #include <atomic>
@@ -90,8 +96,12 @@ struct RunSummary {
   std::vector<std::string> not_played_reasons;  // "4 games: engine 'x' cannot start: ..."
   std::vector<std::string> messages;            // withdrawals, lost claims and other notices
   std::optional<SprtSummary> sprt;              // events with an sprt table
+  // Knockout and Swiss events: the bracket or the standings at the end of the run
+  // (event/rounds.h), and whether the last round is over.
+  std::string rounds_text;
+  bool rounds_open = false;  // rounds are still to be played (or could not be read)
   // Every scheduled game is finished (by this run or others).
-  bool complete() const { return already_done + played + by_others == scheduled; }
+  bool complete() const { return already_done + played + by_others == scheduled && !rounds_open; }
   // The sequential test decided: the slots left were skipped on purpose.
   bool sprt_decided() const { return sprt && sprt->decided(); }
 };

@@ -366,13 +366,71 @@ Expected<std::vector<std::vector<std::string>>> read_book(const std::string& pat
   return lines;
 }
 
+bool has_rounds(const TournamentConfig& config) {
+  return config.format == "knockout" || config.format == "swiss";
+}
+
+namespace {
+
+// What knockout and swiss events require beyond the rest (see the header of event/pairing.h).
+Status check_rounds_format(const TournamentConfig& config) {
+  const std::string& f = config.format;
+  if (!has_rounds(config)) return Ok{};
+  for (const auto& spec : config.games) {
+    TRY_ASSIGN(game, games::make_game(spec));
+    if (game->num_players() != 2)
+      return Error{"format " + f + " is for two-player games; " + game->name() + " has " +
+                   std::to_string(game->num_players()) + " players here"};
+  }
+  if (config.cycles != 1)
+    return Error{"format " + f + " plays no cycles (its rounds are " +
+                 (f == "swiss" ? std::string("'[swiss] rounds'") : "the bracket's") + ")"};
+  if (config.openings.per_pairing != 1)
+    return Error{"format " + f + " plays one opening per game pair: per_pairing must be 1" +
+                 (f == "knockout" ? " (a match's length is '[knockout] pairs')" : "")};
+  if (config.sprt) return Error{"format " + f + " has no sprt test"};
+  if (config.openings.all_plies > 0)
+    return Error{"format " + f + " draws each game pair's opening: all_plies is for round-robin "
+                 "and gauntlet events"};
+  for (const auto& e : config.engines)
+    if (!e.games.empty())
+      return Error{"engine " + quoted(e.config.name) + ": 'games' is not allowed in format " + f +
+                   " (every engine plays every game of the event)"};
+  if (f == "swiss") {
+    if (config.swiss.rounds < 1 || config.swiss.rounds > kMaxSwissRounds)
+      return Error{"[swiss] rounds must be from 1 to " + std::to_string(kMaxSwissRounds) +
+                   ", not " + std::to_string(config.swiss.rounds)};
+    return Ok{};
+  }
+  const auto& k = config.knockout;
+  if (k.seeding != "file" && k.seeding != "rating")
+    return Error{"[knockout] seeding must be file or rating, not " + quoted(k.seeding)};
+  if (k.pairs < 1 || k.pairs > kMaxMatchPairs)
+    return Error{"[knockout] pairs must be from 1 to " + std::to_string(kMaxMatchPairs) + ", not " +
+                 std::to_string(k.pairs)};
+  if (k.tiebreak_pairs < 0 || k.tiebreak_pairs > kMaxMatchPairs)
+    return Error{"[knockout] tiebreak_pairs must be from 0 to " + std::to_string(kMaxMatchPairs) +
+                 ", not " + std::to_string(k.tiebreak_pairs)};
+  if (!k.seeds.empty()) {
+    std::vector<std::string> a = k.seeds, b;
+    for (const auto& e : config.engines) b.push_back(e.config.name);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b) return Error{"the knockout's seeds are not the event's engines"};
+  }
+  return Ok{};
+}
+
+}  // namespace
+
 Status check_tournament(const TournamentConfig& config) {
   if (config.name.empty()) return Error{"the event has no name"};
   TRY(limits::check_length("the event's 'name'", config.name, limits::kMaxNameBytes));
   TRY(limits::check_length("'database'", config.database, limits::kMaxTextBytes));
   TRY(limits::check_length("the opening book's path", config.openings.book, limits::kMaxTextBytes));
-  if (config.format != "round-robin" && config.format != "gauntlet")
-    return Error{"format must be round-robin or gauntlet, not " + quoted(config.format)};
+  if (config.format != "round-robin" && config.format != "gauntlet" && !has_rounds(config))
+    return Error{"format must be round-robin, gauntlet, knockout or swiss, not " +
+                 quoted(config.format)};
   if (config.database.empty() || text::printable(config.database) != config.database)
     return Error{"bad database path " + quoted(config.database, 200)};
   if (config.games.empty()) return Error{"no games"};
@@ -412,6 +470,7 @@ Status check_tournament(const TournamentConfig& config) {
                    std::to_string(config.engines.size())};
     if (auto ok = ratings::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
   }
+  TRY(check_rounds_format(config));
   TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
     TRY_ASSIGN(game, games::make_game(spec));
@@ -475,6 +534,31 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     if (!sprt) return sprt.failure();
     config.sprt = *sprt;
   }
+  const json* knockout = t.sub("knockout");
+  if (knockout) {
+    Table kt(*knockout, path + ": [knockout]");
+    TRY(kt.check_object());
+    long long pairs = 1, extra = 0;
+    TRY(kt.text("seeding", config.knockout.seeding));
+    TRY(kt.integer("pairs", pairs, 1, kMaxMatchPairs));
+    TRY(kt.integer("tiebreak_pairs", extra, 0, kMaxMatchPairs));
+    TRY(kt.no_unknown_keys());
+    if (config.knockout.seeding != "file" && config.knockout.seeding != "rating")
+      return Error{path + ": [knockout]: 'seeding' must be file or rating, not '" +
+                   text::printable(config.knockout.seeding) + "'"};
+    config.knockout.pairs = static_cast<int>(pairs);
+    config.knockout.tiebreak_pairs = static_cast<int>(extra);
+  }
+  const json* swiss = t.sub("swiss");
+  if (swiss) {
+    Table st(*swiss, path + ": [swiss]");
+    TRY(st.check_object());
+    long long rounds = 0;
+    if (!st.has("rounds")) return Error{path + ": [swiss]: 'rounds' is missing"};
+    TRY(st.integer("rounds", rounds, 1, kMaxSwissRounds));
+    TRY(st.no_unknown_keys());
+    config.swiss.rounds = static_cast<int>(rounds);
+  }
   long long max_games = 0;
   TRY(t.integer("max_games", max_games, 1, kMaxScheduleSlots));
   const json* engines = t.sub("engine");
@@ -484,9 +568,17 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
   if (max_games > 0 && t.has("cycles"))
     return Error{path + ": give 'cycles' or 'max_games', not both"};
   if (config.name.empty()) return Error{path + ": 'name' is missing"};
-  if (config.format != "round-robin" && config.format != "gauntlet")
-    return Error{path + ": 'format' must be round-robin or gauntlet, not '" +
+  if (config.format != "round-robin" && config.format != "gauntlet" && !has_rounds(config))
+    return Error{path + ": 'format' must be round-robin, gauntlet, knockout or swiss, not '" +
                  text::printable(config.format) + "'"};
+  if (has_rounds(config) && t.has("cycles"))
+    return Error{path + ": 'cycles' is not a key of format " + config.format};
+  if (knockout && config.format != "knockout")
+    return Error{path + ": '[knockout]' goes with format = \"knockout\""};
+  if (swiss && config.format != "swiss")
+    return Error{path + ": '[swiss]' goes with format = \"swiss\""};
+  if (config.format == "swiss" && !swiss)
+    return Error{path + ": format swiss needs '[swiss] rounds'"};
   if (config.games.empty()) return Error{path + ": 'games' is missing or empty"};
   auto games = canonical_games(config.games);
   if (!games) return Error{path + ": " + games.error()};
@@ -552,6 +644,12 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
     if (!e.games.empty()) own[e.config.name] = e.games;
   }
   j["engines"] = names;
+  // Only for these formats: the fingerprints of the others unchanged.
+  if (config.format == "knockout")
+    j["knockout"] = {{"pairs", config.knockout.pairs},
+                     {"tiebreak_pairs", config.knockout.tiebreak_pairs},
+                     {"seeding", config.knockout.seeding}};
+  if (config.format == "swiss") j["swiss"] = {{"rounds", config.swiss.rounds}};
   if (!own.empty()) j["engine_games"] = own;  // only then: the fingerprints of others unchanged
   return j.dump();
 }

@@ -6,8 +6,9 @@
 // A configuration is checked whole before anything runs (check_tournament, shared with the
 // `match` command): games canonical and distinct, engine names printable and distinct, cycles and
 // concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
-// play, and every book line replayed through the rules of every game at load. A refused
-// configuration never reaches the database.
+// play, and every book line replayed through the rules of every game at load; knockout and swiss
+// events: two-player games only, no cycles, one opening per pair, no sprt, no engine `games`, and
+// their [knockout] / [swiss] keys in range. A refused configuration never reaches the database.
 #pragma once
 
 #include <optional>
@@ -50,11 +51,31 @@ struct OpeningSettings {
   int all_plies = 0;
 };
 
+// format = "knockout" ([knockout] table; event/pairing.h has the rules).
+struct KnockoutSettings {
+  std::string seeding = "file";  // file | rating (the engines' Elo from the database's games)
+  int pairs = 1;                 // game pairs of a match (in each of the event's games)
+  int tiebreak_pairs = 0;        // extra pairs at most while a match is tied
+  // The engines by seed, top first: set when the event is made (from the ratings for
+  // seeding = "rating") and stored with it, so that a resumed run keeps the bracket it began.
+  // Empty = the file's order.
+  std::vector<std::string> seeds;
+};
+
+// format = "swiss" ([swiss] table).
+struct SwissSettings {
+  int rounds = 0;
+};
+
+constexpr int kMaxMatchPairs = 1000;
+constexpr int kMaxSwissRounds = 1000;
+
 struct TournamentConfig {
   std::string name;
   std::string database = "referee.db";
-  std::string format =
-      "round-robin";               // round-robin | gauntlet (the first engine against the others)
+  // round-robin | gauntlet (the first engine against the others) | knockout | swiss (rounds
+  // paired from the results of the previous ones: event/rounds.h)
+  std::string format = "round-robin";
   std::vector<std::string> games;  // game strings, "oware:players=3"
   std::vector<TournamentEngine> engines;
   match::TimeControl tc;
@@ -64,6 +85,8 @@ struct TournamentConfig {
   int max_crashes = 3;            // consecutive crashes before an engine is withdrawn
   bool withdraw_on_time = false;  // time losses count toward max_crashes (they are shown anyway)
   OpeningSettings openings;
+  KnockoutSettings knockout;
+  SwissSettings swiss;
   // A sequential test of engine 0 against engine 1 (two engines only): the event stops when it
   // decides, its schedule (`cycles`, or `max_games` in the file) being the most games it plays.
   std::optional<ratings::SprtConfig> sprt;
@@ -104,6 +127,9 @@ Expected<std::vector<std::vector<std::string>>> read_book(const std::string& pat
 // Checks a whole configuration before anything runs (see the header comment). The error is one
 // line, without the file's name.
 Status check_tournament(const TournamentConfig& config);
+
+// Whether the format's rounds are made from results (knockout, swiss) rather than up front.
+bool has_rounds(const TournamentConfig& config);
 
 // A canonical JSON text of what decides the schedule (stored with the tournament, so that a resume
 // with a changed file is refused instead of silently mixing two events).

@@ -4,6 +4,8 @@
 #include <tuple>
 
 #include "base/input_limits.h"
+#include "event/event_spec.h"
+#include "event/rounds.h"
 #include "ratings/opening_table.h"
 #include "referee_version.h"
 #include "service/auth.h"
@@ -231,11 +233,30 @@ void get_event(Core& core, const Request& req, Response& res) {
   reply(res, 200, body);
 }
 
+// A knockout's bracket or a Swiss event's rounds and standings (event/rounds.h): 404 for another
+// kind of event, as for a missing one.
+void event_rounds(Core& core, std::int64_t id, Response& res) {
+  auto store = core.reads->get();
+  if (!store) return reply_storage_error(res, store.failure());
+  auto info = storage::work_queue::event(**store, id);
+  if (!info) return reply_event_error(res, id, info.failure());
+  auto config = event::config_from_spec(info->spec);
+  if (!config || !event::has_rounds(*config))
+    return reply_error(res, 404,
+                       "event " + std::to_string(id) + " is not a knockout or a Swiss event");
+  auto view = event::read_rounds(**store, id, *config);
+  if (!view) return reply_storage_error(res, view.failure());
+  Json body = event::rounds_json(*config, *view);
+  body["event_id"] = id;
+  reply(res, 200, body);
+}
+
 void event_tables(Core& core, const Request& req, Response& res) {
   if (auto bad = check_params(req, {}); !bad.empty()) return reply_error(res, 400, bad);
   auto id = path_id(req, res, "event");
   if (!id) return;
   const std::string what = req.matches[2];
+  if (what == "rounds") return event_rounds(core, *id, res);
   if (what == "standings") {
     auto table = event_standings(core, *id);
     if (!table) return reply_event_error(res, *id, table.failure());
@@ -584,7 +605,7 @@ http::Handler api_handler(Core& core) {
   router->post("/api/events", bind(post_event));
   router->get(R"(/api/events/([^/]+))", bind(get_event));
   router->patch(R"(/api/events/([^/]+))", bind(patch_event));
-  router->get(R"(/api/events/([^/]+)/(standings|crosstable|terminations|openings))",
+  router->get(R"(/api/events/([^/]+)/(standings|crosstable|terminations|openings|rounds))",
               bind(event_tables));
   router->post(R"(/api/events/([^/]+)/(pause|resume|cancel))", bind(control));
   router->get("/api/games", bind(list_games));

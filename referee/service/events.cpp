@@ -27,6 +27,7 @@
 #include "engines/engine_hash.h"
 #include "event/artifact_engines.h"
 #include "event/event_spec.h"
+#include "event/rounds.h"
 #include "event/schedule.h"
 #include "event/sprt_event.h"
 #include "service/core.h"
@@ -338,6 +339,8 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   if (priority) event_priority = *priority;
   auto config = event::load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
+  if (event::has_rounds(*config))
+    return error_reply(400, "request body: " + event::rounds_refusal(*config));
   // Its stored engines pinned to their versions before the specification is made.
   std::optional<Error> unresolved;  // the request's fault: a reference to nothing, or retired
   auto pinned = core.recorder().call<bool>([&](storage::Store& s) -> Expected<bool> {

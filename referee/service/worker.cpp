@@ -6,6 +6,7 @@
 #include "engines/system.h"
 #include "event/artifact_engines.h"
 #include "event/event_spec.h"
+#include "event/rounds.h"
 #include "event/schedule.h"
 #include "service/core.h"
 #include "service/reconnect.h"
@@ -31,6 +32,7 @@ int open_events(Core& core) {
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
   auto config = event::load_tournament_file(file);
   if (!config) return config.failure();
+  if (event::has_rounds(*config)) return Error{file + ": " + event::rounds_refusal(*config)};
   if (Status pinned = event::resolve_artifacts(store, config->engines); !pinned)
     return Error{file + ": " + pinned.error(), pinned.kind()};
   const std::string spec = event::event_spec(*config);

@@ -208,6 +208,11 @@ TEST_CASE("all openings: checked before anything runs, stored with the event") {
   c.openings.per_pairing = 3;
   CHECK_FALSE(check_tournament(c).ok());
   c.openings.per_pairing = 1;
+  c.format = "swiss";
+  CHECK(check_tournament(c).error() ==
+        "format swiss draws each game pair's opening: all_plies is for round-robin and gauntlet "
+        "events");
+  c.format = "round-robin";
   // The schedule's cap counts the openings.
   TournamentConfig big = two_engines("awale", 6);
   big.cycles = 1000;

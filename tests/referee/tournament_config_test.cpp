@@ -242,8 +242,8 @@ TEST_CASE("tournament file: engine names and commands") {
 }
 
 TEST_CASE("tournament file: format and openings") {
-  expect_error(kHead + "format = \"swiss\"\n" + kEngines,
-               "'format' must be round-robin or gauntlet, not 'swiss'");
+  expect_error(kHead + "format = \"elimination\"\n" + kEngines,
+               "'format' must be round-robin, gauntlet, knockout or swiss, not 'elimination'");
   rtest::TempDir dir;
   {
     auto c = load(dir, kHead + "[openings]\nbook = \"nope.txt\"\n" + kEngines);
@@ -527,12 +527,14 @@ TEST_CASE("check_tournament: the checks shared with the match command") {
   x.database = "";
   CHECK(error_of(x) == "bad database path ''");
   x = c;
-  x.format = "swiss";
-  CHECK(error_of(x) == "format must be round-robin or gauntlet, not 'swiss'");
+  x.format = "elimination";
+  CHECK(error_of(x) ==
+        "format must be round-robin, gauntlet, knockout or swiss, not 'elimination'");
 }
 
 TEST_CASE("tournament file: the example tournament files pass every check") {
-  for (const char* name : {"awale.toml", "oware-3.toml", "all-games.toml"}) {
+  for (const char* name :
+       {"awale.toml", "oware-3.toml", "all-games.toml", "knockout.toml", "swiss.toml"}) {
     const std::string path = std::string(SOURCE_DIR) + "/examples/tournaments/" + name;
     auto c = load_tournament_file(path);
     INFO(path << ": " << (c ? std::string() : c.error()));

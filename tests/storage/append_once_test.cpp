@@ -1,6 +1,8 @@
 // storage/work_queue: games added to a running event by whichever owner sees they are due (a
 // Swiss round, a knockout match's next games) are added exactly once, however many owners decide
-// it at once, on SQLite and PostgreSQL: append_slots with the number the first should get.
+// it at once, on SQLite and PostgreSQL: append_slots with the number the first should get. A
+// tournament marked finished when its last round ended runs again when the next is added; an
+// event is found by its name (event_named).
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <thread>
@@ -72,5 +74,44 @@ TEST_CASE("append once: the next round is added by one owner, the others are tol
       CHECK(stale.kind() == ErrorKind::Conflict);
       CHECK(stale.error().find("event " + std::to_string(event)) != std::string::npos);
       CHECK(work_queue::slots(store, event)->size() == 9);
+    }
+}
+
+TEST_CASE("append once: a tournament finished with its last round runs again when one is added") {
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb test_db(backend);
+      Store store = storage_test::open_ok(test_db.url());
+      auto ev = work_queue::open_event(store, "knockout", "{\"format\":\"knockout\"}", "",
+                                       round_of(2, 1));
+      REQUIRE(ev);
+      // Every slot of round 1 ended: the event is finished and nothing can be claimed from it.
+      REQUIRE(*work_queue::skip_slots(store, ev->id, {0, 1}, "test") == 2);
+      auto owner = work_queue::register_owner(store, OwnerInfo{"t", "h", 1});
+      REQUIRE(owner);
+      CHECK(work_queue::claim_slots(store, *owner, ev->id, 1, 1000, {})->empty());
+      CHECK(work_queue::event(store, ev->id)->state == EventState::Finished);
+      // Round 2 added: running again, finished_at cleared, its slots claimable.
+      REQUIRE(work_queue::append_slots(store, ev->id, round_of(2, 2), 2));
+      auto info = work_queue::event(store, ev->id);
+      CHECK(info->state == EventState::Running);
+      CHECK(info->finished_at.empty());
+      auto claims = work_queue::claim_slots(store, *owner, ev->id, 2, 1000, {});
+      REQUIRE(claims);
+      CHECK(claims->size() == 2);
+      // A cancelled event stays cancelled, and a ladder is never touched.
+      REQUIRE(*work_queue::set_event_state(store, ev->id, EventState::Cancelled,
+                                           {EventState::Running}));
+      REQUIRE(work_queue::append_slots(store, ev->id, round_of(1, 3)));
+      CHECK(work_queue::event(store, ev->id)->state == EventState::Cancelled);
+      // The event by its name, with its specification; none for another name.
+      auto named = work_queue::event_named(store, "knockout");
+      REQUIRE(named);
+      REQUIRE(named->has_value());
+      CHECK((*named)->id == ev->id);
+      CHECK((*named)->spec == "{\"format\":\"knockout\"}");
+      CHECK((*named)->kind == EventKind::Tournament);
+      auto none = work_queue::event_named(store, "swiss");
+      REQUIRE(none);
+      CHECK_FALSE(none->has_value());
     }
 }

@@ -17,6 +17,10 @@
 //   --ignore-quit          ignores quit, end of input, SIGTERM, SIGINT and SIGHUP (must be killed)
 //   --resign-on-go=N       bestmove resign on the Nth go
 //   --always-resign        bestmove resign on every go (a much weaker engine, for the SPRT)
+//   --resign-at-ply=N      bestmove resign when the position has N plies or more: in every game
+//                          alike, so that of two such engines the one with the larger N wins
+//                          every game (by at least 2: each moves every other ply) - a field of
+//                          known strengths, for knockouts and Swiss events
 //   --stderr=N             N lines on stderr per go
 //   --fork-child           forks a sleeping grandchild at start; says "info string child <pid>"
 //   --alloc-mb=N           allocates N MiB on each go (to trip memory limits)
@@ -76,6 +80,7 @@ namespace {
 struct Flags {
   bool no_handshake = false, exit_on_start = false, illegal = false, garbage = false;
   int crash_on_go = 0, stall_after_go = 0, resign_on_go = 0, fork_exit_on_go = 0;
+  int resign_at_ply = 0;
   int slow_ms = 0, spam_info = 0, stderr_lines = 0, alloc_mb = 0;
   bool long_line = false, no_readyok = false, ignore_quit = false, fork_child = false;
   bool setsid_child = false, double_bestmove = false, bare_readyok = false;
@@ -118,10 +123,15 @@ constexpr Switch kSwitches[] = {
     {"--ignore-params", &Flags::ignore_params},
 };
 constexpr Numeric kNumerics[] = {
-    {"--crash-on-go", &Flags::crash_on_go, 1},   {"--stall-after-go", &Flags::stall_after_go, 1},
-    {"--resign-on-go", &Flags::resign_on_go, 1}, {"--slow-ms", &Flags::slow_ms, 0},
-    {"--spam-info", &Flags::spam_info, 0},       {"--stderr", &Flags::stderr_lines, 0},
-    {"--alloc-mb", &Flags::alloc_mb, 0},         {"--fork-exit-on-go", &Flags::fork_exit_on_go, 1},
+    {"--crash-on-go", &Flags::crash_on_go, 1},
+    {"--stall-after-go", &Flags::stall_after_go, 1},
+    {"--resign-on-go", &Flags::resign_on_go, 1},
+    {"--slow-ms", &Flags::slow_ms, 0},
+    {"--resign-at-ply", &Flags::resign_at_ply, 0},
+    {"--spam-info", &Flags::spam_info, 0},
+    {"--stderr", &Flags::stderr_lines, 0},
+    {"--alloc-mb", &Flags::alloc_mb, 0},
+    {"--fork-exit-on-go", &Flags::fork_exit_on_go, 1},
 };
 
 // --flood=WHEN[,stderr][,raw]
@@ -386,6 +396,7 @@ class Mock {
       game_ = *game;
       state_ = game_->initial_state();
     }
+    if (f_.resign_at_ply > 0 && state_->ply() >= f_.resign_at_ply) return "resign";
     if (f_.illegal) return illegal_move(*state_);
     if (!state_->setup_form().empty()) return state_->sample_setup(0);
     auto legal = (f_.wrong_turn_order ? wrong_player_state() : *state_).legal_moves();

@@ -1,11 +1,13 @@
 // event.js: one event: its state and progress with ETA (and its controls when a token is set),
 // standings per game with the Elo chart, the live boards of its running games, the crosstable,
-// the terminations per engine and its latest games; an sprt event's LLR against its bounds. Standings and progress follow the stream;
+// the terminations per engine and its latest games; an sprt event's LLR against its bounds; a
+// knockout's bracket or a Swiss event's standings (rounds.js). Standings and progress follow the stream;
 // the tables drawn from finished games reload (debounced) when a game finishes.
 
 import { get, query, subscribe } from "./api.js";
 import { eventControls } from "./events.js";
 import { liveBoards } from "./live.js";
+import { roundsPanel } from "./rounds.js";
 import { sprtPanel } from "./sprt.js";
 import { crosstablePanel, gamesTable, standingsPanel, terminationsPanel } from "./tables.js";
 import { badge, breakable, clear, debounce, errorBox, fmtDuration, fmtTime, h, progressBar } from "./util.js";
@@ -37,9 +39,14 @@ export function eventPage(root, id) {
   const cross = h("div", { class: "panel", id: "crosstable" });
   const terms = h("div", { class: "panel", id: "terminations" });
   const recent = h("div", { class: "panel", id: "recent" });
-  clear(root, top, standings, live, h("div", { class: "grid grid-2" }, cross, terms), recent);
+  const rounds = h("div", { class: "panel", id: "rounds", hidden: true });
+  clear(root, top, rounds, standings, live, h("div", { class: "grid grid-2" }, cross, terms), recent);
 
-  const showHeader = (e) => clear(top, header(e, showHeader));
+  let format = "";
+  const showHeader = (e) => {
+    if (e.spec) format = e.spec.format || "";  // the stream's summaries have no spec
+    clear(top, header(e, showHeader));
+  };
   const showStandings = (s) => clear(standings, h("h2", {}, "Standings"), standingsPanel(s));
 
   async function loadEvent() {
@@ -62,6 +69,15 @@ export function eventPage(root, id) {
       get(`/api/games${query({ event: id, status: "finished", limit: 10 })}`)]);
     clear(cross, h("h2", {}, "Crosstable"), c.status === "fulfilled" ? crosstablePanel(c.value) : errorBox(c.reason));
     clear(terms, h("h2", {}, "Terminations"), t.status === "fulfilled" ? terminationsPanel(t.value) : errorBox(t.reason));
+    if (format === "knockout" || format === "swiss") {
+      rounds.hidden = false;
+      const title = h("h2", {}, format === "knockout" ? "Bracket" : "Swiss standings");
+      try {
+        clear(rounds, title, roundsPanel(await get(`/api/events/${id}/rounds`)));
+      } catch (e) {
+        clear(rounds, title, errorBox(e));
+      }
+    }
     clear(recent, h("h2", {}, "Latest games", h("a", { class: "small", href: `#/games?event=${id}` }, "all games ›")),
       g.status === "fulfilled" ? gamesTable(g.value.games) : errorBox(g.reason));
   }
@@ -74,9 +90,8 @@ export function eventPage(root, id) {
     game_finished: (g) => g.event_id === id && reloadTables(),
     resync: () => { loadEvent(); loadStandings(); loadTables(); },
   });
-  loadEvent();
+  loadEvent().then(loadTables);
   loadStandings();
-  loadTables();
   return () => {
     unsubscribe();
     boards.destroy();
