@@ -57,7 +57,7 @@ int build(const games::Game& game, const games::egdb::Model& m, int seeds, std::
               << (f.converged_at >= 0 ? ", converged at " + std::to_string(f.converged_at)
                                       : ", stopped at the nocapture limit")
               << ", " << f.seconds << " s\n";
-  std::cout << "table: " << out << " (" << m.key << ", up to " << seeds << " seeds, "
+  std::cout << "table: " << out << " (" << m.key << ", up to " << r->seeds << " seeds, "
             << r->file_bytes << " bytes, checksum " << games::egdb::hex64(r->checksum) << ")\n";
   return 0;
 }

@@ -113,8 +113,7 @@ int compare_layer(const std::string& spec, const Table& table, int seeds, int to
         // From a capture (quiet 0) the value is exact: the layer's last iteration.
         REQUIRE((*p)->exact);
         ++compared;
-        // Every best move reaches the value, and no other legal move does, where certified.
-        if (!(*p)->moves_exact) continue;
+        // Every best move reaches the value, and no other legal move does.
         for (const auto& move : st->legal_moves()) {
           State t = *st;
           REQUIRE(t.apply(move).ok());
@@ -222,7 +221,6 @@ TEST_CASE("egdb: awale at nocapture=100 equals a search of the rules without rep
           // Exact at every counter: where a stored value had not settled, the probe redoes the
           // solver's iterations from the position.
           REQUIRE((*p)->exact);
-          REQUIRE((*p)->moves_exact);
           INFO(st->to_string());
           REQUIRE((*p)->margin == search.margin(core, quiet));
           for (const auto& move : st->legal_moves()) {
@@ -277,7 +275,7 @@ TEST_CASE("egdb: a perfect line played out through the rules ends with the store
         REQUIRE(p.ok());
         REQUIRE(p->has_value());
         REQUIRE_FALSE((*p)->best_moves.empty());
-        certified = certified && (*p)->moves_exact;
+        certified = certified && (*p)->exact;
         REQUIRE(s.apply((*p)->best_moves.front()).ok());
       }
       INFO(spec << " from " << st->to_string());
@@ -369,6 +367,8 @@ TEST_CASE("egdb: games without tables, too many seeds and another game's table a
   auto oware = make_game("oware");
   REQUIRE(oware.ok());
   CHECK_FALSE(model_for(*oware).ok());
+  CHECK_FALSE(model_for(*make_game("awale:nocapture=256")).ok());
+  CHECK(model_for(*make_game("awale:nocapture=255")).ok());
   auto awale = make_game("awale");
   const std::string path = temp_path("range");
   auto big = build_table(*awale, {kMaxSeeds + 1, path, 1, {}});
@@ -382,4 +382,29 @@ TEST_CASE("egdb: games without tables, too many seeds and another game's table a
   auto start = probe(table, *awale, awale->initial_state());
   REQUIRE(start.ok());
   CHECK_FALSE(start->has_value());
+}
+
+TEST_CASE("egdb: exact is false where a limit the table does not model could end the game") {
+  const Table kalaha = solved("kalaha", 3);
+  auto k = make_game("kalaha");
+  auto ks = k->parse_state("0,0,1,0,0,1/1,0,0,0,0,0:40,29:1:0:0");
+  REQUIRE(ks.ok());
+  auto kp = probe(kalaha, *k, *ks);
+  REQUIRE(kp.ok());
+  REQUIRE(kp->has_value());
+  CHECK_FALSE((*kp)->exact);  // kalaha's nocapture=100 is not modelled
+  auto k0 = make_game("kalaha:nocapture=0");
+  auto kp0 = probe(solved("kalaha:nocapture=0", 3), *k0, *k0->parse_state(ks->to_string()));
+  REQUIRE(kp0.ok());
+  CHECK((*kp0)->exact);
+  CHECK((*kp0)->value == (*kp)->value);
+  // awale near maxplies: a line of captures and quiet plies could reach it.
+  const Table awale = solved("awale", 3);
+  auto a = make_game("awale");
+  auto early = probe(awale, *a, *a->parse_state("0,0,1,0,0,1/1,0,0,0,0,0:24,21:1:0:10"));
+  auto late = probe(awale, *a, *a->parse_state("0,0,1,0,0,1/1,0,0,0,0,0:24,21:1:0:1990"));
+  REQUIRE(early.ok());
+  REQUIRE(late.ok());
+  CHECK((*early)->exact);
+  CHECK_FALSE((*late)->exact);
 }

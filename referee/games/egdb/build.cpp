@@ -118,6 +118,7 @@ Expected<BuildReport> build_table(const Game& game, const BuildOptions& o) {
     report.solved.push_back(f);
   }
   report.checksum = h->checksum;
+  report.seeds = h->layers - 1;
   report.file_bytes = layer_offset(*m, h->layers);
   return report;
 }

@@ -31,6 +31,7 @@ struct LayerFigures {
 
 struct BuildReport {
   int resumed_layers = 0;            // whole layers found in the file
+  int seeds = 0;                     // the table's most seeds now (more than asked if it had)
   std::vector<LayerFigures> solved;  // the layers this run solved
   std::uint64_t file_bytes = 0;
   std::uint64_t checksum = 0;

@@ -22,6 +22,10 @@ Expected<Model> model_for(const Game& game) {
     m.capture_after = name == "awale";
     m.slam_illegal = game.params().is("grandslam", "illegal");
     m.nocapture = static_cast<int>(game.params().number("nocapture"));
+    // The solver runs nocapture iterations and keeps iteration numbers in a byte (solver.h).
+    if (m.nocapture > kMaxNocapture)
+      return Error{"endgame tables of " + name + " take nocapture up to " +
+                   std::to_string(kMaxNocapture) + ", not " + std::to_string(m.nocapture)};
     m.key = name + ":grandslam=" + game.params().text("grandslam") +
             ",nocapture=" + std::to_string(m.nocapture);
   } else if (name == "kalaha") {

@@ -33,6 +33,8 @@ enum class Family { Awale, Kalaha };
 
 // The most seeds on the board a table may hold (the awale split index assumes n <= 24).
 inline constexpr int kMaxSeeds = 24;
+// The largest awale nocapture a table takes (its iteration limit: solver.h).
+inline constexpr int kMaxNocapture = 255;
 
 struct Model {
   Family family = Family::Awale;

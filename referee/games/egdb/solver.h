@@ -29,7 +29,7 @@ using Layers = std::vector<Values>;  // Layers[n]: the values of the positions o
 
 // Iterations stop here whatever happens (a layer that neither converges nor has a nocapture):
 // Settled holds iteration numbers in a byte.
-inline constexpr int kIterationLimit = 255;
+inline constexpr int kIterationLimit = kMaxNocapture;
 
 // The value of `pos` (n seeds, n < layers.size(), or n == seeds of `current`).
 int value_of(const Model& m, const Layers& layers, const Pos& pos, int seeds,

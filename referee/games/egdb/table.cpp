@@ -71,17 +71,6 @@ int budget_value(const Table& t, const Pos& pos, int seeds, int budget,
   return best;
 }
 
-// Whether the stored value of `pos` is V(limit − quiet), the value with `quiet` plies already
-// played without a capture (EGDB.md, Cycles and exhaustion).
-bool exact_at(const Table& table, const Pos& pos, int seeds, int quiet) {
-  const Model& m = table.model();
-  if (m.family == Family::Kalaha) return m.nocapture == 0;
-  if (captured_out(m, pos)) return true;  // over: nothing left to iterate
-  const int settled = table.settled()[static_cast<std::size_t>(seeds)][index_of(m, pos, seeds)];
-  if (m.nocapture == 0) return table.converged_at(seeds) >= 0;
-  return m.nocapture - quiet >= settled;
-}
-
 }  // namespace
 
 Expected<Table> open_table(const std::string& path) {
@@ -134,16 +123,14 @@ Expected<std::optional<Probe>> probe(const Table& table, const Game& game, const
   }
   Probe p;
   p.mover = mover;
-  const int quiet = state.plies_without_capture();
   // awale with a nocapture limit: the value for this counter, recomputed where needed, so both
-  // flags hold; otherwise the stored values and what the table certifies.
+  // value and moves are exact. kalaha: exact when no nocapture limit can end the game (EGDB.md).
   const bool budgeted = m->family == Family::Awale && m->nocapture > 0;
   std::unordered_map<std::uint64_t, int> memo;
-  const int budget = std::max(0, m->nocapture - quiet);
+  const int budget = std::max(0, m->nocapture - state.plies_without_capture());
   p.value = budgeted ? budget_value(table, pos, seeds, budget, memo)
                      : value_of(*m, table.layers(), pos, seeds);
-  p.exact = budgeted || exact_at(table, pos, seeds, quiet);
-  p.moves_exact = p.exact;
+  p.exact = budgeted || (m->family == Family::Kalaha && m->nocapture == 0);
   p.margin = parsed->scored[me] - parsed->scored[1 - me] + p.value;
   p.final_scores[me] = parsed->scored[me] + (seeds + p.value) / 2;
   p.final_scores[1 - me] = parsed->scored[1 - me] + (seeds - p.value) / 2;
@@ -159,10 +146,15 @@ Expected<std::optional<Probe>> probe(const Table& table, const Game& game, const
     else
       values.push_back(child_value(*m, table.layers(), c));
     best = std::max(best, values.back());
-    // A child that stays in the layer is one quiet ply further (kalaha: no counter modelled).
-    p.moves_exact =
-        p.moves_exact && (budgeted || exact_at(table, c.pos, n, n == seeds ? quiet + 1 : 0));
   }
+  // maxplies is not modelled: exact only when no line can reach it. awale: at most one capture
+  // per seed, each after at most nocapture quiet plies (without a nocapture, no bound: never
+  // exact). kalaha: between two moves that put a seed into a store, moves inside one's own row
+  // only push seeds rightwards, at most 5n of them.
+  const int longest = m->family == Family::Awale ? (seeds + 1) * (m->nocapture + 1)
+                                                 : (seeds + 1) * 5 * seeds + seeds;
+  const bool unbounded = m->family == Family::Awale && m->nocapture == 0;
+  if (unbounded || state.ply() + longest > game.max_plies()) p.exact = false;
   for (std::size_t i = 0; i < kids.size(); ++i)
     if (values[i] == best)
       p.best_moves.push_back(std::to_string(mover == 1 ? kids[i].hole : kids[i].hole + 6));

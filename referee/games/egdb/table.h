@@ -7,9 +7,8 @@
 //   pinned. The cost is one pass over the file (EGDB.md, Benchmarks).
 // - probe() answers for positions of the table's game with at most table.seeds() seeds on the
 //   board; others get nullopt (not an error: a game simply is not in the table yet).
-// - `exact` says whether the stored value is perfect play from this state given its nocapture
-//   counter (the repetition limit set aside), `moves_exact` the same of the best moves; EGDB.md,
-//   "Cycles and exhaustion", says when.
+// - `exact` says whether value and best moves are perfect play from this state, its counters
+//   included, the repetition limit set aside; EGDB.md, "Cycles and exhaustion", says when.
 #pragma once
 
 #include <array>
@@ -60,10 +59,9 @@ struct Probe {
   int margin = 0;                       // the final margin, mover's score − opponent's
   std::array<int, 2> final_scores{};    // South's and North's final scores under perfect play
   std::vector<std::string> best_moves;  // every move reaching `value`, sorted like legal_moves()
-  // The value is perfect play under the game's rules, the repetition limit set aside, given
-  // this state's nocapture counter; so are the best moves when moves_exact (EGDB.md).
+  // The value and the best moves are perfect play under the game's rules from this state (its
+  // nocapture counter and ply included), the repetition limit set aside (EGDB.md).
   bool exact = false;
-  bool moves_exact = false;
 };
 
 // The position `state` of `game`. An Invalid error when the table is of another game; nullopt
