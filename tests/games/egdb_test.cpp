@@ -1,6 +1,8 @@
 // Endgame tables (referee/games/egdb): board ranks, values against a brute-force search of the
 // rules library (games::State, every position up to 5 seeds, a sample at 6 and 7), perfect lines
-// played out, the file's checksum and resumed builds.
+// played out, the file's checksum and resumed builds. The brute-force cases take 4 to 9 s each in
+// a Release build (several times that under the sanitizers): they search every position of up to
+// 5 seeds (4 at nocapture=100, at four counters) through the rules library.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
