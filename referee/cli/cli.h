@@ -26,6 +26,7 @@ int import_games(const Args& args);  // a JSON Lines export back into a database
 int verify(const Args& args);        // replay every stored game through the rules
 int check_engine(const Args& args);  // protocol compliance of one engine
 int bench(const Args& args);         // speed figures
+int egdb(const Args& args);          // endgame tables: build, probe, info
 int play(const Args& args);          // a game at the console (people and engines)
 int transcript(const Args& args);    // one stored game's lines exchanged with its engines
 int replay(const Args& args);        // one stored game at one ply, with the lines its engine got

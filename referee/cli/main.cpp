@@ -34,6 +34,7 @@ constexpr Command kCommands[] = {
     {"replay", referee::cli::replay, "GAME_ID [--ply K]: a stored game at one ply, its go line"},
     {"check-engine", referee::cli::check_engine, "CMD [ARGS...]: protocol compliance check"},
     {"bench", referee::cli::bench, "speed figures (referee CPU per ply, perft speed)"},
+    {"egdb", referee::cli::egdb, "build GAME --seeds N | probe GAME --position P: endgame tables"},
     {"play", referee::cli::play, "GAME [--south CMD] [--north CMD]: play at the console"},
     {"serve", referee::cli::serve, "[--db F] [--listen ADDR:PORT]: the daemon (HTTP API)"},
     {"worker", referee::cli::worker, "--db DB [--concurrency N]: play the stored events' games"},

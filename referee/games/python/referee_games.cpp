@@ -16,11 +16,16 @@
 // - outcome() is None until the game is over, then an Outcome (scores, ranks, reason).
 // - perft() releases the GIL, counting on a copy of the state (so that other threads may use the
 //   original meanwhile); nothing else does (every other call is short).
+// - open_table() and probe() are the endgame tables' API (games/egdb/table.h, EGDB.md): probe()
+//   returns None where the table has no answer (game over, more seeds than the table) and a dict
+//   otherwise; a table of another game raises ValueError.
 // - games() describes the registry (names, aliases, titles, every parameter with its default and
 //   its accepted values) so that an engine can declare every game without a table of its own.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "games/egdb/table.h"
+#include "games/egdb/table_file.h"
 #include "games/game.h"
 #include "games/registry.h"
 
@@ -228,6 +233,37 @@ PYBIND11_MODULE(referee_games, m) {
       .def("__hash__", [](const Game& g) { return py::hash(py::str(g.canonical())); })
       .def("__str__", &Game::canonical)
       .def("__repr__", [](const Game& g) { return "<Game " + g.canonical() + ">"; });
+
+  namespace egdb = referee::games::egdb;
+  py::class_<egdb::Table>(m, "Table", "An endgame table read by open_table(path) (EGDB.md).")
+      .def_property_readonly(
+          "game", [](const egdb::Table& t) { return t.model().key; },
+          "the table's game: the canonical string without first and maxplies")
+      .def_property_readonly("seeds", &egdb::Table::seeds, "the most seeds on the board")
+      .def_property_readonly(
+          "checksum", [](const egdb::Table& t) { return egdb::hex64(t.checksum()); },
+          "FNV-1a 64 of the game and the data, 16 hex digits (what an event pins)");
+  m.def(
+      "open_table", [](const std::string& path) { return value_or_raise(egdb::open_table(path)); },
+      py::arg("path"), "Reads an endgame table and checks its checksum (ValueError if not).");
+  m.def(
+      "probe",
+      [](const egdb::Table& table, const Game& game, const State& state) -> py::object {
+        auto p = value_or_raise(egdb::probe(table, game, state));
+        if (!p) return py::none();
+        py::dict d;
+        d["mover"] = p->mover;
+        d["value"] = p->value;
+        d["margin"] = p->margin;
+        d["final_scores"] = std::vector<int>(p->final_scores.begin(), p->final_scores.end());
+        d["best_moves"] = p->best_moves;
+        d["exact"] = p->exact;
+        return d;
+      },
+      py::arg("table"), py::arg("game"), py::arg("state"),
+      "A position's value under perfect play: {mover, value (the mover's margin from the board),\n"
+      "margin (final, mover's), final_scores [South, North], best_moves, exact}, or None when\n"
+      "the game is over or the position has more seeds than the table.");
 
   m.def(
       "game", [](std::string_view spec) { return value_or_raise(referee::games::make_game(spec)); },
