@@ -12,6 +12,7 @@
 //   between runs of one event.
 // - An sprt table (elo0, elo1, alpha, beta, model) is part of it when there is one: it decides
 //   when the event stops. Events without one have no "sprt" key, as before.
+// - So is an adjudication table (draw, resign) when there is one: it decides how games end.
 // - The database path and the file the event was read from are not part of it.
 #pragma once
 

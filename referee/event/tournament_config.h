@@ -18,6 +18,7 @@
 
 #include "base/expected.h"
 #include "engines/engine_config.h"
+#include "match/adjudication.h"
 #include "match/time_control.h"
 #include "ratings/sprt.h"
 
@@ -67,6 +68,9 @@ struct TournamentConfig {
   // A sequential test of engine 0 against engine 1 (two engines only): the event stops when it
   // decides, its schedule (`cycles`, or `max_games` in the file) being the most games it plays.
   std::optional<ratings::SprtConfig> sprt;
+  // Adjudication from the engines' scores (the `[adjudication]` table, event/
+  // adjudication_settings.h); two-player games only.
+  match::Adjudication adjudication;
   std::string source;  // the file it was read from
 };
 
