@@ -247,12 +247,12 @@ int match(const Args& args) {
       "two engines only: stop when the SPRT of the first against the second decides: "
       "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic; "
       "--cycles then sets the most games (cycles x games x 2)")(
-      "draw", po::value(&draw)->value_name("from_ply=N,score=S,plies=M"),
-      "adjudicate a draw when every engine's score stayed within +-S (cp) for M plies from ply "
-      "N on (TOURNAMENTS.md, Adjudication)")(
-      "resign", po::value(&resign)->value_name("score=S,plies=M[,two_sided=true]"),
-      "adjudicate a loss for an engine whose own score stayed at or below -S (cp) for M plies; "
-      "two_sided: its opponent's at or above +S too")(
+      "draw", po::value(&draw)->value_name("KEYS"),
+      "KEYS from_ply=N,score=S,plies=M: a draw when every engine's score stayed within +-S "
+      "cp for M plies from ply N on (TOURNAMENTS.md, Adjudication)")(
+      "resign", po::value(&resign)->value_name("KEYS"),
+      "KEYS score=S,plies=M[,two_sided=true]: a loss for an engine whose own score stayed at "
+      "or below -S cp for M plies (two_sided: its opponent's at or above +S too)")(
       "db", po::value(&db)->value_name("DB")->default_value("referee.db"),
       "database: a file or a postgresql:// URL")(
       "name", po::value(&name)->value_name("NAME"),
