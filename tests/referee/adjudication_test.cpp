@@ -4,6 +4,8 @@
 // (mock_engine --scores), and by a judge of positions (the endgame database's hook).
 #include "match/adjudication.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "games/game.h"
@@ -325,4 +327,28 @@ TEST_CASE("adjudication: without rules, scores change nothing") {
   const auto p = adj_play({"--scores=0"}, {"--scores=-5000"}, {});
   REQUIRE(p.result.finished);
   CHECK(p.result.termination != "adjudication");
+}
+
+TEST_CASE("adjudication: kalaha's extra turns count one ply each, a draw needs both engines") {
+  const int window = 6;
+  const auto p = adj_play({"--scores=0"}, {"--scores=1"}, adj_draw(1, 10, window), {}, "kalaha");
+  const auto& moves = p.result.moves;
+  REQUIRE(p.result.termination == "adjudication");
+  // The first ply after which the last `window` engine plies hold a ply of each engine.
+  std::size_t expected = 0;
+  bool extra_turn = false;
+  for (std::size_t i = 0; i < moves.size() && !expected; ++i) {
+    if (i > 0 && moves[i].player == moves[i - 1].player) extra_turn = true;
+    if (moves[i].source != "engine") continue;
+    std::vector<int> last;
+    for (std::size_t j = i + 1; j-- > 0 && static_cast<int>(last.size()) < window;)
+      if (moves[j].source == "engine") last.push_back(moves[j].player);
+    const bool both =
+        std::count(last.begin(), last.end(), 1) && std::count(last.begin(), last.end(), 2);
+    if (static_cast<int>(last.size()) == window && both) expected = i + 1;
+  }
+  CHECK(extra_turn);  // the game had a player move twice in a row before the verdict
+  CHECK(moves.size() == expected);
+  CHECK(p.result.reason == "adjudicated a draw after ply " + std::to_string(expected) +
+                               ": scores within ±10 for 6 plies (last: alpha 0, beta +1)");
 }
