@@ -6,7 +6,8 @@
 // A configuration is checked whole before anything runs (check_tournament, shared with the
 // `match` command): games canonical and distinct, engine names printable and distinct, cycles and
 // concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
-// play, and every book line replayed through the rules of every game at load. A refused
+// play, adjudication rules consistent and only with two-player games, and every book line
+// replayed through the rules of every game at load. A refused
 // configuration never reaches the database.
 #pragma once
 
