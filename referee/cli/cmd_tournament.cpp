@@ -10,6 +10,7 @@
 #include "cli/stored_games.h"
 #include "engines/interrupt.h"
 #include "engines/system.h"
+#include "event/adjudication_settings.h"
 #include "event/all_openings.h"
 #include "event/tournament.h"
 #include "games/game.h"
@@ -226,7 +227,7 @@ int match(const Args& args) {
   int cycles = 1, concurrency = 0, plies = kMatchRandomPlies, all_plies = 0;
   unsigned long long seed = 1;
   bool quiet = false, debug = false, pin_cpus = false;
-  std::string sprt;
+  std::string sprt, draw, resign;
   po::options_description desc;
   desc.add_options()("engine,e",
                      po::value(&engine_flags)->multitoken()->composing()->value_name("NAME=CMD"),
@@ -252,6 +253,12 @@ int match(const Args& args) {
       "two engines only: stop when the SPRT of the first against the second decides: "
       "0,5 (elo0 0, elo1 5, alpha = beta = 0.05, normalized Elo) or 0,5,0.05,0.1,logistic; "
       "--cycles then sets the most games (cycles x games x 2)")(
+      "draw", po::value(&draw)->value_name("KEYS"),
+      "KEYS from_ply=N,score=S,plies=M: a draw when every engine's score stayed within +-S "
+      "cp for M plies from ply N on (TOURNAMENTS.md, Adjudication)")(
+      "resign", po::value(&resign)->value_name("KEYS"),
+      "KEYS score=S,plies=M[,two_sided=true]: a loss for an engine whose own score stayed at "
+      "or below -S cp for M plies (two_sided: its opponent's at or above +S too)")(
       "db", po::value(&db)->value_name("DB")->default_value("referee.db"),
       "database: a file or a postgresql:// URL")(
       "name", po::value(&name)->value_name("NAME"),
@@ -296,6 +303,15 @@ int match(const Args& args) {
       return 2;
     }
     config->sprt = *parsed;
+  }
+  for (const auto& [rule, text] : {std::pair{"draw", &draw}, std::pair{"resign", &resign}}) {
+    if (!vm.count(rule)) continue;
+    auto rules = event::parse_adjudication_flag(rule, *text, config->adjudication);
+    if (!rules) {
+      std::cerr << "referee match: " << rules.error() << "\n";
+      return 2;
+    }
+    config->adjudication = *rules;
   }
   if (name.empty()) {
     name = "match";

@@ -1,4 +1,5 @@
 #include "event/event_spec.h"
+#include "event/adjudication_settings.h"
 #include "event/rounds.h"
 #include "storage/work_queue.h"
 
@@ -115,6 +116,8 @@ std::string event_spec(const TournamentConfig& config) {
                  {"alpha", config.sprt->alpha},
                  {"beta", config.sprt->beta},
                  {"model", ratings::model_name(config.sprt->model)}};
+  // Likewise: a worker and a resume play under the stored rules.
+  if (config.adjudication.any()) j["adjudication"] = adjudication_json(config.adjudication);
   return j.dump();
 }
 
@@ -184,6 +187,12 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
       auto sprt = ratings::parse_sprt_config(j.at("sprt"), "stored event '" + c.name + "': sprt");
       if (!sprt) return sprt.failure();
       c.sprt = *sprt;
+    }
+    if (j.contains("adjudication")) {
+      auto rules =
+          parse_adjudication(j.at("adjudication"), "stored event '" + c.name + "': adjudication");
+      if (!rules) return rules.failure();
+      c.adjudication = *rules;
     }
     return c;
   } catch (const json::exception& e) {

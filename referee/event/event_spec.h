@@ -15,6 +15,7 @@
 // - A knockout's [knockout] keys with its seeds (the engines by seed, fixed when the event is
 //   made: event/rounds.h), a Swiss event's rounds: only for those formats, so that the
 //   specifications of other events stay as they were.
+// - So is an adjudication table (draw, resign) when there is one: it decides how games end.
 // - The database path and the file the event was read from are not part of it.
 #pragma once
 

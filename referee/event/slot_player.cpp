@@ -48,11 +48,12 @@ match::SessionSettings session_settings_of(const engines::EngineConfig& config, 
 // ---- EventRoster ----
 
 EventRoster::EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc,
-                         int max_crashes, bool withdraw_on_time)
+                         int max_crashes, bool withdraw_on_time, match::Adjudication adjudication)
     : engines_(std::move(engines)),
       tc_(tc),
       max_crashes_(max_crashes),
-      withdraw_on_time_(withdraw_on_time) {}
+      withdraw_on_time_(withdraw_on_time),
+      adjudication_(std::move(adjudication)) {}
 
 std::optional<TournamentEngine> EventRoster::find(const std::string& name) const {
   std::lock_guard lock(mutex_);
@@ -382,7 +383,8 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   rec.id = id;
   if (hooks.started) hooks.started(id, rec);
   if (result.termination.empty()) {
-    match::MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}};
+    match::MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}, {}, {}};
+    setup.adjudication = roster.adjudication();
     for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
     setup.on_move = [&](const storage::MoveRecord& m) {
       const bool by_engine = m.player >= 1 && m.player <= static_cast<int>(seat_engines.size());

@@ -51,7 +51,7 @@ namespace referee::event {
 class EventRoster {
  public:
   EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc, int max_crashes,
-              bool withdraw_on_time);
+              bool withdraw_on_time, match::Adjudication adjudication = {});
 
   // A copy of the engine of that name (engines may be added or replaced meanwhile).
   std::optional<TournamentEngine> find(const std::string& name) const;
@@ -60,6 +60,8 @@ class EventRoster {
   match::TimeControl time_control_of(const TournamentEngine& engine) const;
   std::vector<std::string> names() const;  // every engine, in the order added
   bool withdraws_on_time() const { return withdraw_on_time_; }
+  // The event's adjudication rules, for every game it plays (fixed for the event).
+  const match::Adjudication& adjudication() const { return adjudication_; }
 
   // A failure of `name` (crash, stall, protocol; time with withdraw_on_time); returns the notice
   // when this failure withdraws it.
@@ -88,6 +90,7 @@ class EventRoster {
   match::TimeControl tc_;
   int max_crashes_;
   bool withdraw_on_time_;
+  const match::Adjudication adjudication_;
   std::map<std::string, int> consecutive_failures_;
   std::map<std::string, std::string> excluded_;
   std::map<std::string, Skips> skips_;

@@ -60,7 +60,8 @@ struct Shared {
   Shared(const TournamentConfig& c, const RunOptions& o)
       : config(c),
         options(o),
-        roster(std::make_shared<EventRoster>(c.engines, c.tc, c.max_crashes, c.withdraw_on_time)) {}
+        roster(std::make_shared<EventRoster>(c.engines, c.tc, c.max_crashes, c.withdraw_on_time,
+                                             c.adjudication)) {}
   const TournamentConfig& config;
   const RunOptions& options;
   std::shared_ptr<EventRoster> roster;  // the engines, withdrawals and exclusions

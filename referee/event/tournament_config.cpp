@@ -12,6 +12,7 @@
 
 #include "base/input_limits.h"
 #include "engines/engine_hash.h"
+#include "event/adjudication_settings.h"
 #include "event/all_openings.h"
 #include "event/schedule.h"
 #include "games/game.h"
@@ -471,6 +472,13 @@ Status check_tournament(const TournamentConfig& config) {
     if (auto ok = ratings::validate_sprt(*config.sprt); !ok) return Error{"sprt: " + ok.error()};
   }
   TRY(check_rounds_format(config));
+  TRY(match::check_adjudication(config.adjudication, 2));
+  for (const auto& spec : config.games) {
+    TRY_ASSIGN(game, games::make_game(spec));
+    if (config.adjudication.any() && game->num_players() != 2)
+      return Error{"adjudication is for two-player games; " + game->canonical() + " has " +
+                   std::to_string(game->num_players()) + " players"};
+  }
   TRY(check_schedule_size(config));
   for (const auto& spec : config.games) {
     TRY_ASSIGN(game, games::make_game(spec));
@@ -558,6 +566,11 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     TRY(st.integer("rounds", rounds, 1, kMaxSwissRounds));
     TRY(st.no_unknown_keys());
     config.swiss.rounds = static_cast<int>(rounds);
+  }
+  if (const json* table = t.sub("adjudication")) {
+    auto rules = parse_adjudication(*table, path + ": adjudication");
+    if (!rules) return rules.failure();
+    config.adjudication = *rules;
   }
   long long max_games = 0;
   TRY(t.integer("max_games", max_games, 1, kMaxScheduleSlots));
@@ -651,6 +664,8 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
                      {"seeding", config.knockout.seeding}};
   if (config.format == "swiss") j["swiss"] = {{"rounds", config.swiss.rounds}};
   if (!own.empty()) j["engine_games"] = own;  // only then: the fingerprints of others unchanged
+  // Only then too: it decides how games end, so a resume under other rules is another event.
+  if (config.adjudication.any()) j["adjudication"] = adjudication_json(config.adjudication);
   return j.dump();
 }
 

@@ -6,9 +6,10 @@
 // A configuration is checked whole before anything runs (check_tournament, shared with the
 // `match` command): games canonical and distinct, engine names printable and distinct, cycles and
 // concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
-// play, and every book line replayed through the rules of every game at load; knockout and swiss
-// events: two-player games only, no cycles, one opening per pair, no sprt, no engine `games`, and
-// their [knockout] / [swiss] keys in range. A refused configuration never reaches the database.
+// play, adjudication rules consistent and only with two-player games, and every book line
+// replayed through the rules of every game at load; knockout and swiss events: two-player games
+// only, no cycles, one opening per pair, no sprt, no engine `games`, and their [knockout] /
+// [swiss] keys in range. A refused configuration never reaches the database.
 #pragma once
 
 #include <optional>
@@ -19,6 +20,7 @@
 
 #include "base/expected.h"
 #include "engines/engine_config.h"
+#include "match/adjudication.h"
 #include "match/time_control.h"
 #include "ratings/sprt.h"
 
@@ -90,6 +92,9 @@ struct TournamentConfig {
   // A sequential test of engine 0 against engine 1 (two engines only): the event stops when it
   // decides, its schedule (`cycles`, or `max_games` in the file) being the most games it plays.
   std::optional<ratings::SprtConfig> sprt;
+  // Adjudication from the engines' scores (the `[adjudication]` table, event/
+  // adjudication_settings.h); two-player games only.
+  match::Adjudication adjudication;
   std::string source;  // the file it was read from
 };
 

@@ -5,6 +5,8 @@
 // Decisions:
 // - A game the rules end is `rules` everywhere: the stored word was `normal` before schema v6,
 //   and the migration rewrites it (legacy_termination() reads it too).
+// - `adjudication` is its own kind, not Rules: the rules did not end the game (so its replay
+//   never reaches an end, like a forfeit's), yet no engine failed (no crash count, no withdrawal).
 // - Words that only a stored game can carry (a game that did not finish) are never sent in a
 //   `gameover` line; words of games that were never played (`nostart`, `unsupported`) are fault
 //   names that decide a schedule, not a stored game.
@@ -17,8 +19,11 @@
 namespace referee::games {
 
 enum class EndKind {
-  Rules,       // the rules ended the game (its own end, or exhaustion, or agreement)
-  Forfeit,     // an engine lost by failing (or resigned)
+  Rules,    // the rules ended the game (its own end, or exhaustion, or agreement)
+  Forfeit,  // an engine lost by failing (or resigned)
+  // the referee decided a result the moves had not reached (the engines' scores, an endgame
+  // database): finished and rated like any other, but a replay of its moves does not end it
+  Adjudicated,
   NotPlayed,   // the game was never played with this engine (not scored)
   Unfinished,  // stored only: the game did not finish and is not rated
 };

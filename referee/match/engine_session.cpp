@@ -472,8 +472,12 @@ MoveReply EngineSession::request_impl(const std::string& start_position,
       if (best->move == "resign") reply.fault = Fault::Resign;
       return reply;
     }
-    if (std::holds_alternative<protocol::Info>(*msg)) {
+    if (const auto* info = std::get_if<protocol::Info>(&*msg)) {
       reply.info = r.line;
+      if (info->score_cp || info->score_mate) {
+        reply.score_cp = info->score_cp;
+        reply.score_mate = info->score_mate;
+      }
     } else if (auto* err = std::get_if<protocol::EngineError>(&*msg)) {
       reply.fault = Fault::Protocol;
       reply.detail =

@@ -87,6 +87,10 @@ struct MoveReply {
   Millis elapsed{0};   // from the write of `go` to the read of `bestmove`
   std::string info;    // the last info line, verbatim
   std::string detail;  // what went wrong, for the game's reason
+  // The score of the last info line that carried one (it need not be the last info line):
+  // what adjudication reads (match/adjudication.h).
+  std::optional<long> score_cp;
+  std::optional<long> score_mate;
 };
 
 // How far a failed start got, for callers that advise (check-engine): values, not the message.

@@ -120,8 +120,13 @@ MatchResult play_match(const MatchSetup& setup) {
     clocks.emplace_back(setup.time_controls[static_cast<std::size_t>(s)]);
 
   int round = state.round();
+  std::vector<PlyScore> scores;  // every ply, for adjudication
+  std::vector<std::string> names;
+  for (const auto* seat : setup.seats) names.push_back(seat->name());
   auto record = [&](const std::string& move, int player, long time_ms, long clock_ms,
-                    const std::string& info, const char* source) {
+                    const std::string& info, const char* source,
+                    std::optional<Score> score = std::nullopt) {
+    scores.push_back(PlyScore{state.ply(), player, std::string(source) == "engine", score});
     storage::MoveRecord m{state.ply(), player, move, time_ms, clock_ms, info, source, ""};
     if (state.round() != round) {  // multi-round games: the record shows where a round begins
       round = state.round();
@@ -139,6 +144,22 @@ MatchResult play_match(const MatchSetup& setup) {
     result.reason = forfeit_reason(*setup.seats[static_cast<std::size_t>(seat - 1)], fault, detail);
     result.faulty_seat = seat;
     result.fault = fault;
+  };
+
+  // After a ply the rules did not end: the judge's verdict, else the scores'.
+  auto adjudicated = [&]() {
+    if (state.is_terminal()) return false;
+    std::optional<Verdict> verdict;
+    if (setup.judge) verdict = setup.judge(state);
+    if (!verdict && setup.adjudication.any())
+      verdict = adjudicate(setup.adjudication, scores, names);
+    if (!verdict) return false;
+    result.finished = true;
+    result.ranks = verdict->ranks;
+    result.scores = verdict->scores.empty() ? state.material() : verdict->scores;
+    result.termination = "adjudication";
+    result.reason = verdict->reason;
+    return true;
   };
 
   for (const auto& move : setup.opening) {
@@ -163,6 +184,7 @@ MatchResult play_match(const MatchSetup& setup) {
       auto move = state.legal_moves().front();
       (void)state.apply(move);
       record(move, player, -1, -1, "", "forced");
+      if (adjudicated()) break;
       continue;
     }
     EngineSession& engine = *setup.seats[static_cast<std::size_t>(player - 1)];
@@ -174,7 +196,8 @@ MatchResult play_match(const MatchSetup& setup) {
       break;
     }
     record(turn.reply.move, player, static_cast<long>(turn.reply.elapsed.count()), turn.clock_ms,
-           turn.reply.info, "engine");
+           turn.reply.info, "engine", score_of(turn.reply.score_cp, turn.reply.score_mate));
+    if (adjudicated()) break;
   }
 
   if (!result.finished && state.is_terminal()) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "games/game.h"
+#include "match/adjudication.h"
 #include "match/engine_session.h"
 #include "match/time_control.h"
 #include "storage/store.h"
@@ -24,16 +25,24 @@ struct MatchSetup {
   const std::atomic<bool>* stop = nullptr;  // set to interrupt the game
   // Called after each move is applied (for storage: moves durable as played).
   std::function<void(const storage::MoveRecord&)> on_move;
+  // Adjudication from the engines' scores (match/adjudication.h): asked after each ply an engine
+  // played. The rules must have passed check_adjudication for this game.
+  Adjudication adjudication;
+  // Asked after every ply that did not end the game by the rules (an endgame database); its
+  // verdict ends the game like the scores' does. Checked before the scores' rules: it is exact.
+  PositionJudge judge;
 };
 
 struct MatchResult {
   bool finished = false;   // false: interrupted (to be replayed)
   std::vector<int> ranks;  // by seat
   std::vector<double> scores;
-  std::string termination;  // a word of games/terminations.h, also the gameover line's reason
-  std::string reason;       // for people: its first line names the engine and what it did; a crash
-                            // adds the last lines of the engine's stderr in this game
-  int faulty_seat = 0;      // 1-based seat whose engine failed, 0 if none
+  // a word of games/terminations.h, also the gameover line's reason; `adjudication` when a
+  // verdict (MatchSetup::adjudication, judge) ended it
+  std::string termination;
+  std::string reason;   // for people: its first line names the engine and what it did; a crash
+                        // adds the last lines of the engine's stderr in this game
+  int faulty_seat = 0;  // 1-based seat whose engine failed, 0 if none
   Fault fault = Fault::None;
   std::vector<storage::MoveRecord> moves;
   std::string final_position;

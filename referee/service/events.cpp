@@ -108,8 +108,9 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
     if (!registered) return registered.failure();
     engines = std::move(*registered);
   }
-  rt.roster = std::make_shared<event::EventRoster>(
-      std::move(engines), rt.config.tc, rt.config.max_crashes, rt.config.withdraw_on_time);
+  rt.roster =
+      std::make_shared<event::EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
+                                           rt.config.withdraw_on_time, rt.config.adjudication);
   exclude_unpinned(core, rt);
   return rt;
 }

@@ -56,7 +56,7 @@ Played play(const std::string& spec, const std::vector<std::vector<std::string>>
     settings.name = "e" + std::to_string(p.engines.size() + 1);
     p.engines.push_back(rtest::start_mock(f, settings));
   }
-  MatchSetup setup{game, options.start, options.opening, {}, {}, options.stop, {}};
+  MatchSetup setup{game, options.start, options.opening, {}, {}, options.stop, {}, {}, {}};
   for (auto& e : p.engines) {
     std::string detail;
     const Fault prepared = e.prepare(game, detail);
@@ -329,7 +329,8 @@ MatchResult crash_on_go(const std::string& name, const std::string& on_go) {
   std::string detail;
   REQUIRE(other.prepare(game, detail) == Fault::None);
   REQUIRE(engine.prepare(game, detail) == Fault::None);
-  MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
+  MatchSetup setup{game, "", {}, {&other, &engine}, {tc_of("10+0"), tc_of("10+0")}, nullptr,
+                   {},   {}, {}};
   return play_match(setup);
 }
 
@@ -379,7 +380,8 @@ TEST_CASE("match: a crash quotes only the stderr of its own game") {
   }
   std::string detail;
   for (auto& x : e) REQUIRE(x.prepare(game1, detail) == Fault::None);
-  MatchSetup first{game1, "", {}, {&e[0], &e[1]}, {tc_of("10+0"), tc_of("10+0")}, nullptr, {}};
+  MatchSetup first{game1, "", {}, {&e[0], &e[1]}, {tc_of("10+0"), tc_of("10+0")}, nullptr,
+                   {},    {}, {}};
   auto r1 = play_match(first);
   REQUIRE(r1.termination == "maxplies");
   for (auto& x : e) CHECK_FALSE(x.take_log().empty());  // the end of game 1's transcript
@@ -418,7 +420,8 @@ TEST_CASE("match: an engine that stops answering loses on time, then stalls at t
   std::string detail;
   REQUIRE(staller.prepare(game, detail) == Fault::None);
   REQUIRE(other.prepare(game, detail) == Fault::None);
-  MatchSetup setup{game, "", {}, {&staller, &other}, {tc_of("0.2+0"), tc_of("0.2+0")}, nullptr, {}};
+  MatchSetup setup{game, "", {}, {&staller, &other}, {tc_of("0.2+0"), tc_of("0.2+0")}, nullptr,
+                   {},   {}, {}};
   auto r = play_match(setup);
   REQUIRE(r.finished);
   CHECK(r.termination == "time");

@@ -49,7 +49,7 @@ TEST_CASE("rounds: a move that begins a new round is marked in the record") {
   std::string detail;
   REQUIRE(a->prepare(*game, detail) == Fault::None);
   REQUIRE(b->prepare(*game, detail) == Fault::None);
-  MatchSetup setup{*game, position, {}, {&*a, &*b}, {}, nullptr, {}};
+  MatchSetup setup{*game, position, {}, {&*a, &*b}, {}, nullptr, {}, {}, {}};
   setup.time_controls.assign(2, *parse_time_control("movetime=500"));
   auto result = play_match(setup);
   REQUIRE(result.finished);

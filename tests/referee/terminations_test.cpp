@@ -35,6 +35,13 @@ TEST_CASE("terminations: the moves alone end a game by the rules, but not by agr
     CHECK_FALSE(games::ended_by_moves(w));
 }
 
+TEST_CASE("terminations: an adjudicated game is its own kind, not ended by its moves") {
+  const auto* t = games::find_termination("adjudication");
+  REQUIRE(t != nullptr);
+  CHECK(t->kind == EndKind::Adjudicated);
+  CHECK_FALSE(games::ended_by_moves("adjudication"));
+}
+
 TEST_CASE("terminations: every fault name is a word of the vocabulary") {
   const Fault faults[] = {Fault::NoStart,  Fault::Timeout, Fault::Crash,  Fault::Stall,
                           Fault::Protocol, Fault::Illegal, Fault::Resign, Fault::Unsupported};

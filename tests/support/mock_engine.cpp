@@ -47,6 +47,10 @@
 //   --ignore-stop          go infinite is never answered, stop or not
 //   --instant-infinite     go infinite is answered at once, as any go (before any stop)
 //   --ignore-params        plays each game with its default parameters, whatever setgame says
+//   --scores=S1,S2,...     its score on the 1st, 2nd, ... go, the last one for every later go:
+//                          N is `info depth 1 score cp N`, mN is `score mate N`, `-` no score
+//                          line; each scored line is followed by `info nodes 10` (no score), so
+//                          the scored line is not the move's last info line
 //
 // `go infinite` is answered at `stop`, as the protocol asks.
 // Every answer is flushed at once. Unknown commands get "error unknown <line>".
@@ -86,7 +90,8 @@ struct Flags {
   bool setsid_child = false, double_bestmove = false, bare_readyok = false;
   bool wrong_turn_order = false, refuse_setgame = false, ignore_eof = false, ignore_stop = false;
   bool always_resign = false, instant_infinite = false, ignore_params = false;
-  std::vector<std::string> games;  // declared game lines; empty: every game
+  std::vector<std::string> games;   // declared game lines; empty: every game
+  std::vector<std::string> scores;  // --scores, one per go (the last one repeated)
   std::string log, pid_file;
   std::string flood_on;  // the command that starts a flood; empty: none
   bool flood_stderr = false, flood_raw = false;
@@ -163,6 +168,11 @@ bool parse_flag(const std::string& arg, Flags& f) {
     return true;
   }
   if (arg.rfind("--flood=", 0) == 0) return parse_flood(arg.substr(8), f);
+  if (arg.rfind("--scores=", 0) == 0) {
+    std::istringstream in(arg.substr(9));
+    for (std::string score; std::getline(in, score, ',');) f.scores.push_back(score);
+    return !f.scores.empty();
+  }
   if (arg.rfind("--games=", 0) == 0) {
     std::istringstream in(arg.substr(8));
     for (std::string decl; std::getline(in, decl, ';');) f.games.push_back(decl);
@@ -377,6 +387,13 @@ class Mock {
     }
     for (int i = 0; i < f_.spam_info; ++i) say("info depth " + std::to_string(i + 1) + " nodes 1");
     if (f_.long_line) say("info string " + std::string(100 * 1024, 'x'));
+    if (!f_.scores.empty()) {
+      const std::string& s = f_.scores[std::min<std::size_t>(gos_, f_.scores.size()) - 1];
+      if (s != "-") {
+        say(s[0] == 'm' ? "info depth 1 score mate " + s.substr(1) : "info depth 1 score cp " + s);
+        say("info nodes 10");
+      }
+    }
     if (f_.slow_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(f_.slow_ms));
     answer();
   }
