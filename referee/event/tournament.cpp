@@ -408,19 +408,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
   TournamentConfig config = file;  // its artifacts pinned (artifact_engines.h)
   if (Status pinned = resolve_artifacts(*store, config.engines); !pinned)
     return Error{file.source + ": " + pinned.error(), pinned.kind()};
-  if (config.format == "knockout" && config.knockout.seeding == "rating") {
-    // The seeds stored with the event when it was made; else the ratings now (event/rounds.h).
-    auto stored = storage::work_queue::event_named(*store, config.name);
-    if (!stored) return stored.failure();
-    if (*stored)
-      if (auto was = config_from_spec((*stored)->spec); was && was->format == "knockout")
-        config.knockout.seeds = was->knockout.seeds;
-    if (config.knockout.seeds.empty()) {
-      auto seeds = rating_seeds(*store, config);
-      if (!seeds) return seeds.failure();
-      config.knockout.seeds = std::move(*seeds);
-    }
-  }
+  // The seeds stored with the event when it was made; else the ratings now (event/rounds.h).
+  if (Status seeded = fill_seeds(*store, config); !seeded) return seeded.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;
