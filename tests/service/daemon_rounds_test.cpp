@@ -2,7 +2,8 @@
 // service/game_source.cpp): submitted to a real `referee serve`, or queued by `referee worker`,
 // they run to their end with the bracket and the standings `referee tournament` gives for the same
 // file (mock engines of fixed strength: each resigns once a game has N plies, so every result is
-// known); the event is never seen finished before its last round is; a daemon killed in the
+// known); the event is never seen finished before its last round is; a match whose games are all
+// skipped (an engine refuses the game) still makes the next round; a daemon killed in the
 // middle of a knockout finishes it after a restart; on PostgreSQL two workers share a Swiss
 // event, adding each round once (the round's last two games may end side by side, one on each).
 //
@@ -100,6 +101,37 @@ TEST_CASE("serve: a knockout and a Swiss submitted to the daemon end as referee 
   auto three = rounds_toml("ko3", "knockout");
   three.replace(three.find("[\"awale\"]"), 9, "[\"oware:players=3\"]");
   check_error(submit(c, three), 400, "format knockout is for two-player games");
+}
+
+TEST_CASE("serve: a knockout match whose games are all skipped still makes the next round") {
+  // c refuses the game at setgame: the b-c match's games are skipped (settled, scoring nothing),
+  // b advances as the higher seed, and the final a-b is added in the transaction of the last
+  // skip (SlotHooks::settled).
+  TempDir dir;
+  std::string toml =
+      "name = \"skips\"\ngames = [\"awale\"]\ntc = \"10+0.1\"\n"
+      "format = \"knockout\"\n";
+  for (const auto& [engine, args] :
+       std::vector<std::pair<std::string, std::string>>{{"a", "\"--resign-at-ply=12\""},
+                                                        {"b", "\"--resign-at-ply=2\""},
+                                                        {"c", "\"--refuse-setgame\""}})
+    toml += "[[engine]]\nname = \"" + engine + "\"\ncommand = \"" + kMock + "\"\nargs = [" + args +
+            "]\n";
+  Daemon d(dir, {"-c", "2"});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  const auto id = submit_ok(c, toml);
+  watch_to_the_end(c, id);
+  const Json j = api_rounds(c, id);
+  INFO(j.dump());
+  REQUIRE(j["rounds"].size() == 2);
+  CHECK(j["rounds"][0][1]["engines"] == Json({"b", "c"}));
+  CHECK(j["rounds"][0][1]["winner"] == "b");
+  CHECK(j["rounds"][0][1]["by_seed"] == true);
+  CHECK(j["rounds"][1][0]["engines"] == Json({"a", "b"}));
+  CHECK(j["champion"] == "a");
+  CHECK(event_of(c, id)["skipped"] == 2);
+  CHECK(event_of(c, id)["finished"] == 2);
 }
 
 TEST_CASE("serve: a daemon killed in the middle of a knockout finishes it after a restart") {
