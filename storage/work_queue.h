@@ -195,6 +195,14 @@ Expected<std::vector<std::int64_t>> append_slots(
     Database& db, std::int64_t event, const std::vector<SlotRecord>& slots,
     std::optional<std::int64_t> expected_next = std::nullopt);
 Expected<std::vector<SlotRecord>> slots(Database& db, std::int64_t event);
+// Runs `decide` (which reads the database and may append slots) inside one write transaction that
+// first waits for the other writers that decide from what they read (PostgreSQL: the writers'
+// lock, held to the commit; SQLite runs one write transaction at a time already). Two owners
+// deciding at once from the same rows (each finished one of a round's last two games) then
+// decide one after the other, the second reading what the first committed: a round is neither
+// added twice nor missed. Inside an open transaction (a game's finish) it is a savepoint of it,
+// the lock held to that transaction's commit. `decide`'s failure rolls back what it wrote.
+Expected<int> decide_exclusively(Database& db, const std::function<Expected<int>()>& decide);
 // The event's pending and claimed slots, in order.
 Expected<std::vector<SlotRecord>> open_slots(Database& db, std::int64_t event);
 Expected<SlotCounts> slot_counts(Database& db, std::int64_t event, std::int64_t owner);

@@ -334,6 +334,19 @@ Expected<std::vector<std::int64_t>> append_slots(Database& database, std::int64_
   }
 }
 
+Expected<int> decide_exclusively(Database& database, const std::function<Expected<int>()>& decide) {
+  try {
+    sql::Transaction tx(database.connection());
+    rows::lock_writers(database.connection());
+    auto decided = decide();
+    if (!decided) return decided;  // the transaction (or savepoint) is rolled back
+    tx.commit();
+    return decided;
+  } catch (const std::exception& e) {
+    return database.fail("decide the next games", e);
+  }
+}
+
 Expected<std::optional<EventRow>> event_named(Database& database, const std::string& name) {
   try {
     sql::Query find(database.connection(),

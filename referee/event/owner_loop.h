@@ -14,7 +14,10 @@
 // appends slots calls wake(), and the threads claim them like any. When several owners may decide
 // the same games at once (each sees the round end), they append with the slot number the first
 // should get (work_queue::append_slots' expected_next): one transaction adds them, the others get
-// ErrorKind::Conflict, so the games are added exactly once on one host or many.
+// ErrorKind::Conflict, so the games are added exactly once on one host or many. A knockout's or
+// Swiss event's are added in the transaction that settles the game making them due
+// (SlotHooks::settled), under the writers' lock (work_queue::decide_exclusively), by whichever
+// owner played it.
 //
 // Decisions, taken once for the three commands:
 // - Commits: every commit_interval(store): 20 ms for a SQLite file (at 2 ms a run of instant

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "event/event_spec.h"
 #include "event/schedule.h"
 #include "games/core.h"
 #include "games/game.h"
@@ -209,11 +210,6 @@ Expected<std::vector<SlotRecord>> due_slots(const TournamentConfig& config, cons
   return out;
 }
 
-std::string rounds_refusal(const TournamentConfig& config) {
-  return "format " + config.format +
-         " is run by 'referee tournament' only: the daemon and its workers do not add rounds";
-}
-
 Expected<std::vector<SlotRecord>> first_round(const TournamentConfig& config) {
   return due_slots(config, rounds_view(config, {}, {}), {});
 }
@@ -240,6 +236,20 @@ Expected<std::vector<std::string>> rating_seeds(storage::Store& store,
   return rated;
 }
 
+Status fill_seeds(storage::Store& store, TournamentConfig& config) {
+  if (config.format != "knockout" || config.knockout.seeding != "rating") return Ok{};
+  auto stored = storage::work_queue::event_named(store, config.name);
+  if (!stored) return stored.failure();
+  if (*stored)
+    if (auto was = config_from_spec((*stored)->spec); was && was->format == "knockout")
+      config.knockout.seeds = was->knockout.seeds;
+  if (!config.knockout.seeds.empty()) return Ok{};
+  auto seeds = rating_seeds(store, config);
+  if (!seeds) return seeds.failure();
+  config.knockout.seeds = std::move(*seeds);
+  return Ok{};
+}
+
 Expected<RoundsView> read_rounds(storage::Store& store, std::int64_t event,
                                  const TournamentConfig& config) {
   auto slots = storage::work_queue::slots(store, event);
@@ -253,21 +263,25 @@ Expected<RoundsView> read_rounds(storage::Store& store, std::int64_t event,
 
 Expected<int> advance_rounds(storage::Store& store, std::int64_t event,
                              const TournamentConfig& config) {
-  auto slots = storage::work_queue::slots(store, event);
-  if (!slots) return slots.failure();
-  storage::GameFilter filter;
-  filter.event_id = event;
-  auto games = store.games(filter);
-  if (!games) return games.failure();
-  auto due = due_slots(config, rounds_view(config, *slots, *games), *slots);
-  if (!due) return due.failure();
-  if (due->empty()) return 0;
-  auto added = storage::work_queue::append_slots(store, event, *due, due->front().slot);
-  if (!added) {
-    if (added.kind() == ErrorKind::Conflict) return 0;  // another owner added them
-    return added.failure();
-  }
-  return static_cast<int>(added->size());
+  // Read and appended under the writers' lock: an owner that finished a round's last game beside
+  // another reads what that one committed (storage::work_queue::decide_exclusively).
+  return storage::work_queue::decide_exclusively(store, [&]() -> Expected<int> {
+    auto slots = storage::work_queue::slots(store, event);
+    if (!slots) return slots.failure();
+    storage::GameFilter filter;
+    filter.event_id = event;
+    auto games = store.games(filter);
+    if (!games) return games.failure();
+    auto due = due_slots(config, rounds_view(config, *slots, *games), *slots);
+    if (!due) return due.failure();
+    if (due->empty()) return 0;
+    auto added = storage::work_queue::append_slots(store, event, *due, due->front().slot);
+    if (!added) {
+      if (added.kind() == ErrorKind::Conflict) return 0;  // another owner added them
+      return added.failure();
+    }
+    return static_cast<int>(added->size());
+  });
 }
 
 namespace {

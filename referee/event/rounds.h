@@ -38,10 +38,6 @@
 
 namespace referee::event {
 
-// Why the daemon (`referee serve`, `referee worker --queue`) does not take a knockout or Swiss
-// event: its owners would have to add rounds, and only `referee tournament` does. One line.
-std::string rounds_refusal(const TournamentConfig& config);
-
 // The first round's slots, numbered from 0: the knockout's first-round matches (byes have none),
 // or the first Swiss round.
 Expected<std::vector<storage::SlotRecord>> first_round(const TournamentConfig& config);
@@ -49,6 +45,11 @@ Expected<std::vector<storage::SlotRecord>> first_round(const TournamentConfig& c
 // The engines by seed for seeding = "rating" (see the header), from the database's games.
 Expected<std::vector<std::string>> rating_seeds(storage::Store& store,
                                                 const TournamentConfig& config);
+
+// A knockout seeded by rating gets its seeds (config.knockout.seeds) before its specification is
+// made: those stored with the event of that name when there is one (a resumed or resubmitted
+// event keeps its bracket), else rating_seeds. Other events are left as they are.
+Status fill_seeds(storage::Store& store, TournamentConfig& config);
 
 // What the stored slots and games say of the event.
 struct RoundsView {
@@ -71,7 +72,10 @@ Expected<std::vector<storage::SlotRecord>> due_slots(const TournamentConfig& con
                                                      const std::vector<storage::SlotRecord>& slots);
 
 // Reads the event, and appends the games due: how many were added (0 when none are due, or when
-// another owner added them first).
+// another owner added them first). Read and written under the writers' lock
+// (work_queue::decide_exclusively); inside an open transaction (the one that finishes a game:
+// SlotHooks::settled) it is part of it, so the finish and the next round commit together and the
+// event is never seen finished between two rounds.
 Expected<int> advance_rounds(storage::Store& store, std::int64_t event,
                              const TournamentConfig& config);
 

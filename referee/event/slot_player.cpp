@@ -285,8 +285,12 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   const storage::SlotRecord& slot = claim.slot;
   SlotOutcome out;
   auto skip = [&](const std::string& reason) {
-    auto n = recorder_.call<int>([&](storage::Store& s) {
-      return storage::work_queue::skip_slots(s, claim.event, {claim.slot.slot}, reason);
+    // In a batch: the skip and what hooks.settled adds commit together.
+    auto n = recorder_.call_in_batch<int>([&](storage::Store& s) {
+      auto skipped = storage::work_queue::skip_slots(s, claim.event, {claim.slot.slot}, reason);
+      if (skipped && *skipped > 0 && hooks.settled)
+        if (Status st = hooks.settled(s); !st) return Expected<int>(st.failure());
+      return skipped;
     });
     out.kind = n ? SlotOutcome::Kind::Skipped : SlotOutcome::Kind::StorageFailure;
     out.message = n ? reason : n.error();
@@ -426,7 +430,10 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
         if (real == 0)
           return Error{"slot " + std::to_string(slot.slot) +
                        ": the game's begin was not recorded: " + recorder_.first_error()};
-        return storage::work_queue::finish_claimed(s, real, rec, owner_);
+        auto ended = storage::work_queue::finish_claimed(s, real, rec, owner_);
+        if (ended && *ended == storage::ClaimEnd::Done && hooks.settled)
+          if (Status st = hooks.settled(s); !st) return st.failure();
+        return ended;
       });
   rec.id = recorder_.real_id(id);
   recorder_.forget(id);

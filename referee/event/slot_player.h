@@ -106,6 +106,13 @@ struct SlotHooks {
   std::function<void(std::int64_t game_id, const storage::GameRecord& record)> started;
   // A move was played (and queued for the database).
   std::function<void(std::int64_t game_id, const storage::MoveRecord& move)> moved;
+  // The slot is settled (its game finished, or the slot skipped): runs on the writer, inside the
+  // transaction that settles it, after that write. A knockout's or Swiss event's next games are
+  // added there (event/rounds.h: advance_rounds), so that the settling and the next round commit
+  // together: the event is never seen finished between two rounds, and an owner killed in
+  // between leaves either both or neither. Its failure is the settling's (the transaction is
+  // rolled back; a storage failure of the owner).
+  std::function<Status(storage::Store& store)> settled;
 };
 
 struct SlotOutcome {

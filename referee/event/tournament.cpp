@@ -85,6 +85,7 @@ struct Shared {
   // Knockout and Swiss events: the games of an engine in a game it does not declare (found by the
   // engine check), skipped as later rounds add them.
   std::vector<std::pair<std::string, std::string>> undeclared;  // engine, canonical game
+  int added_untold = 0, skipped_untold = 0;  // games add_due added and skipped, for tell_added
 
   bool user_stop() const { return options.stop && options.stop->load(); }
 };
@@ -131,19 +132,19 @@ std::string players_text(const std::vector<std::string>& seats) {
   return out;
 }
 
-// Knockout and Swiss events: the games now due (event/rounds.h) added, those of an engine in a
-// game it does not declare skipped; how many were added. Called without sh.mutex held.
-int advance(Shared& sh) {
-  if (!has_rounds(sh.config)) return 0;
+// Knockout and Swiss events: the games now due (event/rounds.h) added on `s`, those of an engine
+// in a game it does not declare skipped; how many were added, kept for tell_added. Runs on the
+// writer: in the transaction that settles a slot (SlotHooks::settled), or alone (advance).
+Expected<int> add_due(Shared& sh, storage::Store& s) {
   std::vector<std::pair<std::string, std::string>> undeclared;
   {
     std::lock_guard lock(sh.mutex);
     undeclared = sh.undeclared;
   }
+  auto n = advance_rounds(s, sh.event, sh.config);
+  if (!n || *n == 0) return n;
   int skipped = 0;
-  auto added = sh.loop->recorder().call<int>([&](storage::Store& s) -> Expected<int> {
-    auto n = advance_rounds(s, sh.event, sh.config);
-    if (!n || *n == 0 || undeclared.empty()) return n;
+  if (!undeclared.empty()) {
     auto open = storage::work_queue::open_slots(s, sh.event);
     if (!open) return open.failure();
     for (const auto& [engine, game] : undeclared) {
@@ -159,19 +160,40 @@ int advance(Shared& sh) {
       if (!k) return k.failure();
       skipped += *k;
     }
-    return n;
-  });
-  if (!added || *added == 0) return 0;  // a storage failure reaches the loop: the run stops
+  }
   std::lock_guard lock(sh.mutex);
-  sh.summary.scheduled += *added;
-  sh.summary.skipped += skipped;
-  print_line(sh,
-             has_rounds(sh.config) && sh.config.format == "swiss"
-                 ? "swiss: the next round is paired (" + std::to_string(*added) + " games)"
-                 : "knockout: " + std::to_string(*added) + " games added to the bracket",
-             false);
+  sh.added_untold += *n;
+  sh.skipped_untold += skipped;
+  return n;
+}
+
+// The games add_due added since the last call: counted in the summary, a progress line, the idle
+// threads woken; how many. Called without sh.mutex held.
+int tell_added(Shared& sh) {
+  int added = 0;
+  {
+    std::lock_guard lock(sh.mutex);
+    added = sh.added_untold;
+    if (added == 0) return 0;
+    sh.summary.scheduled += added;
+    sh.summary.skipped += sh.skipped_untold;
+    sh.added_untold = sh.skipped_untold = 0;
+    print_line(sh,
+               sh.config.format == "swiss"
+                   ? "swiss: the next round is paired (" + std::to_string(added) + " games)"
+                   : "knockout: " + std::to_string(added) + " games added to the bracket",
+               false);
+  }
   sh.loop->wake();
-  return *added;
+  return added;
+}
+
+// add_due alone (a resumed run, a thread with nothing to claim), then tell_added.
+int advance(Shared& sh) {
+  if (!has_rounds(sh.config)) return 0;
+  // A storage failure reaches the loop through the recorder: the run stops.
+  (void)sh.loop->recorder().call<int>([&](storage::Store& s) { return add_due(sh, s); });
+  return tell_added(sh);
 }
 
 // A game of the run is over: the SPRT, the summary and the progress line.
@@ -254,7 +276,8 @@ void report_finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& o
 // A game of the run is over; a knockout or Swiss event may have games due.
 void finished(Shared& sh, const storage::SlotRecord& slot, SlotOutcome& out) {
   report_finished(sh, slot, out);
-  if (out.kind == SlotOutcome::Kind::Done || out.kind == SlotOutcome::Kind::Skipped) advance(sh);
+  // The games its settling made due were added with it (SlotHooks::settled).
+  tell_added(sh);
 }
 
 // The run's side of the owner loop: one event; progress lines; the SPRT after each game; a thread
@@ -291,6 +314,13 @@ WorkSource work_source(Shared& sh) {
                 (slot.attempts > 1 ? ", attempt " + std::to_string(slot.attempts) : "") + ")",
             false);
     };
+    // Knockout and Swiss events: the next games are added in the transaction that settles this
+    // one, so that the event is never finished between two rounds (event/rounds.h).
+    if (has_rounds(sh.config))
+      watch.hooks.settled = [&sh](storage::Store& s) -> Status {
+        if (auto n = add_due(sh, s); !n) return n.failure();
+        return Ok{};
+      };
     watch.finished = [&sh, slot = claim.slot](SlotOutcome& out) { finished(sh, slot, out); };
     return watch;
   };
@@ -409,19 +439,8 @@ Expected<RunSummary> run_tournament(const TournamentConfig& file, const RunOptio
   TournamentConfig config = file;  // its artifacts pinned (artifact_engines.h)
   if (Status pinned = resolve_artifacts(*store, config.engines); !pinned)
     return Error{file.source + ": " + pinned.error(), pinned.kind()};
-  if (config.format == "knockout" && config.knockout.seeding == "rating") {
-    // The seeds stored with the event when it was made; else the ratings now (event/rounds.h).
-    auto stored = storage::work_queue::event_named(*store, config.name);
-    if (!stored) return stored.failure();
-    if (*stored)
-      if (auto was = config_from_spec((*stored)->spec); was && was->format == "knockout")
-        config.knockout.seeds = was->knockout.seeds;
-    if (config.knockout.seeds.empty()) {
-      auto seeds = rating_seeds(*store, config);
-      if (!seeds) return seeds.failure();
-      config.knockout.seeds = std::move(*seeds);
-    }
-  }
+  // The seeds stored with the event when it was made; else the ratings now (event/rounds.h).
+  if (Status seeded = fill_seeds(*store, config); !seeded) return seeded.failure();
   const std::string spec = event_spec(config);
   storage::NewEventOptions kind;
   kind.kind = config.sprt ? storage::EventKind::Sprt : storage::EventKind::Tournament;

@@ -340,8 +340,6 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   if (priority) event_priority = *priority;
   auto config = event::load_tournament_text(dump(*doc), true, "request body", base_dir);
   if (!config) return error_reply(400, config.error());
-  if (event::has_rounds(*config))
-    return error_reply(400, "request body: " + event::rounds_refusal(*config));
   // Its stored engines pinned to their versions before the specification is made.
   std::optional<Error> unresolved;  // the request's fault: a reference to nothing, or retired
   auto pinned = core.recorder().call<bool>([&](storage::Store& s) -> Expected<bool> {
@@ -357,6 +355,13 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
     return error_reply(unresolved->kind == ErrorKind::Conflict ? 409 : 400,
                        "request body: " + unresolved->message);
   if (!pinned) return storage_error(pinned.failure());
+  // A knockout seeded by rating: its seeds from the database's games, once (event/rounds.h).
+  if (auto seeded = core.recorder().call<bool>([&](storage::Store& s) -> Expected<bool> {
+        if (Status st = event::fill_seeds(s, *config); !st) return st.failure();
+        return true;
+      });
+      !seeded)
+    return storage_error(seeded.failure());
   // The size of the schedule was checked from the counts (check_tournament): nothing over
   // kMaxScheduleSlots is made, and what is made is stored a batch at a time (the writer makes
   // each batch as it stores it), never held whole.

@@ -11,10 +11,16 @@
 // - A capped or paced event (EventRuntime::cap, interval_ms) is offered to one thread at a time
 //   (see candidates): two threads never pass its cap nor start its games closer than its interval.
 // - The position sent with each move event comes from a State the game thread keeps in step with
-// the
-//   moves (one apply per move); the JSON is built only while someone listens.
+//   the moves (one apply per move); the JSON is built only while someone listens.
+// - Knockout and Swiss events (event/rounds.h): the games a settled slot makes due (the next
+//   round, a match's tie-break pairs) are added in the transaction that settles it
+//   (SlotHooks::settled), by whichever process played it: a daemon, or a worker on any host. A
+//   claim that finds nothing in such a running event adds them too (a failed write left them
+//   unmade). Rounds that cannot be made (an Invalid error of the rules) are a warning of the
+//   event, never the owner's failure.
 #include <algorithm>
 
+#include "event/rounds.h"
 #include "service/core.h"
 #include "service/scheduler.h"
 
@@ -85,6 +91,34 @@ std::vector<std::int64_t> candidates(Core& core) {
   return out;
 }
 
+// A knockout's or Swiss event's games due now added on `store` (event/rounds.h), told to the log
+// and to the idle game threads; see the header for the errors.
+Status add_due_games(Core& core, storage::Store& store, std::int64_t event,
+                     const event::TournamentConfig& config) {
+  auto added = event::advance_rounds(store, event, config);
+  if (!added) {
+    if (added.kind() != ErrorKind::Invalid && added.kind() != ErrorKind::NotFound)
+      return added.failure();
+    core.log->warning("event " + std::to_string(event) +
+                      ": the next games cannot be made: " + added.error());
+    return Ok{};
+  }
+  if (*added == 0) return Ok{};
+  core.log->info("event " + std::to_string(event) + ": " + std::to_string(*added) +
+                 (config.format == "swiss" ? " games of the next Swiss round added"
+                                           : " knockout games added"));
+  {
+    std::lock_guard lock(core.mutex);
+    if (auto it = core.events.find(event); it != core.events.end()) {
+      it->second.retry_at = {};  // its new games are claimed at once
+      it->second.empty_claims = 0;
+      it->second.dirty = true;
+    }
+  }
+  core.wake();
+  return Ok{};
+}
+
 // A game of `event` is over (or never began): the counters, the notices, the sprt, the stream.
 void game_over(Core& core, std::int64_t event, const std::string& event_name, const LiveGame& live,
                event::SlotOutcome& out);
@@ -94,6 +128,7 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
   event::GameWatch watch;
   std::string event_name;
   std::shared_ptr<event::EventRoster> roster;
+  std::shared_ptr<const event::TournamentConfig> rounds;  // a knockout's or Swiss event's
   bool was_queued = false;
   bool is_ladder = false;
   {
@@ -121,6 +156,8 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
     event_name = rt.name;
     roster = rt.roster;
     is_ladder = rt.kind == storage::EventKind::Ladder;
+    if (event::has_rounds(rt.config))
+      rounds = std::make_shared<const event::TournamentConfig>(rt.config);
     // Cancelled between the claim and now: the game stops at once.
     watch.cut = rt.state == storage::EventState::Cancelled;
   }
@@ -178,6 +215,10 @@ event::GameWatch watch_game(Core& core, const storage::Claim& claim) {
                  {"clocks_ms", clocks_json(live->clocks)}};
     core.stream.publish(event, "move", "move:" + std::to_string(game_id), dump(data));
   };
+  if (rounds)
+    watch.hooks.settled = [&core, rounds, event](storage::Store& s) {
+      return add_due_games(core, s, event, *rounds);
+    };
   watch.finished = [&core, live, event, event_name](event::SlotOutcome& out) {
     game_over(core, event, event_name, *live, out);
   };
@@ -236,7 +277,7 @@ event::WorkSource work_source(Core& core) {
     return out;
   };
   source.claimed = [&core](std::int64_t id, bool found) {
-    std::lock_guard lock(core.mutex);
+    std::unique_lock lock(core.mutex);
     // An offer to this thread settles here when its claim found nothing, or when the thread
     // claimed from another event (it goes no further down its list); a found one settles as its
     // game begins (watch_game).
@@ -252,6 +293,14 @@ event::WorkSource work_source(Core& core) {
     const int doublings = std::min(it->second.empty_claims++, 16);
     const long wait = std::min(core.idle_max_ms, 1000L << doublings);
     it->second.retry_at = SteadyClock::now() + std::chrono::milliseconds(wait);
+    if (!event::has_rounds(it->second.config)) return;
+    auto config = std::make_shared<const event::TournamentConfig>(it->second.config);
+    lock.unlock();  // never held across a database call
+    // A failure reaches the owner loop through the recorder.
+    (void)core.recorder().call<bool>([&](storage::Store& s) -> Expected<bool> {
+      if (Status st = add_due_games(core, s, id, *config); !st) return st.failure();
+      return true;
+    });
   };
   source.watch = [&core](const storage::Claim& claim) { return watch_game(core, claim); };
   return source;

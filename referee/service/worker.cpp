@@ -32,9 +32,9 @@ int open_events(Core& core) {
 Expected<storage::EventRow> queue_event(storage::Store& store, const std::string& file) {
   auto config = event::load_tournament_file(file);
   if (!config) return config.failure();
-  if (event::has_rounds(*config)) return Error{file + ": " + event::rounds_refusal(*config)};
   if (Status pinned = event::resolve_artifacts(store, config->engines); !pinned)
     return Error{file + ": " + pinned.error(), pinned.kind()};
+  if (Status seeded = event::fill_seeds(store, *config); !seeded) return seeded.failure();
   const std::string spec = event::event_spec(*config);
   storage::NewEventOptions options;
   options.state = storage::EventState::Queued;

@@ -332,13 +332,4 @@ TEST_CASE("formats: the keys of knockout and swiss are checked up front, one lin
                  "'format' must be round-robin, gauntlet, knockout or swiss, not 'elimination'"));
   CHECK(contains(error_of(head + "format = \"knockout\"\n" + engines + "games = [\"awale\"]\n"),
                  "'games' is not allowed in format knockout"));
-
-  // `referee worker --queue` refuses them (the daemon's side adds no rounds), in one line.
-  rtest::write_text(dir.file("ko.toml"), head + "format = \"knockout\"\n" + engines);
-  auto queued = rtest::referee_cmd(
-      {"worker", "--db", dir.file("w.db"), "--queue", dir.file("ko.toml"), "--exit-when-done"});
-  CHECK(queued.status != 0);
-  CHECK(contains(queued.err, dir.file("ko.toml") +
-                                 ": format knockout is run by 'referee tournament' only: the "
-                                 "daemon and its workers do not add rounds\n"));
 }

@@ -1,14 +1,13 @@
 // A knockout made by `referee tournament` in the daemon's database is shown by
 // GET /api/events/{id}/rounds (event/rounds.h's JSON: the bracket, its matches and champion); the
-// endpoint answers 404 for an event of another format; the daemon refuses knockout and Swiss
-// submissions with one line (it does not add rounds).
+// endpoint answers 404 for an event of another format (daemon_rounds_test.cpp submits them).
 #include <catch2/catch.hpp>
 
 #include "tests/service/daemon_util.h"
 
 using namespace stest;
 
-TEST_CASE("serve: a knockout's bracket by API; knockout and swiss submissions are refused") {
+TEST_CASE("serve: a knockout's bracket by API, 404 for a round robin") {
   TempDir dir;
   // Three engines of known strength (each resigns once a game has N plies): c > b > a.
   std::string toml = "name = \"ko\"\ndatabase = \"" + dir.file("serve.db") +
@@ -45,14 +44,4 @@ TEST_CASE("serve: a knockout's bracket by API; knockout and swiss submissions ar
   const auto rr = submit_ok(c, tournament_toml("rr", 2, 1, 12));
   check_error(c.Get("/api/events/" + std::to_string(rr) + "/rounds"), 404,
               "is not a knockout or a Swiss event");
-  // Knockout and Swiss events are refused, in one line (these formats have no `cycles`).
-  auto without_cycles = [](std::string text) {
-    return text.replace(text.find("cycles = 1\n"), 11, "");
-  };
-  check_error(
-      submit(c, without_cycles(tournament_toml("k", 2, 1, 12, "", "format = \"knockout\"\n"))), 400,
-      "format knockout is run by 'referee tournament' only");
-  auto swiss = without_cycles(tournament_toml("s", 3, 1, 12, "", "format = \"swiss\"\n"));
-  swiss.replace(swiss.find("[openings]"), 0, "[swiss]\nrounds = 2\n");
-  check_error(submit(c, swiss), 400, "format swiss is run by 'referee tournament' only");
 }

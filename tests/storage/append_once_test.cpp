@@ -2,7 +2,8 @@
 // Swiss round, a knockout match's next games) are added exactly once, however many owners decide
 // it at once, on SQLite and PostgreSQL: append_slots with the number the first should get. A
 // tournament marked finished when its last round ended runs again when the next is added; an
-// event is found by its name (event_named).
+// event is found by its name (event_named). Two owners settling a round's last two games at once
+// add the next round once, never neither (decide_exclusively).
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <thread>
@@ -113,5 +114,67 @@ TEST_CASE("append once: a tournament finished with its last round runs again whe
       auto none = work_queue::event_named(store, "swiss");
       REQUIRE(none);
       CHECK_FALSE(none->has_value());
+    }
+}
+
+TEST_CASE("append once: two owners settling a round's last two games side by side add it once") {
+  // Each owner settles one of round 1's two games and, in the same transaction (a game's finish
+  // and its rounds: event/slot_player.h, SlotHooks::settled), decides from what it reads whether
+  // round 2 is due. On PostgreSQL (read committed) each would read the other's game as still in
+  // play and neither would add the round; decide_exclusively makes the second wait for the first's
+  // commit and read it.
+  for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
+      storage_test::TestDb test_db(backend);
+      std::int64_t event = 0;
+      {
+        Store store = storage_test::open_ok(test_db.url());
+        auto ev = work_queue::open_event(store, "swiss", "{}", "", round_of(2, 1));
+        REQUIRE(ev);
+        event = ev->id;
+      }
+      std::atomic<int> added{0}, failed{0}, settled{0}, read{0};
+      std::vector<std::thread> owners;
+      for (std::int64_t slot = 0; slot < 2; ++slot)
+        owners.emplace_back([&, slot] {
+          Store store = storage_test::open_ok(test_db.url());
+          if (!store.begin_batch()) {
+            ++failed;
+            return;
+          }
+          if (!work_queue::skip_slots(store, event, {slot}, "settled")) ++failed;
+          ++settled;
+          // Both games are settled (uncommitted) before either decides on PostgreSQL; SQLite's
+          // second writer waits for the first's commit to begin, so the first goes on alone.
+          const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+          while (settled.load() < 2 && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          auto decided = work_queue::decide_exclusively(store, [&]() -> Expected<int> {
+            auto all = work_queue::slots(store, event);
+            if (!all) return all.failure();
+            // Each waits (up to 1 s) for the other to have read too: without the lock both would
+            // read before either commits. With it the other reads only after this one's commit.
+            ++read;
+            const auto read_by = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+            while (read.load() < 2 && std::chrono::steady_clock::now() < read_by)
+              std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            for (const auto& s : *all)
+              if (s.state == SlotState::Pending || s.state == SlotState::Claimed || s.round == 2)
+                return 0;  // round 1 not over, or round 2 made
+            auto got = work_queue::append_slots(store, event, round_of(2, 2), 2);
+            if (!got) return got.failure();
+            return static_cast<int>(got->size());
+          });
+          if (!decided) ++failed;
+          if (decided) added += *decided;
+          if (!store.commit_batch()) ++failed;
+        });
+      for (auto& t : owners) t.join();
+      CHECK(failed.load() == 0);
+      CHECK(added.load() == 2);
+      Store store = storage_test::open_ok(test_db.url());
+      auto all = work_queue::slots(store, event);
+      REQUIRE(all);
+      CHECK(all->size() == 4);
+      CHECK(work_queue::event(store, event)->state != EventState::Finished);
     }
 }
