@@ -17,7 +17,7 @@ namespace referee::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: referee egdb build GAME --seeds N [--out FILE] [--threads T]\n"
+    "referee egdb build GAME --seeds N [--out FILE] [--threads T]\n"
     "       referee egdb probe GAME --position P [--moves M...] [--db FILE]\n"
     "       referee egdb info FILE\n"
     "Endgame tables of awale, awale-v1 and kalaha: the exact final margin of every position with\n"

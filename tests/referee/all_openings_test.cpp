@@ -268,7 +268,7 @@ TEST_CASE("all openings: a tournament plays each and crosstable --by-opening sho
   CHECK(table["skipped"] == 0);
 }
 
-TEST_CASE("results by opening: wins by seat, draws, each engine's points; N players skipped") {
+TEST_CASE("results by opening: wins by seat, draws, each engine's points, N players skipped") {
   ratings::OpeningTally tally;
   tally.add("awale", {"3"}, {"a", "b"}, {1, 2});  // seat 1 (a) wins
   tally.add("awale", {"3"}, {"b", "a"}, {1, 1});  // a draw
