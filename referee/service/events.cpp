@@ -108,9 +108,21 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
     if (!registered) return registered.failure();
     engines = std::move(*registered);
   }
-  rt.roster =
-      std::make_shared<event::EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
-                                           rt.config.withdraw_on_time, rt.config.adjudication);
+  // The event's endgame table, opened once for every game of the event here; a host without
+  // the pinned file does not play the event (refresh_events says so once).
+  event::SharedTable egdb;
+  if (rt.config.egdb) {
+    auto table = event::open_pinned(*rt.config.egdb);
+    if (!table) {
+      std::lock_guard lock(core.mutex);
+      core.no_table.insert(info.id);
+      return table.failure();
+    }
+    egdb = std::move(*table);
+  }
+  rt.roster = std::make_shared<event::EventRoster>(
+      std::move(engines), rt.config.tc, rt.config.max_crashes, rt.config.withdraw_on_time,
+      rt.config.adjudication, egdb, rt.config.egdb ? rt.config.egdb->path : "");
   exclude_unpinned(core, rt);
   return rt;
 }
@@ -147,6 +159,10 @@ Status refresh_events(Core& core) {
         }
         continue;
       }
+    }
+    {
+      std::lock_guard lock(core.mutex);
+      if (core.no_table.count(info.id)) continue;
     }
     auto rt = runtime_of(core, info);
     if (!rt) {
