@@ -6,8 +6,9 @@
 // A configuration is checked whole before anything runs (check_tournament, shared with the
 // `match` command): games canonical and distinct, engine names printable and distinct, cycles and
 // concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
-// play, adjudication rules consistent and only with two-player games, and every book line
-// replayed through the rules of every game at load; knockout and swiss events: two-player games
+// play, adjudication rules consistent and only with two-player games, an endgame table opened,
+// checked and pinned by its checksum at load, and every book line replayed through the rules of
+// every game at load; knockout and swiss events: two-player games
 // only, no cycles, one opening per pair, no sprt, no engine `games`, and their [knockout] /
 // [swiss] keys in range. A refused configuration never reaches the database.
 #pragma once
