@@ -167,7 +167,9 @@ struct Core {
 Status refresh_events(Core& core);
 // A runtime for a stored event (tournament or ladder), built from its specification, its endgame
 // table opened (an error when this host lacks the pinned file: the event is put in no_table).
-Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info);
+// `opened`: the table as the submission just opened it (not read twice).
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info,
+                                  event::SharedTable opened = nullptr);
 // Excludes from the event the engines whose pinned sha256 differs from this host's file (or
 // cannot be read), with one warning each: their slots are never claimed here.
 void exclude_unpinned(Core& core, EventRuntime& rt);

@@ -89,7 +89,8 @@ std::string now_iso() {
   return iso_utc(ms, false);
 }
 
-Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info,
+                                  event::SharedTable opened) {
   auto config = event::config_from_spec(info.spec);
   if (!config) return Error{"event " + std::to_string(info.id) + ": " + config.error()};
   EventRuntime rt;
@@ -111,7 +112,9 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
   // The event's endgame table, opened once for every game of the event here; a host without
   // the pinned file does not play the event (refresh_events says so once).
   event::SharedTable egdb;
-  if (rt.config.egdb) {
+  if (rt.config.egdb && opened && opened->checksum() == rt.config.egdb->checksum) {
+    egdb = std::move(opened);
+  } else if (rt.config.egdb) {
     auto table = event::open_pinned(*rt.config.egdb);
     if (!table) {
       std::lock_guard lock(core.mutex);
@@ -398,7 +401,7 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   auto info = storage::work_queue::event(**store, opened->row.id);
   if (!info) return storage_error(info.failure());
   if (opened->how != event::Opening::Created) return {200, summary_of(core, *info)};
-  auto rt = runtime_of(core, *info);
+  auto rt = runtime_of(core, *info, config->egdb_table);  // the table read once
   if (rt) {
     std::lock_guard lock(core.mutex);
     core.events.emplace(info->id, std::move(*rt));

@@ -1,7 +1,9 @@
-// `referee worker` and an event pinned to an endgame table (event/egdb_adjudication.h): a worker
-// whose host lacks the table, or has a file with another checksum, never claims the event's games
-// and says so in one line, while it plays the other events; once the pinned file is there, a
-// worker plays the event.
+// The daemon and `referee worker` with an event pinned to an endgame table
+// (event/egdb_adjudication.h): a submitted event keeps the table's path and checksum in its
+// specification and plays its games (those the table does not reach end by the rules), a missing
+// file is refused with 400 and one line; a worker whose host lacks the table, or has a file with
+// another checksum, never claims the event's games and says so in one line, while it plays the
+// other events; once the pinned file is there, a worker plays the event.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -100,4 +102,36 @@ TEST_CASE("worker: an event whose endgame table this host lacks is never claimed
     CHECK(w.wait() == 0);
     CHECK(lines_with(w.err(), "egdb table") == 0);
   }
+}
+
+TEST_CASE("serve: an event's endgame table pinned in its specification, a missing one refused") {
+  TempDir dir;
+  const std::string table = dir.file("a.egdb");
+  {
+    referee::games::egdb::BuildOptions options;
+    options.seeds = 2;
+    options.path = table;
+    REQUIRE(referee::games::egdb::build_table(*referee::games::make_game("awale"), options).ok());
+  }
+  stest::Daemon d(dir, {"-c", "2"});
+  REQUIRE(d.ready());
+  auto c = d.client();
+  const std::string text =
+      stest::tournament_toml("tabled", 2, 1, 10) + "[adjudication]\negdb = \"" + table + "\"\n";
+  const auto id = stest::submit_ok(c, text);
+  REQUIRE(stest::wait_state(c, id, "finished"));
+  auto event = stest::event_of(c, id);
+  INFO(event.dump());
+  CHECK(event["spec"]["adjudication"]["egdb"]["path"] == table);
+  CHECK(event["spec"]["adjudication"]["egdb"]["checksum"].get<std::string>().size() == 16);
+  // awale:maxplies=10 never comes down to 2 seeds: its games end by the rules.
+  auto games = stest::get_json(c, "/api/games?event=" + std::to_string(id));
+  REQUIRE(games["games"].size() == 2);
+  for (const auto& g : games["games"]) CHECK(g["termination"] == "maxplies");
+  stest::check_error(
+      stest::submit(c, stest::tournament_toml("none", 2, 1, 10) + "[adjudication]\negdb = \"" +
+                           dir.file("no.egdb") + "\"\n"),
+      400,
+      "request body: adjudication.egdb: egdb table '" + dir.file("no.egdb") +
+          "' is not a readable file");
 }
