@@ -110,7 +110,10 @@ std::vector<std::string> line_into(const egdb::Table& table, const Game& game,
           const int me = s.current_player() - 1;
           const double got = t.material()[static_cast<std::size_t>(me)] -
                              s.material()[static_cast<std::size_t>(me)];
-          if (got > best) best = got, pick = m;
+          if (got > best) {
+            best = got;
+            pick = m;
+          }
         }
       }
       REQUIRE(s.apply(pick).ok());
