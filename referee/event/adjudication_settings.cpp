@@ -105,10 +105,12 @@ Status consistent(const match::Adjudication& rules, const std::string& where) {
 }  // namespace
 
 Expected<match::Adjudication> parse_adjudication(const json& table, const std::string& where) {
-  if (!table.is_object()) return Error{where + " must be a table (draw, resign)"};
+  if (!table.is_object()) return Error{where + " must be a table (draw, resign, egdb)"};
   match::Adjudication rules;
   for (const auto& [key, value] : table.items()) {
-    if (key == "draw") {
+    if (key == "egdb") {
+      continue;  // the table's file: read_egdb_key
+    } else if (key == "draw") {
       auto draw = read_draw(value, where + ".draw");
       if (!draw) return draw.failure();
       rules.draw = *draw;
@@ -117,10 +119,11 @@ Expected<match::Adjudication> parse_adjudication(const json& table, const std::s
       if (!resign) return resign.failure();
       rules.resign = *resign;
     } else {
-      return Error{where + ": unknown key '" + text::printable(key) + "' (draw, resign)"};
+      return Error{where + ": unknown key '" + text::printable(key) + "' (draw, resign, egdb)"};
     }
   }
-  if (!rules.any()) return Error{where + " is empty: give draw, resign or both"};
+  if (!rules.any() && !table.contains("egdb"))
+    return Error{where + " is empty: give draw, resign, egdb or some of them"};
   TRY(consistent(rules, where));
   return rules;
 }
@@ -165,6 +168,15 @@ Expected<match::Adjudication> parse_adjudication_flag(const std::string& rule,
   }
   TRY(consistent(into, where));
   return into;
+}
+
+Expected<std::optional<std::string>> read_egdb_key(const json& table, const std::string& where) {
+  if (!table.is_object() || !table.contains("egdb")) return std::optional<std::string>{};
+  const json& v = table.at("egdb");
+  if (!v.is_string() || v.get<std::string>().empty())
+    return Error{where + ".egdb must be the path of an endgame table file, not " +
+                 text::printable(v.dump().substr(0, 40))};
+  return std::optional<std::string>{v.get<std::string>()};
 }
 
 json adjudication_json(const match::Adjudication& rules) {

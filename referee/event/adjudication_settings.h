@@ -5,6 +5,7 @@
 //   [adjudication]
 //   draw = { from_ply = 40, score = 10, plies = 8 }
 //   resign = { score = 600, plies = 6, two_sided = false }
+//   egdb = "tables/awale-8.egdb"    # an endgame table: event/egdb_adjudication.h
 //
 // Decisions:
 // - `score` and `plies` are required in each rule (no silent defaults for what decides a game);
@@ -16,6 +17,7 @@
 //   check_adjudication's, from check_tournament, once the games are known.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,9 +27,14 @@
 
 namespace referee::event {
 
-// The `adjudication` table; `where` names it in errors ("t.toml: adjudication").
+// The `adjudication` table's rules from the scores; `where` names it in errors ("t.toml:
+// adjudication"). Its `egdb` key is read_egdb_key's (a table holding only it gives no rules).
 Expected<match::Adjudication> parse_adjudication(const nlohmann::json& table,
                                                  const std::string& where);
+
+// The table's `egdb` key, the path of an endgame table as written (nullopt without one).
+Expected<std::optional<std::string>> read_egdb_key(const nlohmann::json& table,
+                                                   const std::string& where);
 
 // One flag's text: `rule` is "draw" or "resign"; errors name the flag ("--draw: ...").
 Expected<match::Adjudication> parse_adjudication_flag(const std::string& rule,

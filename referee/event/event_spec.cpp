@@ -118,6 +118,9 @@ std::string event_spec(const TournamentConfig& config) {
                  {"model", ratings::model_name(config.sprt->model)}};
   // Likewise: a worker and a resume play under the stored rules.
   if (config.adjudication.any()) j["adjudication"] = adjudication_json(config.adjudication);
+  if (config.egdb)
+    j["adjudication"]["egdb"] = {{"path", config.egdb->path},
+                                 {"checksum", checksum_text(config.egdb->checksum)}};
   return j.dump();
 }
 
@@ -193,6 +196,13 @@ Expected<TournamentConfig> config_from_spec(const std::string& spec) {
           parse_adjudication(j.at("adjudication"), "stored event '" + c.name + "': adjudication");
       if (!rules) return rules.failure();
       c.adjudication = *rules;
+      if (const json& a = j.at("adjudication"); a.contains("egdb")) {
+        const auto checksum = parse_checksum(a.at("egdb").at("checksum").get<std::string>());
+        if (!checksum)
+          return Error{"stored event '" + c.name +
+                       "': adjudication.egdb.checksum is not 16 hex digits"};
+        c.egdb = EgdbPin{a.at("egdb").at("path").get<std::string>(), *checksum};
+      }
     }
     return c;
   } catch (const json::exception& e) {

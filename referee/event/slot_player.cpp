@@ -48,12 +48,19 @@ match::SessionSettings session_settings_of(const engines::EngineConfig& config, 
 // ---- EventRoster ----
 
 EventRoster::EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc,
-                         int max_crashes, bool withdraw_on_time, match::Adjudication adjudication)
+                         int max_crashes, bool withdraw_on_time, match::Adjudication adjudication,
+                         SharedTable egdb, std::string egdb_path)
     : engines_(std::move(engines)),
       tc_(tc),
       max_crashes_(max_crashes),
       withdraw_on_time_(withdraw_on_time),
-      adjudication_(std::move(adjudication)) {}
+      adjudication_(std::move(adjudication)),
+      egdb_(std::move(egdb)),
+      egdb_path_(std::move(egdb_path)) {}
+
+match::PositionJudge EventRoster::judge_for(const games::Game& game) const {
+  return egdb_judge(egdb_, game, egdb_path_);
+}
 
 std::optional<TournamentEngine> EventRoster::find(const std::string& name) const {
   std::lock_guard lock(mutex_);
@@ -389,6 +396,7 @@ SlotOutcome SlotPlayer::play(const storage::Claim& claim, EventRoster& roster,
   if (result.termination.empty()) {
     match::MatchSetup setup{*game, "", slot.opening, seats, {}, stop, {}, {}, {}};
     setup.adjudication = roster.adjudication();
+    setup.judge = roster.judge_for(*game);
     for (const auto& e : seat_engines) setup.time_controls.push_back(roster.time_control_of(e));
     setup.on_move = [&](const storage::MoveRecord& m) {
       const bool by_engine = m.player >= 1 && m.player <= static_cast<int>(seat_engines.size());

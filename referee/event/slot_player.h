@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "engines/artifact_cache.h"
+#include "event/egdb_adjudication.h"
 #include "event/output_budget.h"
 #include "event/tournament_config.h"
 #include "match/debug_log.h"
@@ -51,7 +52,8 @@ namespace referee::event {
 class EventRoster {
  public:
   EventRoster(std::vector<TournamentEngine> engines, match::TimeControl tc, int max_crashes,
-              bool withdraw_on_time, match::Adjudication adjudication = {});
+              bool withdraw_on_time, match::Adjudication adjudication = {},
+              SharedTable egdb = nullptr, std::string egdb_path = "");
 
   // A copy of the engine of that name (engines may be added or replaced meanwhile).
   std::optional<TournamentEngine> find(const std::string& name) const;
@@ -62,6 +64,10 @@ class EventRoster {
   bool withdraws_on_time() const { return withdraw_on_time_; }
   // The event's adjudication rules, for every game it plays (fixed for the event).
   const match::Adjudication& adjudication() const { return adjudication_; }
+  // The judge of `game`'s positions by the event's endgame table (event/egdb_adjudication.h),
+  // empty without a table or when it does not cover the game. The one table is shared, read-only,
+  // by every game of the event.
+  match::PositionJudge judge_for(const games::Game& game) const;
 
   // A failure of `name` (crash, stall, protocol; time with withdraw_on_time); returns the notice
   // when this failure withdraws it.
@@ -91,6 +97,8 @@ class EventRoster {
   int max_crashes_;
   bool withdraw_on_time_;
   const match::Adjudication adjudication_;
+  const SharedTable egdb_;
+  const std::string egdb_path_;
   std::map<std::string, int> consecutive_failures_;
   std::map<std::string, std::string> excluded_;
   std::map<std::string, Skips> skips_;

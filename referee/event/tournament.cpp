@@ -61,7 +61,8 @@ struct Shared {
       : config(c),
         options(o),
         roster(std::make_shared<EventRoster>(c.engines, c.tc, c.max_crashes, c.withdraw_on_time,
-                                             c.adjudication)) {}
+                                             c.adjudication, c.egdb_table,
+                                             c.egdb ? c.egdb->path : "")) {}
   const TournamentConfig& config;
   const RunOptions& options;
   std::shared_ptr<EventRoster> roster;  // the engines, withdrawals and exclusions

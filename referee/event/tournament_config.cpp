@@ -391,7 +391,8 @@ Status check_rounds_format(const TournamentConfig& config) {
                  (f == "knockout" ? " (a match's length is '[knockout] pairs')" : "")};
   if (config.sprt) return Error{"format " + f + " has no sprt test"};
   if (config.openings.all_plies > 0)
-    return Error{"format " + f + " draws each game pair's opening: all_plies is for round-robin "
+    return Error{"format " + f +
+                 " draws each game pair's opening: all_plies is for round-robin "
                  "and gauntlet events"};
   for (const auto& e : config.engines)
     if (!e.games.empty())
@@ -571,6 +572,15 @@ Expected<TournamentConfig> load_tournament_text(const std::string& text, bool is
     auto rules = parse_adjudication(*table, path + ": adjudication");
     if (!rules) return rules.failure();
     config.adjudication = *rules;
+    TRY_ASSIGN(egdb, read_egdb_key(*table, path + ": adjudication"));
+    if (*egdb) {
+      fs::path file = **egdb;
+      if (file.is_relative()) file = base / file;
+      auto pinned = pin_table(fs::absolute(file).lexically_normal().string());
+      if (!pinned) return Error{path + ": adjudication.egdb: " + pinned.error(), pinned.kind()};
+      config.egdb = pinned->first;
+      config.egdb_table = pinned->second;
+    }
   }
   long long max_games = 0;
   TRY(t.integer("max_games", max_games, 1, kMaxScheduleSlots));
@@ -666,6 +676,9 @@ std::string schedule_fingerprint(const TournamentConfig& config) {
   if (!own.empty()) j["engine_games"] = own;  // only then: the fingerprints of others unchanged
   // Only then too: it decides how games end, so a resume under other rules is another event.
   if (config.adjudication.any()) j["adjudication"] = adjudication_json(config.adjudication);
+  if (config.egdb)
+    j["adjudication"]["egdb"] = {{"path", config.egdb->path},
+                                 {"checksum", checksum_text(config.egdb->checksum)}};
   return j.dump();
 }
 

@@ -6,8 +6,9 @@
 // A configuration is checked whole before anything runs (check_tournament, shared with the
 // `match` command): games canonical and distinct, engine names printable and distinct, cycles and
 // concurrency in range, a schedule of at most kMaxScheduleSlots games, random plies the games can
-// play, adjudication rules consistent and only with two-player games, and every book line
-// replayed through the rules of every game at load; knockout and swiss events: two-player games
+// play, adjudication rules consistent and only with two-player games, an endgame table opened,
+// checked and pinned by its checksum at load, and every book line replayed through the rules of
+// every game at load; knockout and swiss events: two-player games
 // only, no cycles, one opening per pair, no sprt, no engine `games`, and their [knockout] /
 // [swiss] keys in range. A refused configuration never reaches the database.
 #pragma once
@@ -20,6 +21,7 @@
 
 #include "base/expected.h"
 #include "engines/engine_config.h"
+#include "event/egdb_adjudication.h"
 #include "match/adjudication.h"
 #include "match/time_control.h"
 #include "ratings/sprt.h"
@@ -95,11 +97,18 @@ struct TournamentConfig {
   // Adjudication from the engines' scores (the `[adjudication]` table, event/
   // adjudication_settings.h); two-player games only.
   match::Adjudication adjudication;
+  // An endgame table that ends the games reaching its positions (`[adjudication] egdb = "FILE"`,
+  // event/egdb_adjudication.h): the file (absolute) and its checksum, pinned when the file was
+  // read; the table itself, opened then, is kept for the run (null when read from a stored
+  // specification: whoever plays the event opens it with open_pinned).
+  std::optional<EgdbPin> egdb;
+  SharedTable egdb_table;
   std::string source;  // the file it was read from
 };
 
-// Reads and validates a tournament file. Relative engine commands and the book are resolved
-// against the file's directory; the database path against the current directory.
+// Reads and validates a tournament file. Relative engine commands, the book and an endgame table
+// are resolved against the file's directory; the database path against the current directory.
+// An endgame table is opened and checked here (its checksum pinned).
 Expected<TournamentConfig> load_tournament_file(const std::string& path);
 // The same from text (TOML, or JSON when `is_json`): errors name `path`; relative engine commands
 // and the book are resolved against `base_dir`.

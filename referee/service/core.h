@@ -144,7 +144,10 @@ struct Core {
   // sprt events: event -> (finished games, the test as JSON text), computed once per new game.
   std::map<std::int64_t, std::pair<std::int64_t, std::string>> sprt;
   std::set<std::int64_t> unreadable;  // events whose specification cannot be read (told once)
-  std::mutex ladder_mutex;            // one ladder top-up at a time
+  // Events whose endgame table is missing here or differs from the pinned one: not played by
+  // this process, and not looked at again (a table may be large); install the file and restart.
+  std::set<std::int64_t> no_table;
+  std::mutex ladder_mutex;  // one ladder top-up at a time
 
   storage::Recorder& recorder() { return loop->recorder(); }
   std::int64_t owner() const { return loop->owner(); }
@@ -162,8 +165,11 @@ struct Core {
 // Loads or refreshes the events the daemon plays (queued, running, paused) from the database;
 // events that ended elsewhere are marked and published.
 Status refresh_events(Core& core);
-// A runtime for a stored event (tournament or ladder), built from its specification.
-Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info);
+// A runtime for a stored event (tournament or ladder), built from its specification, its endgame
+// table opened (an error when this host lacks the pinned file: the event is put in no_table).
+// `opened`: the table as the submission just opened it (not read twice).
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info,
+                                  event::SharedTable opened = nullptr);
 // Excludes from the event the engines whose pinned sha256 differs from this host's file (or
 // cannot be read), with one warning each: their slots are never claimed here.
 void exclude_unpinned(Core& core, EventRuntime& rt);

@@ -89,7 +89,8 @@ std::string now_iso() {
   return iso_utc(ms, false);
 }
 
-Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
+Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info,
+                                  event::SharedTable opened) {
   auto config = event::config_from_spec(info.spec);
   if (!config) return Error{"event " + std::to_string(info.id) + ": " + config.error()};
   EventRuntime rt;
@@ -108,9 +109,23 @@ Expected<EventRuntime> runtime_of(Core& core, const storage::EventInfo& info) {
     if (!registered) return registered.failure();
     engines = std::move(*registered);
   }
-  rt.roster =
-      std::make_shared<event::EventRoster>(std::move(engines), rt.config.tc, rt.config.max_crashes,
-                                           rt.config.withdraw_on_time, rt.config.adjudication);
+  // The event's endgame table, opened once for every game of the event here; a host without
+  // the pinned file does not play the event (refresh_events says so once).
+  event::SharedTable egdb;
+  if (rt.config.egdb && opened && opened->checksum() == rt.config.egdb->checksum) {
+    egdb = std::move(opened);
+  } else if (rt.config.egdb) {
+    auto table = event::open_pinned(*rt.config.egdb);
+    if (!table) {
+      std::lock_guard lock(core.mutex);
+      core.no_table.insert(info.id);
+      return table.failure();
+    }
+    egdb = std::move(*table);
+  }
+  rt.roster = std::make_shared<event::EventRoster>(
+      std::move(engines), rt.config.tc, rt.config.max_crashes, rt.config.withdraw_on_time,
+      rt.config.adjudication, egdb, rt.config.egdb ? rt.config.egdb->path : "");
   exclude_unpinned(core, rt);
   return rt;
 }
@@ -147,6 +162,10 @@ Status refresh_events(Core& core) {
         }
         continue;
       }
+    }
+    {
+      std::lock_guard lock(core.mutex);
+      if (core.no_table.count(info.id)) continue;
     }
     auto rt = runtime_of(core, info);
     if (!rt) {
@@ -387,7 +406,7 @@ Reply submit_event(Core& core, const Principal& who, const std::string& body, bo
   auto info = storage::work_queue::event(**store, opened->row.id);
   if (!info) return storage_error(info.failure());
   if (opened->how != event::Opening::Created) return {200, summary_of(core, *info)};
-  auto rt = runtime_of(core, *info);
+  auto rt = runtime_of(core, *info, config->egdb_table);  // the table read once
   if (rt) {
     std::lock_guard lock(core.mutex);
     core.events.emplace(info->id, std::move(*rt));
