@@ -37,6 +37,9 @@ Status may_submit_event(const Principal& who, const Json& document, bool query_p
   if (document.contains("openings") && document["openings"].is_object() &&
       document["openings"].contains("book"))
     return refused("an author cannot name an opening book (a file of the server)");
+  if (document.contains("adjudication") && document["adjudication"].is_object() &&
+      document["adjudication"].contains("egdb"))
+    return refused("an author cannot name an endgame table (a file of the server)");
   if (!document.contains("engine") || !document["engine"].is_array()) return Ok{};
   static const std::set<std::string> kAllowed = {"name", "artifact", "tc", "options"};
   for (const auto& engine : document["engine"]) {

@@ -225,6 +225,13 @@ TEST_CASE("roles: an author submits only among registered engines, never a comma
   Json book = plain;
   book["openings"] = {{"book", "/etc/shadow"}};
   CHECK_FALSE(may_submit_event(alice, book, false).ok());
+  // An endgame table is a file of the server too: naming one would probe its files.
+  Json table = plain;
+  table["adjudication"] = {{"egdb", "/etc/shadow"}};
+  auto refused = may_submit_event(alice, table, false);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error() == "an author cannot name an endgame table (a file of the server)");
+  CHECK(may_submit_event(op, table, false).ok());
   Json prio = plain;
   prio["priority"] = 5;
   CHECK_FALSE(may_submit_event(alice, prio, false).ok());
