@@ -3,8 +3,8 @@
 // with every capability set empty (setuid from a user other than root keeps them: the keeper
 // clears them). The referee is a forked child of the test that becomes the user `daemon` with
 // those two capabilities. Needs root, bwrap and referee-engine, and fails saying so otherwise.
-#include <linux/capability.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>

@@ -195,7 +195,8 @@ TEST_CASE("adjudication: bad settings refused with one line naming the key") {
        "t.toml: adjudication: draw.score (600) must be below resign.score (600)"},
       {"[adjudication]\nwin = { score = 600 }\n",
        "t.toml: adjudication: unknown key 'win' (draw, resign, egdb)"},
-      {"[adjudication]\n", "t.toml: adjudication is empty: give draw, resign, egdb or some of them"},
+      {"[adjudication]\n",
+       "t.toml: adjudication is empty: give draw, resign, egdb or some of them"},
       {"adjudication = 3\n", "t.toml: adjudication must be a table (draw, resign, egdb)"},
   };
   for (const auto& [table, message] : bad) {
