@@ -23,8 +23,8 @@
 //   remove_engine_cgroup() removes it.
 //
 // Decisions:
-// - Automatic, not an option: a delegated cgroup is what the issue of limits asks for; a host
-//   without one keeps the address-space limit, stated by the start's line in OPERATING.md.
+// - Automatic, not an option: memory really used is the limit an operator means; a host that
+//   delegates no memory cgroup keeps the address-space limit (OPERATING.md, "Sandbox").
 // - Failures to find a cgroup are not errors (the fallback is the address-space limit); a failure
 //   to make or fill the engine's own, once a parent was found, is an error: the engine would run
 //   without the limit the operator was told it has.

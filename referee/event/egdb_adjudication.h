@@ -1,4 +1,4 @@
-// Adjudication by an endgame table (issue 24 §3; games/egdb/EGDB.md): an event whose
+// Adjudication by an endgame table (games/egdb/EGDB.md): an event whose
 // `[adjudication]` table names `egdb = "FILE"` ends a game as soon as it reaches a position of
 // the table, with the final score perfect play gives from there.
 //

@@ -1,4 +1,4 @@
-// Adjudication of a game from the engines' own scores (issue 24 §1), as cutechess and fastchess
+// Adjudication of a game from the engines' own scores, as cutechess and fastchess
 // do: a draw when every engine's score stayed near zero, a loss for an engine whose own score
 // stayed hopeless. Free functions over plain values: the match runner keeps one PlyScore per ply
 // and asks adjudicate() after each ply an engine played.
