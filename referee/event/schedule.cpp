@@ -232,6 +232,9 @@ Status check_schedule_size(const TournamentConfig& config) {
 }
 
 Expected<ScheduleGenerator> ScheduleGenerator::start(const TournamentConfig& config) {
+  if (has_rounds(config))
+    return Error{"a " + config.format +
+                 " event has no schedule made in advance: its rounds are paired from the results"};
   if (auto checked = check_schedule_size(config); !checked) return checked.failure();
   ScheduleGenerator gen;
   gen.size_ = *schedule_size(config);

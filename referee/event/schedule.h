@@ -40,7 +40,9 @@ constexpr std::int64_t kMaxScheduleSlots = 1'000'000;
 Expected<std::vector<int>> game_players(const TournamentConfig& config, const games::Game& game);
 
 // The number of slots make_schedule would build, from the counts alone (saturating at INT64_MAX);
-// an error when a game needs more engines than play it (game_players) or is not a game.
+// for a knockout or Swiss event, the most games its rounds can make (they are made round by
+// round, rounds.h). An error when a game needs more engines than play it (game_players) or is not
+// a game.
 Expected<std::int64_t> schedule_size(const TournamentConfig& config);
 
 // An error giving the computed size when the schedule would exceed kMaxScheduleSlots.
@@ -53,7 +55,8 @@ Status check_schedule_size(const TournamentConfig& config);
 class ScheduleGenerator {
  public:
   // An error (naming the computed size) beyond kMaxScheduleSlots, or when a game is unknown or
-  // needs more engines than the event has; nothing is generated yet.
+  // needs more engines than the event has, or for a knockout or Swiss event, whose games depend
+  // on the results (rounds.h); nothing is generated yet.
   static Expected<ScheduleGenerator> start(const TournamentConfig& config);
 
   // The next slot, or false after the last one; an error when its opening cannot be made.

@@ -1,7 +1,8 @@
 // Fuzz target: tournament files (referee/event/tournament_config.h), JSON when the input starts
 // with '{' and TOML otherwise, read as if from /nonexistent-fuzz/ (so relative books and
 // commands point nowhere). Invariants: no crash; an error is one line; an accepted file passes
-// check_tournament again, has a schedule within the cap, and, when small, builds it.
+// check_tournament again, has a schedule within the cap, and, when small and not a knockout or
+// Swiss (whose rounds come from results, and whose size is a bound), builds exactly that many.
 #include "referee/event/schedule.h"
 #include "referee/event/tournament_config.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -20,7 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto size_of = referee::event::schedule_size(*config);
   FUZZ_CHECK(size_of.ok() && *size_of <= referee::event::kMaxScheduleSlots, text);
   (void)referee::event::schedule_fingerprint(*config);
-  if (*size_of <= 2000) {
+  if (referee::event::has_rounds(*config)) {
+    FUZZ_CHECK(!referee::event::make_schedule(*config).ok(), text);
+  } else if (*size_of <= 2000) {
     auto slots = referee::event::make_schedule(*config);
     // Rare: an opening the few trial seeds of check_tournament could make, but not this one.
     if (slots) FUZZ_CHECK(static_cast<std::int64_t>(slots->size()) == *size_of, text);

@@ -552,3 +552,22 @@ TEST_CASE("schedule: slot batches refuse what make_schedule refuses, before maki
   REQUIRE_FALSE(made.ok());
   CHECK(made.error().find("the opening of cycle 1, pairing 1") != std::string::npos);
 }
+
+TEST_CASE("schedule: a knockout or Swiss has a bound for a size and no schedule made in advance") {
+  // Three engines over two Swiss rounds: one match of two games a round (the third sits out).
+  auto swiss = config_with(3, "awale", 1);
+  swiss.format = "swiss";
+  swiss.swiss.rounds = 2;
+  CHECK(*schedule_size(swiss) == 1 * 2 * 2);
+  auto refused = make_schedule(swiss);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error() ==
+        "a swiss event has no schedule made in advance: its rounds are paired from the results");
+  // A knockout of four: three matches of at most pairs + tiebreak_pairs pairs.
+  auto knockout = config_with(4, "awale", 1);
+  knockout.format = "knockout";
+  knockout.knockout.pairs = 2;
+  knockout.knockout.tiebreak_pairs = 1;
+  CHECK(*schedule_size(knockout) == 3 * (2 + 1) * 2);
+  CHECK_FALSE(ScheduleGenerator::start(knockout).ok());
+}
