@@ -86,6 +86,7 @@ struct Process::Impl {
   std::optional<EngineCgroup> cgroup;  // its memory cgroup, removed once its tree is gone
   bool out_of_memory = false;          // the kernel killed a process of it for the cgroup's limit
   long memory_limit_mb = 0;            // the cgroup's
+  bool sandboxed = false;              // its exit status is bwrap's (signal_in_sandbox)
 
   WaitSet waits;
 
@@ -340,6 +341,7 @@ Expected<Process> Process::spawn(const SpawnSpec& spec) {
   if (first.kind == keeper::kFailed)
     return fail_os(failed_step(first, spec.working_dir), first.value);
   impl->pid = static_cast<pid_t>(first.value);
+  impl->sandboxed = sandbox.has_value();
   return Process(std::move(impl));
 }
 
@@ -434,11 +436,30 @@ bool Process::running() {
   return false;
 }
 
+namespace {
+
+// bwrap passes an engine's death by signal N on as its own exit 128 + N (and no other way): in a
+// sandboxed engine's exit, such a code is read as the signal. An engine that exits 128 + N by
+// itself reads as that signal too, as a shell would report it.
+std::optional<int> signal_in_sandbox(const KeeperReports& reports, bool sandboxed) {
+  const auto& st = reports.status;
+  if (!sandboxed || reports.sandbox_failed || !st || !WIFEXITED(*st)) return std::nullopt;
+  const int code = WEXITSTATUS(*st);
+  if (code <= 128 || code > 128 + 64) return std::nullopt;
+  return code - 128;
+}
+
+}  // namespace
+
 std::string Process::exit_description() const {
   const Impl& p = *impl_;
   if (!p.reports.exited) return "";
   if (!p.reports.status) return "unknown (its keeper process was killed)";
-  return describe_wait_status(*p.reports.status) +
+  const auto in_sandbox = signal_in_sandbox(p.reports, p.sandboxed);
+  const std::string words = in_sandbox ? "signal " + std::to_string(*in_sandbox) + " (" +
+                                             signal_description(*in_sandbox) + ") in the sandbox"
+                                       : describe_wait_status(*p.reports.status);
+  return words +
          (p.reports.sandbox_failed ? " (the sandbox failed before the engine started)" : "") +
          (p.out_of_memory
               ? " (out of memory: over its limit of " + std::to_string(p.memory_limit_mb) + " MB)"
@@ -459,12 +480,14 @@ bool Process::out_of_memory() const {
 
 std::optional<int> Process::exit_code() const {
   const auto& st = impl_->reports.status;
+  if (signal_in_sandbox(impl_->reports, impl_->sandboxed)) return std::nullopt;
   if (st && WIFEXITED(*st)) return WEXITSTATUS(*st);
   return std::nullopt;
 }
 
 std::optional<int> Process::exit_signal() const {
   const auto& st = impl_->reports.status;
+  if (auto in_sandbox = signal_in_sandbox(impl_->reports, impl_->sandboxed)) return in_sandbox;
   if (st && WIFSIGNALED(*st)) return WTERMSIG(*st);
   return std::nullopt;
 }

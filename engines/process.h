@@ -171,6 +171,8 @@ class Process {
   // the rest of its tree is killed and its keeper reaped, so the exit status is available.
   bool running();
   // "exit 0", "exit 3", "signal 9 (Killed)"; empty until the exit has been seen. A sandboxed
+  // engine killed by a signal inside its sandbox: "signal 11 (Segmentation fault) in the sandbox"
+  // (bwrap reports it as its exit 128 + N, which is read so; exit_signal() gives N). A sandboxed
   // engine whose sandbox failed once its namespaces existed (a mount refused, the engine's exec
   // failed inside): "exit 1 (the sandbox failed before the engine started)", bwrap's reason on
   // stderr.

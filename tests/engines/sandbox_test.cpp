@@ -330,15 +330,32 @@ TEST_CASE("sandbox: a sandboxed engine still plays: lines in, lines out, its exi
   CHECK(p.stderr_tail() == "to stderr a\nto stderr b\n");
 }
 
-TEST_CASE("sandbox: a signal that ends a sandboxed engine is reported as bwrap's exit 128 + N") {
+TEST_CASE("sandbox: a signal that ends a sandboxed engine is reported as that signal") {
+  // bwrap passes it on as its exit 139; the process layer reads it back as signal 11.
   require_sandbox_host();
   TempDir dir;
   dir.engine("import signal\nos.kill(os.getpid(), signal.SIGSEGV)\n");
   Process p = start(sandboxed(dir));
   CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
   p.shut_down(2000ms, 200ms);
-  CHECK(p.exit_description() == "exit 139");
+  CHECK(p.exit_description() == "signal 11 (Segmentation fault) in the sandbox");
+  CHECK(p.exit_signal() == 11);
+  CHECK_FALSE(p.exit_code().has_value());
   CHECK_FALSE(p.sandbox_failed());
+}
+
+TEST_CASE("sandbox: a sandboxed engine's own exit codes up to 128 stay exit codes") {
+  require_sandbox_host();
+  for (int code : {0, 1, 128}) {
+    TempDir dir;
+    dir.engine("sys.exit(" + std::to_string(code) + ")\n");
+    Process p = start(sandboxed(dir));
+    CHECK(p.read_line(Clock::now() + 20s).status == ReadStatus::Eof);
+    p.shut_down(2000ms, 200ms);
+    CHECK(p.exit_description() == "exit " + std::to_string(code));
+    CHECK(p.exit_code() == code);
+    CHECK_FALSE(p.exit_signal().has_value());
+  }
 }
 
 TEST_CASE("sandbox: a sandboxed engine's command is found inside its sandbox") {
