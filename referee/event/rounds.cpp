@@ -250,15 +250,31 @@ Status fill_seeds(storage::Store& store, TournamentConfig& config) {
   return Ok{};
 }
 
-Expected<RoundsView> read_rounds(storage::Store& store, std::int64_t event,
-                                 const TournamentConfig& config) {
+namespace {
+
+// What an event's rounds are seen from: its slots and its stored games.
+struct StoredRounds {
+  std::vector<SlotRecord> slots;
+  std::vector<storage::GameRecord> games;
+};
+
+Expected<StoredRounds> read_stored(storage::Store& store, std::int64_t event) {
   auto slots = storage::work_queue::slots(store, event);
   if (!slots) return slots.failure();
   storage::GameFilter filter;
   filter.event_id = event;
   auto games = store.games(filter);
   if (!games) return games.failure();
-  return rounds_view(config, *slots, *games);
+  return StoredRounds{std::move(*slots), std::move(*games)};
+}
+
+}  // namespace
+
+Expected<RoundsView> read_rounds(storage::Store& store, std::int64_t event,
+                                 const TournamentConfig& config) {
+  auto stored = read_stored(store, event);
+  if (!stored) return stored.failure();
+  return rounds_view(config, stored->slots, stored->games);
 }
 
 Expected<int> advance_rounds(storage::Store& store, std::int64_t event,
@@ -266,13 +282,9 @@ Expected<int> advance_rounds(storage::Store& store, std::int64_t event,
   // Read and appended under the writers' lock: an owner that finished a round's last game beside
   // another reads what that one committed (storage::work_queue::decide_exclusively).
   return storage::work_queue::decide_exclusively(store, [&]() -> Expected<int> {
-    auto slots = storage::work_queue::slots(store, event);
-    if (!slots) return slots.failure();
-    storage::GameFilter filter;
-    filter.event_id = event;
-    auto games = store.games(filter);
-    if (!games) return games.failure();
-    auto due = due_slots(config, rounds_view(config, *slots, *games), *slots);
+    auto stored = read_stored(store, event);
+    if (!stored) return stored.failure();
+    auto due = due_slots(config, rounds_view(config, stored->slots, stored->games), stored->slots);
     if (!due) return due.failure();
     if (due->empty()) return 0;
     auto added = storage::work_queue::append_slots(store, event, *due, due->front().slot);
