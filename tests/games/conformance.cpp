@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "sanitizers.h"
+
 namespace referee::games::testing {
 
 long sum_of_fields(const std::string& position, int fields) {
@@ -51,7 +53,9 @@ long conformance_sweep(const std::string& spec, const SweepOptions& options) {
   REQUIRE(game.ok());
   std::mt19937_64 rng(options.seed);
   long plies = 0;
-  for (int playout = 0; playout < options.playouts; ++playout) {
+  // Half under AddressSanitizer (conformance.h says why).
+  const int playouts = REFEREE_TEST_ASAN ? (options.playouts + 1) / 2 : options.playouts;
+  for (int playout = 0; playout < playouts; ++playout) {
     State state = game->initial_state();
     const long start_quantity = options.quantity ? options.quantity(state) : 0;
     long previous = start_quantity;

@@ -1,3 +1,5 @@
+// Over 20 s under AddressSanitizer (about 25 s; 3 s in Release): the first case plays some 800
+// perfect lines through the rules, probing the table at every ply.
 // Adjudication by an endgame table (event/egdb_adjudication.h), with small tables built here
 // (awale up to 5 seeds, about a second; kalaha up to 8, a fraction of one): the judge's verdict is
 // the score that playing the table's perfect line through the rules ends with; only exact probes
