@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engines/owned_fd.h"
+#include "engines/sandbox.h"
 
 namespace referee::engines {
 
@@ -184,6 +185,29 @@ ArtifactLease::~ArtifactLease() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the last descriptor drops the flock
 }
 
+namespace {
+
+// The cache directory, made when missing, closed to every other user: 0710 with the group of the
+// sandbox's user where engines run as that user (it crosses the directory to the entry bwrap
+// mounts), else 0700. Set at each materialise, so that a cache made before is closed too.
+Status make_cache_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error{"artifact cache: cannot create '" + dir + "': " + ec.message(), ErrorKind::Io};
+  const std::string user = Sandbox{}.user;
+  const auto group = sandbox_user_group(user);
+  if (group && ::chown(dir.c_str(), static_cast<uid_t>(-1), *group) != 0)
+    return Error{"artifact cache: cannot give '" + dir + "' to the group of '" + user +
+                     "', who runs the engines: " + std::strerror(errno) +
+                     " (the referee must be root or a member of that group)",
+                 ErrorKind::Io};
+  if (::chmod(dir.c_str(), group ? 0710 : 0700) != 0) return io_error("chmod", dir);
+  return Ok{};
+}
+
+}  // namespace
+
 ArtifactCache::ArtifactCache(std::string dir, std::uint64_t max_bytes)
     : dir_(std::move(dir)), max_bytes_(max_bytes) {}
 
@@ -192,9 +216,7 @@ Expected<ArtifactLease> ArtifactCache::materialise(
     const std::function<Expected<std::string>()>& load_bytes, const ArtifactLimits& limits) {
   if (!is_key(sha256))
     return Error{"artifact cache: '" + sha256 + "' is not a SHA-256 (64 lower-case hex digits)"};
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (ec || ::chmod(dir_.c_str(), 0711) != 0) return io_error("create", dir_);
+  if (auto made = make_cache_dir(dir_); !made) return made.failure();
   const std::string entry = dir_ + "/" + entry_name(sha256, kind, file_name);
   const std::string lock_path = entry + ".lock";
   for (int attempt = 0; attempt < kAttempts; ++attempt) {

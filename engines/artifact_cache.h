@@ -26,8 +26,10 @@
 // - The entry is complete when its marker `<entry>/complete` holds its size; one without it
 //   (a crash, a hand's removal) is damaged, and removed and extracted again when next wanted.
 // - Read-only and readable by another user (the sandbox runs engines as `referee-engine`):
-//   files 0444, or 0555 when executable, directories 0555, the cache directory 0711 (it can be
-//   crossed, not listed), the lock files 0600.
+//   files 0444, or 0555 when executable, directories 0555, the lock files 0600. The cache
+//   directory is closed to everyone else, who could otherwise read any artifact by its hash: 0710
+//   with the group of the sandbox's user when engines run as that user (sandbox_user_group),
+//   0700 when they run as the referee.
 // - Leftovers of a process that died while extracting or removing (`.tmp-*`, `.trash-*`, named
 //   with its pid) are removed by clean() once that pid is gone; a cache directory is therefore
 //   meant for the processes of one PID namespace. So are the lock files of an entry that is not
@@ -83,7 +85,7 @@ struct CacheCleaning {
 
 class ArtifactCache {
  public:
-  // `dir` is created (0711) when first needed.
+  // `dir` is created when first needed (0710 or 0700: see above).
   ArtifactCache(std::string dir, std::uint64_t max_bytes);
 
   // The lease of the artifact `sha256` (64 lower-case hex digits), extracted from the bytes

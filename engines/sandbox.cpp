@@ -86,6 +86,15 @@ Error unavailable(std::string message) {
 
 }  // namespace
 
+std::optional<gid_t> sandbox_user_group(const std::string& user) {
+  if (!may_switch_user()) return std::nullopt;
+  passwd entry{}, *found = nullptr;
+  std::vector<char> buffer(16384);
+  if (::getpwnam_r(user.c_str(), &entry, buffer.data(), buffer.size(), &found) != 0 || !found)
+    return std::nullopt;
+  return found->pw_gid;
+}
+
 std::vector<std::string> sandbox_mounts(const Sandbox& sandbox) {
   std::vector<std::string> out = {"--ro-bind", "/usr", "/usr"};
   for (const char* link : {"/bin", "/sbin", "/lib", "/lib64"}) add_top_level_link(link, out);

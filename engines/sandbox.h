@@ -41,6 +41,7 @@
 #include <sys/types.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,11 @@ struct SandboxLaunch {
   uid_t uid = 0;
   gid_t gid = 0;
 };
+
+// The group of `user` when sandboxed engines run as that user: the referee may switch to it (root,
+// or CAP_SETUID and CAP_SETGID in its effective set) and it exists. Nothing otherwise: they run
+// as the referee's own user.
+std::optional<gid_t> sandbox_user_group(const std::string& user);
 
 // bwrap's mount options for `sandbox`, in order (part of prepare_sandbox's command line).
 std::vector<std::string> sandbox_mounts(const Sandbox& sandbox);

@@ -644,11 +644,13 @@ TEST_CASE("sandbox: referee.service gives bwrap its namespaces, /proc, user and 
   CHECK(settings["Delegate"] == "memory");
   CHECK(settings["ProtectControlGroups"] == "no");
   CHECK(settings["CacheDirectoryMode"] == "0711");
+  // ... and gives its artifacts/ to that user's group (artifact_cache_test.cpp).
+  CHECK(settings["SupplementaryGroups"] == "referee-engine");
   CHECK(settings["ExecStart"].find("--artifact-cache ${CACHE_DIRECTORY}/artifacts") !=
         std::string::npos);
   // Both accounts come with it.
   std::ifstream sysusers(SOURCE_DIR "/referee/service/referee.sysusers");
-  std::set<std::string> accounts;
+  std::set<std::string> accounts, memberships;
   for (std::string kind, name, rest; sysusers >> kind;) {
     if (kind[0] == '#') {
       std::getline(sysusers, rest);
@@ -657,8 +659,10 @@ TEST_CASE("sandbox: referee.service gives bwrap its namespaces, /proc, user and 
     sysusers >> name;
     std::getline(sysusers, rest);
     if (kind == "u") accounts.insert(name);
+    if (kind == "m") memberships.insert(name + rest);
   }
   CHECK(accounts == std::set<std::string>{"referee", "referee-engine"});
+  CHECK(memberships == std::set<std::string>{"referee referee-engine"});
   // The rest of the hardening stays.
   CHECK(settings["NoNewPrivileges"] == "yes");
   CHECK(settings["ProtectSystem"] == "strict");

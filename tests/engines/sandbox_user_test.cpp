@@ -2,7 +2,9 @@
 // CAP_SETUID and CAP_SETGID alone, as referee.service gives its user: the referee-engine user,
 // with every capability set empty (setuid from a user other than root keeps them: the keeper
 // clears them). The referee is a forked child of the test that becomes the user `daemon` with
-// those two capabilities. Needs root, bwrap and referee-engine, and fails saying so otherwise.
+// those two capabilities. Such a referee gives its artifact cache to referee-engine's group when it
+// is a member of it, as referee.service makes it, and says why not otherwise. Needs root, bwrap
+// and referee-engine, and fails saying so otherwise.
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
@@ -18,7 +20,10 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "engines/artifact_cache.h"
+#include "engines/engine_hash.h"
 #include "engines/process.h"
 #include "engines/sandbox.h"
 
@@ -28,10 +33,11 @@ using namespace std::chrono_literals;
 namespace {
 
 // In the child: becomes `uid` with `capabilities` (a mask) permitted and effective, nothing
-// inherited. False on a failure.
-bool become_with(uid_t uid, gid_t gid, unsigned capabilities) {
-  if (::prctl(PR_SET_KEEPCAPS, 1) != 0 || ::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 ||
-      ::setuid(uid) != 0)
+// inherited, and the supplementary groups `groups`. False on a failure.
+bool become_with(uid_t uid, gid_t gid, unsigned capabilities,
+                 const std::vector<gid_t>& groups = {}) {
+  if (::prctl(PR_SET_KEEPCAPS, 1) != 0 || ::setgroups(groups.size(), groups.data()) != 0 ||
+      ::setgid(gid) != 0 || ::setuid(uid) != 0)
     return false;
   __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct data[2] = {};
@@ -89,6 +95,50 @@ std::string engine_seen_by(unsigned capabilities) {
   return report;
 }
 
+// A referee that is the user `daemon` with CAP_SETUID and CAP_SETGID and the supplementary
+// `groups` materialises an artifact in a new cache: "mode 0710 gid N", or the error.
+std::string cache_made_by(const std::vector<gid_t>& groups) {
+  char pattern[] = "/tmp/sandbox_user_cache_XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  const std::string dir = pattern;
+  const passwd* daemon_user = ::getpwnam("daemon");
+  REQUIRE(daemon_user != nullptr);
+  REQUIRE(::chown(dir.c_str(), daemon_user->pw_uid, daemon_user->pw_gid) == 0);
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(out[0]);
+    std::string report = "cannot become daemon";
+    if (become_with(daemon_user->pw_uid, daemon_user->pw_gid,
+                    (1U << CAP_SETUID) | (1U << CAP_SETGID), groups)) {
+      const std::string bytes = "#!/bin/sh\necho hello\n";
+      ArtifactCache cache(dir + "/cache", 1 << 20);
+      auto lease = cache.materialise(bytes_sha256(bytes), ArtifactKind::File, "bot.sh",
+                                     [&]() -> referee::Expected<std::string> { return bytes; }, {});
+      struct stat st {};
+      if (!lease)
+        report = lease.error();
+      else if (::stat((dir + "/cache").c_str(), &st) != 0)
+        report = "no cache directory";
+      else
+        report = "mode " + std::to_string(st.st_mode & 07777) + " gid " + std::to_string(st.st_gid);
+    }
+    (void)!::write(out[1], report.data(), report.size());
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string report;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
+    report.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  ::waitpid(child, nullptr, 0);
+  std::filesystem::remove_all(dir);
+  return report;
+}
+
 }  // namespace
 
 TEST_CASE("sandbox user: a referee with CAP_SETUID and CAP_SETGID runs engines as referee-engine") {
@@ -113,4 +163,23 @@ TEST_CASE("sandbox user: a referee without them runs engines as itself, in a use
   CHECK(report.find("uid " + std::to_string(::getpwnam("daemon")->pw_uid) + "\n") !=
         std::string::npos);
   CHECK(report.find("CapEff:\t0000000000000000") != std::string::npos);
+}
+
+TEST_CASE("sandbox user: such a referee gives its artifact cache to referee-engine's group") {
+  INFO("root and the user referee-engine are needed: deps.sh creates it");
+  REQUIRE(::geteuid() == 0);
+  const passwd* engine_user = ::getpwnam(Sandbox{}.user.c_str());
+  REQUIRE(engine_user != nullptr);
+  const gid_t engine_gid = engine_user->pw_gid;
+  // A member of the group (referee.service's SupplementaryGroups): 0710, the group's.
+  CHECK(cache_made_by({engine_gid}) ==
+        "mode " + std::to_string(0710) + " gid " + std::to_string(engine_gid));
+  // Not a member: refused with one line naming the directory, the group's user and the remedy.
+  const std::string refused = cache_made_by({});
+  INFO(refused);
+  CHECK(refused.rfind("artifact cache: cannot give '/tmp/sandbox_user_cache_", 0) == 0);
+  CHECK(refused.find("/cache' to the group of 'referee-engine', who runs the engines: Operation "
+                     "not permitted (the referee must be root or a member of that group)") !=
+        std::string::npos);
+  CHECK(refused.find('\n') == std::string::npos);
 }
