@@ -11,7 +11,8 @@
 // - Deadlines are basic_stream's expiry, set once per phase (first byte, rest of the header,
 //   body, each write): bytes arriving do not extend it. An upload's body is the exception: its
 //   deadline before each read is the moment its average rate would fall under the least rate,
-//   so bytes arriving do extend it, but never beyond what the bytes earned.
+//   so bytes arriving do extend it, but never beyond what the bytes earned; it is a timer that
+//   cancels the read, so that the client is answered 408 rather than cut.
 // - Errors the server answers itself have the API's body, {"error": "one line"}.
 #include "service/http_server.h"
 
@@ -303,23 +304,41 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   }
 
   // Reads the body piece by piece; each read must come before the moment the average rate since
-  // the body's start would fall under the least rate (never before the grace has passed).
+  // the body's start would fall under the least rate (never before the grace has passed). That
+  // deadline is a timer of its own, not the stream's expiry, which would close the socket: a
+  // client too slow is answered 408 before the connection closes.
   void read_upload() {
     if (upload_parser_->is_done()) return dispatch_upload();
     const auto& l = server_.limits;
     const auto earned = std::chrono::milliseconds(
         l.min_upload_rate ? upload_received_ * 1000 / l.min_upload_rate : 0);
-    stream_.expires_at(upload_started_ +
-                       std::max<std::chrono::milliseconds>(l.upload_grace, earned));
+    stream_.expires_never();
+    if (!upload_timer_) upload_timer_.emplace(stream_.get_executor());
+    upload_too_slow_ = false;
+    upload_timer_->expires_at(upload_started_ +
+                              std::max<std::chrono::milliseconds>(l.upload_grace, earned));
+    upload_timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (ec) return;  // cancelled: the read came in time
+      self->upload_too_slow_ = true;
+      beast::error_code ignored;
+      self->stream_.socket().cancel(ignored);
+    });
     bhttp::async_read_some(stream_, buffer_, *upload_parser_,
                            [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                             self->upload_timer_->cancel();
                              self->upload_received_ += n;
                              if (ec == bhttp::error::body_limit)
                                return self->refuse_and_close(
                                    413, "upload too large (at most " +
                                             std::to_string(self->server_.limits.max_upload) +
                                             " bytes)");
-                             if (ec == beast::error::timeout) ++self->server_.refused_deadline;
+                             if (self->upload_too_slow_) {
+                               ++self->server_.refused_deadline;
+                               return self->refuse_and_close(
+                                   408, "upload too slow: under " +
+                                            std::to_string(self->server_.limits.min_upload_rate) +
+                                            " bytes a second on average");
+                             }
                              if (ec) return self->close();
                              self->read_upload();
                            });
@@ -538,6 +557,8 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   std::shared_ptr<TempFile> upload_file_;
   std::chrono::steady_clock::time_point upload_started_;
   std::size_t upload_received_ = 0;
+  std::optional<net::steady_timer> upload_timer_;  // an upload's deadline (read_upload)
+  bool upload_too_slow_ = false;                   // that deadline passed: 408
   std::string remote_;
   bool via_socket_ = false;
   bool keep_alive_ = true;

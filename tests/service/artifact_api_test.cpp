@@ -1,9 +1,11 @@
 // Engine artifacts uploaded to a real daemon (`referee serve`) over TCP (referee/service/API.md
 // "Engine artifacts"): uploads by authors, their versions, export, ownership, and the refusals
 // made from an upload's head before its body is read (no token, another's name, too large), the
-// hostile archives refused whole, the slow upload cut, and `referee engine upload` end to end.
+// hostile archives refused whole, the slow upload answered 408, and `referee engine upload` end
+// to end.
 //
 // The slow-upload case takes about 6 s: the least rate is enforced only after a 5 s grace.
+#include <poll.h>
 #include <sys/stat.h>
 
 #include <cstring>
@@ -280,7 +282,7 @@ TEST_CASE("artifact API: hostile archives are refused whole and store nothing") 
   CHECK(versions(c).size() == 1);
 }
 
-TEST_CASE("artifact API: an upload slower than the least rate is cut, its file removed") {
+TEST_CASE("artifact API: an upload slower than the least rate is answered 408, its file removed") {
   TempDir dir;
   const std::string tmp = dir.file("tmp");
   std::filesystem::create_directory(tmp);
@@ -295,19 +297,25 @@ TEST_CASE("artifact API: an upload slower than the least rate is cut, its file r
                                      alice + "\r\nContent-Length: 100000\r\n\r\n"));
   // 1 KiB every 200 ms: 5 KiB/s, far under the default 64 KiB/s.
   const auto started = std::chrono::steady_clock::now();
-  bool saw_file = false, cut = false;
+  bool saw_file = false, answered = false;
   while (std::chrono::steady_clock::now() - started < std::chrono::seconds(12)) {
-    if (!rawhttp::send_text(fd, std::string(1024, '#'))) {
-      cut = true;
+    pollfd readable{fd, POLLIN, 0};
+    if (::poll(&readable, 1, 0) > 0) {
+      answered = true;
       break;
     }
+    if (!rawhttp::send_text(fd, std::string(1024, '#'))) break;
     saw_file = saw_file || !std::filesystem::is_empty(tmp);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   const double after =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // The answer comes before the connection closes.
+  const std::string answer = rawhttp::read_all(fd, std::chrono::milliseconds(5000));
   ::close(fd);
-  CHECK(cut);
+  CHECK(answered);
+  CHECK(answer.rfind("HTTP/1.1 408 ", 0) == 0);
+  CHECK(contains(answer, "{\"error\":\"upload too slow: under 65536 bytes a second on average\"}"));
   CHECK(saw_file);     // the body went to a file as it came
   CHECK(after > 4.5);  // not before the grace
   CHECK(after < 8);
