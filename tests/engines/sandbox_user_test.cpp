@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -45,6 +46,35 @@ bool become_with(uid_t uid, gid_t gid, unsigned capabilities,
   return ::syscall(SYS_capset, &header, data) == 0;
 }
 
+// Runs `report` in a forked child that has become the user `daemon` with `capabilities` and the
+// supplementary `groups`, and returns what it returned ("cannot become daemon" if it could not).
+std::string as_daemon(unsigned capabilities, const std::vector<gid_t>& groups,
+                      const std::function<std::string()>& report) {
+  const passwd* daemon_user = ::getpwnam("daemon");
+  REQUIRE(daemon_user != nullptr);
+  const uid_t uid = daemon_user->pw_uid;
+  const gid_t gid = daemon_user->pw_gid;
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(out[0]);
+    const std::string text =
+        become_with(uid, gid, capabilities, groups) ? report() : "cannot become daemon";
+    (void)!::write(out[1], text.data(), text.size());
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<std::size_t>(n));
+  ::close(out[0]);
+  ::waitpid(child, nullptr, 0);
+  return text;
+}
+
 // What a sandboxed engine reports about itself ("uid 123", "CapEff: 0000000000000000", ...),
 // started by a referee that is the user `daemon` with `capabilities`; or the spawn's error.
 std::string engine_seen_by(unsigned capabilities) {
@@ -56,47 +86,25 @@ std::string engine_seen_by(unsigned capabilities) {
                                        "for line in open('/proc/self/status'):\n"
                                        "    if line.startswith('Cap'): print(line.strip())\n";
   ::chmod((dir + "/engine.py").c_str(), 0755);
-  const passwd* daemon_user = ::getpwnam("daemon");
-  REQUIRE(daemon_user != nullptr);
-  int out[2];
-  REQUIRE(::pipe(out) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::close(out[0]);
-    std::string report;
-    if (!become_with(daemon_user->pw_uid, daemon_user->pw_gid, capabilities)) {
-      report = "cannot become daemon";
-    } else {
-      SpawnSpec spec;
-      spec.command = "./engine.py";
-      spec.sandbox = Sandbox{dir};
-      auto p = Process::spawn(spec);
-      if (!p) {
-        report = p.error();
-      } else {
-        for (ReadResult r = p->read_line(Clock::now() + 20s); r.status == ReadStatus::Line;
-             r = p->read_line(Clock::now() + 20s))
-          report += r.line + "\n";
-        p->shut_down(2000ms, 200ms);
-      }
-    }
-    (void)!::write(out[1], report.data(), report.size());
-    ::_exit(0);
-  }
-  ::close(out[1]);
-  std::string report;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
-    report.append(buf, static_cast<std::size_t>(n));
-  ::close(out[0]);
-  ::waitpid(child, nullptr, 0);
+  const std::string report = as_daemon(capabilities, {}, [&]() -> std::string {
+    SpawnSpec spec;
+    spec.command = "./engine.py";
+    spec.sandbox = Sandbox{dir};
+    auto p = Process::spawn(spec);
+    if (!p) return p.error();
+    std::string seen;
+    for (ReadResult r = p->read_line(Clock::now() + 20s); r.status == ReadStatus::Line;
+         r = p->read_line(Clock::now() + 20s))
+      seen += r.line + "\n";
+    p->shut_down(2000ms, 200ms);
+    return seen;
+  });
   std::filesystem::remove_all(dir);
   return report;
 }
 
 // A referee that is the user `daemon` with CAP_SETUID and CAP_SETGID and the supplementary
-// `groups` materialises an artifact in a new cache: "mode 0710 gid N", or the error.
+// `groups` materialises an artifact in a new cache: "mode 0710 gid N" (in decimal), or the error.
 std::string cache_made_by(const std::vector<gid_t>& groups) {
   char pattern[] = "/tmp/sandbox_user_cache_XXXXXX";
   REQUIRE(::mkdtemp(pattern) != nullptr);
@@ -104,37 +112,18 @@ std::string cache_made_by(const std::vector<gid_t>& groups) {
   const passwd* daemon_user = ::getpwnam("daemon");
   REQUIRE(daemon_user != nullptr);
   REQUIRE(::chown(dir.c_str(), daemon_user->pw_uid, daemon_user->pw_gid) == 0);
-  int out[2];
-  REQUIRE(::pipe(out) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::close(out[0]);
-    std::string report = "cannot become daemon";
-    if (become_with(daemon_user->pw_uid, daemon_user->pw_gid,
-                    (1U << CAP_SETUID) | (1U << CAP_SETGID), groups)) {
-      const std::string bytes = "#!/bin/sh\necho hello\n";
-      ArtifactCache cache(dir + "/cache", 1 << 20);
-      auto lease = cache.materialise(bytes_sha256(bytes), ArtifactKind::File, "bot.sh",
-                                     [&]() -> referee::Expected<std::string> { return bytes; }, {});
-      struct stat st {};
-      if (!lease)
-        report = lease.error();
-      else if (::stat((dir + "/cache").c_str(), &st) != 0)
-        report = "no cache directory";
-      else
-        report = "mode " + std::to_string(st.st_mode & 07777) + " gid " + std::to_string(st.st_gid);
-    }
-    (void)!::write(out[1], report.data(), report.size());
-    ::_exit(0);
-  }
-  ::close(out[1]);
-  std::string report;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;)
-    report.append(buf, static_cast<std::size_t>(n));
-  ::close(out[0]);
-  ::waitpid(child, nullptr, 0);
+  const std::string report =
+      as_daemon((1U << CAP_SETUID) | (1U << CAP_SETGID), groups, [&]() -> std::string {
+        const std::string bytes = "#!/bin/sh\necho hello\n";
+        ArtifactCache cache(dir + "/cache", 1 << 20);
+        auto lease =
+            cache.materialise(bytes_sha256(bytes), ArtifactKind::File, "bot.sh",
+                              [&]() -> referee::Expected<std::string> { return bytes; }, {});
+        if (!lease) return lease.error();
+        struct stat st {};
+        if (::stat((dir + "/cache").c_str(), &st) != 0) return "no cache directory";
+        return "mode " + std::to_string(st.st_mode & 07777) + " gid " + std::to_string(st.st_gid);
+      });
   std::filesystem::remove_all(dir);
   return report;
 }
