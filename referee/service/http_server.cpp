@@ -27,6 +27,7 @@
 #include <limits>
 #include <list>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -46,13 +47,10 @@ using Local = net::local::stream_protocol;
 constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
 constexpr std::size_t kLingerBytes = 256 * 1024;
 
+// {"error": text}: the API's error body.
 std::string error_json(const std::string& text) {
-  std::string out = "{\"error\":\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out + "\"}";
+  return nlohmann::json{{"error", text}}.dump(-1, ' ', false,
+                                              nlohmann::json::error_handler_t::replace);
 }
 
 // What the handler answers, or a 500 naming what it threw: an exception never reaches the I/O.
