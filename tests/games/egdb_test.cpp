@@ -1,9 +1,9 @@
 // Endgame tables (referee/games/egdb): board ranks, values against a brute-force search of the
 // rules library (games::State, every position up to 5 seeds, a sample at 6 and 7), perfect lines
-// played out, the file's checksum and resumed builds. The brute-force cases take 4 to 9 s each in
-// a Release build: they search every position of up to 5 seeds (4 at nocapture=100, at four
-// counters) through the rules library. Under AddressSanitizer they search one seed fewer (a
-// quarter of the time, 10 to 30 s each): that build looks for memory errors, which these code
+// played out, the file's checksum and resumed builds. [slow] The brute-force cases take 7 to 19 s
+// each in a Release build beside the other tests: they search every position of up to 5 seeds (4
+// at nocapture=100, at four counters) through the rules library. Under AddressSanitizer they
+// search one seed fewer (9 to 21 s each): that build looks for memory errors, which these code
 // paths meet at every size, and the Release build checks the values at the full sizes.
 #include <catch2/catch.hpp>
 
@@ -163,7 +163,7 @@ TEST_CASE("egdb: board ranks number the boards of n seeds without a gap, in next
   CHECK(boards(16) == 13037895);  // C(27, 11)
 }
 
-TEST_CASE("egdb: awale values equal a brute-force search of the rules library") {
+TEST_CASE("egdb: awale values equal a brute-force search of the rules library", "[slow]") {
   // A short nocapture keeps the brute force small; the table's iteration limit is that nocapture.
   for (const std::string spec :
        {"awale:nocapture=6", "awale-v1:nocapture=6", "awale:grandslam=illegal,nocapture=6"}) {
@@ -206,7 +206,8 @@ struct CoreSearch {
   }
 };
 
-TEST_CASE("egdb: awale at nocapture=100 equals a search of the rules without repetition") {
+TEST_CASE("egdb: awale at nocapture=100 equals a search of the rules without repetition",
+          "[slow]") {
   const std::string spec = "awale";
   auto game = make_game(spec);
   REQUIRE(game.ok());
@@ -248,7 +249,7 @@ TEST_CASE("egdb: awale at nocapture=100 equals a search of the rules without rep
   CHECK(compared > (kFewer ? 4000 : 25000));
 }
 
-TEST_CASE("egdb: kalaha values equal a brute-force search of the rules library") {
+TEST_CASE("egdb: kalaha values equal a brute-force search of the rules library", "[slow]") {
   // nocapture=0: the game ends by its rules alone, which the table models exactly.
   const std::string spec = "kalaha:nocapture=0";
   const int top = 7 - kFewer;
@@ -260,7 +261,8 @@ TEST_CASE("egdb: kalaha values equal a brute-force search of the rules library")
         (kFewer ? 2000 : 5000));
 }
 
-TEST_CASE("egdb: a perfect line played out through the rules ends with the stored score") {
+TEST_CASE("egdb: a perfect line played out through the rules ends with the stored score",
+          "[slow]") {
   for (const std::string spec : {"awale", "kalaha"}) {
     auto game = make_game(spec);
     REQUIRE(game.ok());

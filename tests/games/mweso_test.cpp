@@ -1,5 +1,5 @@
 // mweso: setups, relay, captures, aloka direction choices, relay guard, end, perft, conformance.
-// [slow] The conformance sweep takes about 12 s in Release, 100 s under the sanitizers: random
+// [slow] The conformance sweep takes about 12 s in Release, 50-75 s under the sanitizers: random
 // mweso games last about 330 plies and every ply replays every legal move (conformance.h).
 #include <catch2/catch.hpp>
 

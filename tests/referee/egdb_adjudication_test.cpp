@@ -1,13 +1,13 @@
-// Over 20 s under AddressSanitizer (about 25 s; 3 s in Release): the first case plays some 800
-// perfect lines through the rules, probing the table at every ply.
-// Adjudication by an endgame table (event/egdb_adjudication.h), with small tables built here
-// (awale up to 5 seeds, about a second; kalaha up to 8, a fraction of one): the judge's verdict is
-// the score that playing the table's perfect line through the rules ends with; only exact probes
-// judge (kalaha under its default nocapture never is); games the table does not cover get no
-// judge; a tournament whose opening book leads into the table stores its games as
-// `adjudication` with that score on SQLite and PostgreSQL (exports and `verify` accept them); the
-// pin in the specification and the fingerprint; a missing, bad or changed file refused when the
-// event is made, with one line naming it.
+// [slow] Over 20 s under AddressSanitizer (about 25 s; 3 s in Release): the first case plays some
+// 800 perfect lines through the rules, probing the table at every ply. Adjudication by an endgame
+// table (event/egdb_adjudication.h), with small tables built here (awale up to 5 seeds, about a
+// second; kalaha up to 8, a fraction of one): the judge's verdict is the score that playing the
+// table's perfect line through the rules ends with; only exact probes judge (kalaha under its
+// default nocapture never is); games the table does not cover get no judge; a tournament whose
+// opening book leads into the table stores its games as `adjudication` with that score on SQLite
+// and PostgreSQL (exports and `verify` accept them); the pin in the specification and the
+// fingerprint; a missing, bad or changed file refused when the event is made, with one line naming
+// it.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -156,7 +156,8 @@ std::string egdb_file(const rtest::TempDir& dir, const std::string& db, const st
 }  // namespace
 
 TEST_CASE(
-    "egdb adjudication: the verdict is the score of the table's perfect line through the rules") {
+    "egdb adjudication: the verdict is the score of the table's perfect line through the rules",
+    "[slow]") {
   rtest::TempDir dir;
   struct Case {
     std::string table_game, game;
