@@ -20,9 +20,9 @@
 //   else is sent as the answer and the connection closes unread. Then the size (`max_upload`,
 //   413) and the body goes to a temporary file in `upload_dir` as it arrives, never whole in
 //   memory, at no less than `min_upload_rate` bytes a second on average once `upload_grace` has
-//   passed (slower: answered 408, and the connection is closed). The whole request then goes to a handler (phase
-//   Streamed, `body_file` its path); the server removes the file when the handler returns, or when
-//   the connection is lost first.
+//   passed (slower: answered 408, and the connection is closed). The whole request then goes to
+//   a handler (phase Streamed, `body_file` its path); the server removes the file when the
+//   handler returns, or when the connection is lost first.
 // - A complete request goes to a handler thread (at most `handler_threads` at once). When every
 //   one is busy the request is answered 503 at once on the I/O thread and the connection closes;
 //   when `max_connections` are open, a new one gets 503 and is closed.
