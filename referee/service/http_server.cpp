@@ -302,9 +302,8 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   }
 
   // Reads the body piece by piece; each read must come before the moment the average rate since
-  // the body's start would fall under the least rate (never before the grace has passed). That
-  // deadline is a timer of its own, not the stream's expiry, which would close the socket: a
-  // client too slow is answered 408 before the connection closes.
+  // the body's start would fall under the least rate (never before the grace has passed): a
+  // timer, not the stream's expiry, which would close the socket before the 408.
   void read_upload() {
     if (upload_parser_->is_done()) return dispatch_upload();
     const auto& l = server_.limits;
@@ -315,12 +314,14 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     upload_too_slow_ = false;
     upload_timer_->expires_at(upload_started_ +
                               std::max<std::chrono::milliseconds>(l.upload_grace, earned));
-    upload_timer_->async_wait([self = this->shared_from_this()](beast::error_code ec) {
-      if (ec) return;  // cancelled: the read came in time
-      self->upload_too_slow_ = true;
-      beast::error_code ignored;
-      self->stream_.socket().cancel(ignored);
-    });
+    // A wait that fired as its read completed must not cut the next read: its number is checked.
+    upload_timer_->async_wait(
+        [self = this->shared_from_this(), wait = ++upload_waits_](beast::error_code ec) {
+          if (ec || wait != self->upload_waits_) return;  // the read came in time
+          self->upload_too_slow_ = true;
+          beast::error_code ignored;
+          self->stream_.socket().cancel(ignored);
+        });
     bhttp::async_read_some(stream_, buffer_, *upload_parser_,
                            [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                              self->upload_timer_->cancel();
@@ -557,6 +558,7 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   std::size_t upload_received_ = 0;
   std::optional<net::steady_timer> upload_timer_;  // an upload's deadline (read_upload)
   bool upload_too_slow_ = false;                   // that deadline passed: 408
+  std::uint64_t upload_waits_ = 0;                 // the number of the current wait
   std::string remote_;
   bool via_socket_ = false;
   bool keep_alive_ = true;
