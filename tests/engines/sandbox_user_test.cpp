@@ -3,8 +3,8 @@
 // with every capability set empty (setuid from a user other than root keeps them: the keeper
 // clears them). The referee is a forked child of the test that becomes the user `daemon` with
 // those two capabilities. Such a referee gives its artifact cache to referee-engine's group when it
-// is a member of it, as referee.service makes it, and says why not otherwise. Needs root, bwrap
-// and referee-engine, and fails saying so otherwise.
+// is a member of it, as referee.service makes it, and says why not otherwise; one without them
+// keeps it at 0700. Needs root, bwrap and referee-engine, and fails saying so otherwise.
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
@@ -103,27 +103,25 @@ std::string engine_seen_by(unsigned capabilities) {
   return report;
 }
 
-// A referee that is the user `daemon` with CAP_SETUID and CAP_SETGID and the supplementary
-// `groups` materialises an artifact in a new cache: "mode 0710 gid N" (in decimal), or the error.
-std::string cache_made_by(const std::vector<gid_t>& groups) {
+// A referee that is the user `daemon` with `capabilities` and the supplementary `groups`
+// materialises an artifact in a new cache: "mode 0710 gid N" (in decimal), or the error.
+std::string cache_made_by(unsigned capabilities, const std::vector<gid_t>& groups) {
   char pattern[] = "/tmp/sandbox_user_cache_XXXXXX";
   REQUIRE(::mkdtemp(pattern) != nullptr);
   const std::string dir = pattern;
   const passwd* daemon_user = ::getpwnam("daemon");
   REQUIRE(daemon_user != nullptr);
   REQUIRE(::chown(dir.c_str(), daemon_user->pw_uid, daemon_user->pw_gid) == 0);
-  const std::string report =
-      as_daemon((1U << CAP_SETUID) | (1U << CAP_SETGID), groups, [&]() -> std::string {
-        const std::string bytes = "#!/bin/sh\necho hello\n";
-        ArtifactCache cache(dir + "/cache", 1 << 20);
-        auto lease =
-            cache.materialise(bytes_sha256(bytes), ArtifactKind::File, "bot.sh",
-                              [&]() -> referee::Expected<std::string> { return bytes; }, {});
-        if (!lease) return lease.error();
-        struct stat st {};
-        if (::stat((dir + "/cache").c_str(), &st) != 0) return "no cache directory";
-        return "mode " + std::to_string(st.st_mode & 07777) + " gid " + std::to_string(st.st_gid);
-      });
+  const std::string report = as_daemon(capabilities, groups, [&]() -> std::string {
+    const std::string bytes = "#!/bin/sh\necho hello\n";
+    ArtifactCache cache(dir + "/cache", 1 << 20);
+    auto lease = cache.materialise(bytes_sha256(bytes), ArtifactKind::File, "bot.sh",
+                                   [&]() -> referee::Expected<std::string> { return bytes; }, {});
+    if (!lease) return lease.error();
+    struct stat st {};
+    if (::stat((dir + "/cache").c_str(), &st) != 0) return "no cache directory";
+    return "mode " + std::to_string(st.st_mode & 07777) + " gid " + std::to_string(st.st_gid);
+  });
   std::filesystem::remove_all(dir);
   return report;
 }
@@ -161,14 +159,26 @@ TEST_CASE("sandbox user: such a referee gives its artifact cache to referee-engi
   REQUIRE(engine_user != nullptr);
   const gid_t engine_gid = engine_user->pw_gid;
   // A member of the group (referee.service's SupplementaryGroups): 0710, the group's.
-  CHECK(cache_made_by({engine_gid}) ==
+  const unsigned capable = (1U << CAP_SETUID) | (1U << CAP_SETGID);
+  CHECK(cache_made_by(capable, {engine_gid}) ==
         "mode " + std::to_string(0710) + " gid " + std::to_string(engine_gid));
   // Not a member: refused with one line naming the directory, the group's user and the remedy.
-  const std::string refused = cache_made_by({});
+  const std::string refused = cache_made_by(capable, {});
   INFO(refused);
   CHECK(refused.rfind("artifact cache: cannot give '/tmp/sandbox_user_cache_", 0) == 0);
   CHECK(refused.find("/cache' to the group of 'referee-engine', who runs the engines: Operation "
                      "not permitted (the referee must be root or a member of that group)") !=
         std::string::npos);
   CHECK(refused.find('\n') == std::string::npos);
+}
+
+TEST_CASE(
+    "sandbox user: a referee that runs engines as itself keeps its artifact cache to itself") {
+  REQUIRE(::geteuid() == 0);
+  const passwd* daemon_user = ::getpwnam("daemon");
+  REQUIRE(daemon_user != nullptr);
+  const gid_t daemon_gid = daemon_user->pw_gid;
+  // No capabilities: engines run as `daemon`, who alone may enter the cache.
+  CHECK(cache_made_by(0, {}) ==
+        "mode " + std::to_string(0700) + " gid " + std::to_string(daemon_gid));
 }

@@ -173,15 +173,11 @@ TEST_CASE("worker: a knockout queued by a worker is played to its end, every rou
 }
 
 TEST_CASE("worker: on PostgreSQL two workers play a Swiss's later rounds, each added once") {
-  storage_test::PgServer& pg = storage_test::PgServer::get();
-  if (!pg.available()) {
-    if (storage_test::PgServer::required()) FAIL(pg.reason());
-    WARN("SKIPPED on PostgreSQL: " + pg.reason());
-    return;
-  }
+  storage_test::PgServer* pg = storage_test::postgres_or_skip();
+  if (!pg) return;
   TempDir dir;
   const Json expected = tournament_rounds(dir, "sw", "swiss");
-  const std::string db = pg.new_database();
+  const std::string db = pg->new_database();
   rtest::write_text(dir.file("sw.toml"), rounds_toml("sw", "swiss"));
   // The first queues the event; both play it, two games at once each, so that a round's last
   // games end side by side in two processes.

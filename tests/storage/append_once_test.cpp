@@ -29,18 +29,20 @@ std::vector<SlotRecord> round_of(int games, int round) {
   return out;
 }
 
+// A new event "swiss" in `test_db` holding round 1 of `games` games; its id.
+std::int64_t swiss_with_first_round(const storage_test::TestDb& test_db, int games) {
+  Store store = storage_test::open_ok(test_db.url());
+  auto ev = work_queue::open_event(store, "swiss", "{}", "", round_of(games, 1));
+  REQUIRE(ev);
+  return ev->id;
+}
+
 }  // namespace
 
 TEST_CASE("append once: the next round is added by one owner, the others are told Conflict") {
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb test_db(backend);
-      std::int64_t event = 0;
-      {
-        Store store = storage_test::open_ok(test_db.url());
-        auto ev = work_queue::open_event(store, "swiss", "{}", "", round_of(4, 1));
-        REQUIRE(ev);
-        event = ev->id;
-      }
+      const std::int64_t event = swiss_with_first_round(test_db, 4);
       // Six owners, each with its connection, read that round 1 ended at slot 3 and add round 2.
       constexpr int kOwners = 6;
       std::atomic<int> added{0}, refused{0}, other{0};
@@ -125,13 +127,7 @@ TEST_CASE("append once: two owners settling a round's last two games side by sid
   // commit and read it.
   for (const auto& backend : storage_test::backends()) DYNAMIC_SECTION(backend) {
       storage_test::TestDb test_db(backend);
-      std::int64_t event = 0;
-      {
-        Store store = storage_test::open_ok(test_db.url());
-        auto ev = work_queue::open_event(store, "swiss", "{}", "", round_of(2, 1));
-        REQUIRE(ev);
-        event = ev->id;
-      }
+      const std::int64_t event = swiss_with_first_round(test_db, 2);
       std::atomic<int> added{0}, failed{0}, settled{0}, read{0};
       std::vector<std::thread> owners;
       for (std::int64_t slot = 0; slot < 2; ++slot)
